@@ -1,0 +1,285 @@
+"""The contract every game implements, and the errors shared by all games.
+
+A game is a set of pure functions over frozen msgspec Structs:
+
+* ``create(players, options, table)`` -> the creation event (no randomness);
+* ``apply(state | None, event) -> state``: the fold.  It never validates, never
+  draws chance and does no I/O (DESIGN.md property 2);
+* ``to_act(state)``: the seats that may decide now, ``(CHANCE,)`` when the game
+  waits for a chance outcome, ``()`` when it is over;
+* ``legal(state, seat)``: the legal commands of a seat (lazy);
+* ``decide(state, seat, command)``: the events a command produces (its own event
+  first, then every automatic step up to the next decision), or
+  ``IllegalCommand`` naming the rule;
+* ``chance(state, rng)``: the outcome of the pending chance node, as a command of
+  the ``CHANCE`` seat; ``decide(state, CHANCE, outcome)`` checks it is possible
+  (that is all a game played with real cards can be checked for);
+* ``command_of(event)``: the (seat, command) that produced a decision's first
+  event, so that a log can be re-decided event by event (``verify``);
+* ``result``, ``view``, ``redact``, ``describe``, ``render``, ``parse_command`` /
+  ``format_command`` and ``bots``.
+
+The guards run in a fixed order (boardgame.io's reducer): game over, then whose
+turn, then legality (:func:`checked_decide`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from core.rng import Rng
+
+CHANCE = -1
+"""The pseudo-seat that decides chance outcomes (draws, shuffles, bag pulls)."""
+
+S = TypeVar("S")
+E = TypeVar("E")
+C = TypeVar("C")
+
+
+class RulesError(ValueError):
+    """Base of every error a game raises about a request."""
+
+
+class IllegalCommand(RulesError):
+    """A command the rules forbid here.  ``rule`` is a ruling id or book section."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        self.rule = rule
+        self.reason = reason
+        super().__init__(f"[{rule}] {reason}")
+
+
+class NotYourTurn(IllegalCommand):
+    """The seat is not among those who may act now."""
+
+
+class GameOver(IllegalCommand):
+    """The game has ended; nothing more may be decided."""
+
+
+class BadOptions(RulesError):
+    """Unknown option, bad value, or a player count the game does not allow."""
+
+
+class BadCommandSyntax(RulesError):
+    """A command's text could not be parsed."""
+
+
+class BoardFileError(RulesError):
+    """A malformed board file; the message names the file, line and column."""
+
+    def __init__(self, source: str, line: int, column: int, problem: str) -> None:
+        self.source, self.line, self.column = source, line, column
+        super().__init__(f"{source}:{line}:{column}: {problem}")
+
+
+class BoardScore(msgspec.Struct, frozen=True):
+    """The score of a board typed in from the table (``citylog score``)."""
+
+    data: dict[str, Any]
+    """JSON-ready breakdown; has at least ``total``."""
+    text: str
+    """The human breakdown (rich markup allowed)."""
+
+
+class OptionSpec(msgspec.Struct, frozen=True):
+    key: str
+    default: str
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+class GameSpec(msgspec.Struct, frozen=True):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    options: tuple[OptionSpec, ...] = ()
+
+
+class ScoreLine(msgspec.Struct, frozen=True):
+    label: str
+    points: int
+    detail: str = ""
+
+
+class Breakdown(msgspec.Struct, frozen=True):
+    """One seat's final score, line by line, as a referee would read it out."""
+
+    seat: int
+    lines: tuple[ScoreLine, ...]
+    total: int
+    tiebreak: tuple[int, ...] = ()
+    title: str = ""
+
+
+class Result(msgspec.Struct, frozen=True):
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    breakdowns: tuple[Breakdown, ...]
+
+
+Bot = Callable[[Any, Any, int, Rng], Any]
+"""``bot(game, state, seat, rng) -> command``."""
+
+
+def random_bot(game: Game[Any, Any, Any], state: Any, seat: int, rng: Rng) -> Any:
+    """Uniform over the legal commands, seeded."""
+    options = list(game.legal(state, seat))
+    if not options:
+        raise IllegalCommand("engine", f"seat {seat} has no legal command")
+    return options[rng.below(len(options))]
+
+
+def normalize_options(spec: GameSpec, options: Mapping[str, str]) -> dict[str, str]:
+    """Defaults filled in, values checked, keys sorted (deterministic)."""
+    known = {o.key: o for o in spec.options}
+    for key in options:
+        if key not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise BadOptions(f"{spec.name} has no option {key!r} (options: {names})")
+    out: dict[str, str] = {}
+    for key in sorted(known):
+        o = known[key]
+        value = str(options.get(key, o.default))
+        if o.choices and value not in o.choices:
+            raise BadOptions(f"option {key}={value!r}: choose one of {', '.join(o.choices)}")
+        out[key] = value
+    return out
+
+
+def check_players(spec: GameSpec, players: Sequence[str]) -> tuple[str, ...]:
+    names = tuple(players)
+    if not spec.min_players <= len(names) <= spec.max_players:
+        raise BadOptions(
+            f"{spec.title} takes {spec.min_players}–{spec.max_players} players, not {len(names)}"
+        )
+    if len(set(names)) != len(names):
+        raise BadOptions("player names must be distinct")
+    for n in names:
+        if not n or not n.replace("-", "").replace("_", "").isalnum():
+            raise BadOptions(f"player name {n!r}: use letters, digits, - and _")
+    return names
+
+
+class Game(ABC, Generic[S, E, C]):
+    """A game's rules.  Subclasses are stateless singletons."""
+
+    spec: ClassVar[GameSpec]
+    event_type: ClassVar[Any]
+    """The tagged union of the game's events (for msgspec decoding)."""
+    command_type: ClassVar[Any]
+    """The tagged union of the game's commands, chance outcomes included."""
+    bots: ClassVar[Mapping[str, Bot]]
+
+    # -- lifecycle -----------------------------------------------------------
+    @abstractmethod
+    def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> E:
+        """The creation event: players, normalized options, table flag."""
+
+    @abstractmethod
+    def apply(self, state: S | None, event: E) -> S:
+        """The pure fold step."""
+
+    def fold(self, events: Iterable[E], state: S | None = None) -> S:
+        for event in events:
+            state = self.apply(state, event)
+        if state is None:
+            raise ValueError("no events to fold")
+        return state
+
+    # -- decisions -----------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def legal(self, state: S, seat: int) -> Iterator[C]: ...
+
+    @abstractmethod
+    def decide(self, state: S, seat: int, command: C) -> tuple[E, ...]:
+        """Events for ``command`` by ``seat``; assumes :func:`checked_decide`'s guards."""
+
+    @abstractmethod
+    def chance(self, state: S, rng: Rng) -> C:
+        """The outcome of the pending chance node."""
+
+    @abstractmethod
+    def command_of(self, event: E) -> tuple[int, C] | None:
+        """The decision that produced ``event``, if it opens a decision."""
+
+    def is_legal(self, state: S, seat: int, command: C) -> bool:
+        try:
+            checked_decide(self, state, seat, command)
+        except IllegalCommand:
+            return False
+        return True
+
+    # -- results and presentation -------------------------------------------
+    @abstractmethod
+    def result(self, state: S) -> Result | None: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> S:
+        """``state`` as ``seat`` may see it (None: a spectator)."""
+
+    @abstractmethod
+    def redact(self, event: E, seat: int | None) -> E:
+        """``event`` as ``seat`` may see it."""
+
+    @abstractmethod
+    def players(self, state: S) -> tuple[str, ...]: ...
+
+    @abstractmethod
+    def describe(self, event: E, players: Sequence[str]) -> str:
+        """One readable line for the log."""
+
+    @abstractmethod
+    def render(self, state: S, seat: int | None) -> str:
+        """The table as text with rich markup (colours), from ``seat``'s view."""
+
+    @abstractmethod
+    def parse_command(self, state: S, seat: int, text: str) -> C:
+        """Inverse of :meth:`format_command`; raises ``BadCommandSyntax``."""
+
+    @abstractmethod
+    def format_command(self, command: C) -> str: ...
+
+    def round_of(self, state: S) -> int:
+        return int(getattr(state, "round", 0))
+
+    def score_board(self, text: str, source: str, params: Mapping[str, str]) -> BoardScore:
+        """Score a finished board typed in from the table; ``BoardFileError`` if malformed.
+
+        ``params`` holds the CLI's game-specific flags (``coins``, ``variant``,
+        ``sides``, ``planning``) that were given, as strings.
+        """
+        raise BadOptions(f"{self.spec.title} has no board scoring")
+
+    def explain(self, before: S, event: E, players: Sequence[str]) -> str:
+        """Why ``event`` happened; games add rule ids where they can."""
+        return self.describe(event, players)
+
+
+def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, ...]:
+    """Guards in a fixed order — game over, whose turn, then the rules."""
+    actors = game.to_act(state)
+    if not actors:
+        raise GameOver("engine", "the game is over")
+    if seat not in actors:
+        if seat == CHANCE:
+            raise NotYourTurn("engine", "no chance outcome is pending; a player must act")
+        if actors == (CHANCE,):
+            raise NotYourTurn("engine", "a chance outcome (draw) is pending, not a player's move")
+        names = game.players(state)
+        who = ", ".join(names[a] for a in actors if 0 <= a < len(names))
+        me = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        raise NotYourTurn("engine", f"it is not {me}'s turn (waiting for {who})")
+    if not isinstance(command, game.command_type):
+        raise IllegalCommand("engine", f"not a {game.spec.title} command: {command!r}")
+    return game.decide(state, seat, command)
