@@ -1,0 +1,43 @@
+"""The game-agnostic event store: envelope and hash chain, codec, SQLite store.
+
+Nothing in this package knows any game: payloads are opaque msgspec-JSON bytes
+whose tag is the record's ``type``.
+"""
+
+from events.envelope import (
+    GameDefinition,
+    Recorded,
+    chain_hash,
+    genesis_hash,
+    payload_digest,
+    verify_chain,
+)
+from events.store import (
+    Conflict,
+    EventStore,
+    GameExists,
+    GameNotFound,
+    GameRecord,
+    SqliteStore,
+    StoreError,
+    default_db_path,
+    new_game_id,
+)
+
+__all__ = [
+    "Conflict",
+    "EventStore",
+    "GameDefinition",
+    "GameExists",
+    "GameNotFound",
+    "GameRecord",
+    "Recorded",
+    "SqliteStore",
+    "StoreError",
+    "chain_hash",
+    "default_db_path",
+    "genesis_hash",
+    "new_game_id",
+    "payload_digest",
+    "verify_chain",
+]

@@ -1,0 +1,148 @@
+"""The record envelope and its hash chain.
+
+Every stored event is a :class:`Recorded`: the game's id, its sequence number
+(from 1), the event's type tag, the msgspec-JSON payload, and two links of a
+SHA-256 chain::
+
+    hash(seq) = sha256(f"{prev_hash}:{seq}:{type}:{sha256(payload)}")
+    prev_hash(1) = genesis_hash(definition)
+
+The chain is computed over the payload's *digest*, so a player's redacted
+export can keep the digest of a hidden payload and still chain.  The genesis
+is the hash of the game's :class:`GameDefinition`, which holds no id and no
+clock: two games created alike and played alike have identical event lines,
+and a fork shares its parent's prefix.
+
+>>> d = GameDefinition("demo", "1", {"b": "2", "a": "1"}, ("ann", "bob"), "c0ffee")
+>>> g = genesis_hash(d)
+>>> r = Recorded("g1", 1, "ping", b"{}", g, chain_hash(g, 1, "ping", payload_digest(b"{}")))
+>>> verify_chain(d, [r]) is None
+True
+>>> verify_chain(d, [msgspec.structs.replace(r, payload=b"[]")])
+1
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+import msgspec
+
+
+class Recorded(msgspec.Struct, frozen=True, gc=False):
+    """One stored event of one game.  (``gc=False``: it holds only str, int and
+    bytes, so it can never be part of a reference cycle; long logs read faster.)"""
+
+    game_id: str
+    seq: int
+    type: str
+    payload: bytes
+    """msgspec-JSON of a tagged game event whose tag is ``type``."""
+    prev_hash: str
+    hash: str
+
+
+class GameDefinition(msgspec.Struct, frozen=True):
+    """What a game *is*, and nothing about when or where it was created.
+
+    Its canonical encoding (:func:`canonical_definition`) is hashed into the
+    genesis of the event chain.
+    """
+
+    game: str
+    rules_version: str
+    options: dict[str, str]
+    """Normalized options; encoded with sorted keys whatever the dict order."""
+    players: tuple[str, ...]
+    seed_commitment: str
+    """sha256 of the game's seed (the seed itself stays private)."""
+    table: bool = False
+    """A game played with real components at a table (chance typed in)."""
+
+
+_canonical = msgspec.json.Encoder(order="sorted")
+
+
+def canonical_definition(definition: GameDefinition) -> bytes:
+    """Canonical msgspec-JSON of a definition: fields and option keys sorted."""
+    return _canonical.encode(definition)
+
+
+def genesis_hash(definition: GameDefinition) -> str:
+    """The ``prev_hash`` of a game's first event."""
+    return hashlib.sha256(_canonical.encode(definition)).hexdigest()
+
+
+def payload_digest(payload: bytes) -> str:
+    """sha256 hex of a payload."""
+    return hashlib.sha256(payload).hexdigest()
+
+
+def chain_hash(prev_hash: str, seq: int, type: str, digest: str) -> str:
+    """The hash of event ``seq``, linking it to ``prev_hash``."""
+    return hashlib.sha256(f"{prev_hash}:{seq}:{type}:{digest}".encode()).hexdigest()
+
+
+def first_bad_link(genesis: str, links: Iterable[tuple[int, str, str, str, str]]) -> int | None:
+    """Check ``(seq, type, digest, prev_hash, hash)`` links against a genesis.
+
+    The lower level of :func:`verify_chain`, for exports that carry a digest in
+    place of a hidden payload.  Returns the first bad seq, else None.  A link
+    whose seq is not the next one (dropped or reordered) is bad at the seq that
+    was expected there.
+    """
+    prev = genesis
+    expected = 1
+    for seq, type_, digest, prev_hash, h in links:
+        if seq != expected:
+            return expected
+        if prev_hash != prev or h != chain_hash(prev, seq, type_, digest):
+            return seq
+        prev = h
+        expected += 1
+    return None
+
+
+def verify_chain(definition: GameDefinition, records: Iterable[Recorded]) -> int | None:
+    """The first seq whose record does not chain (changed, reordered, dropped
+    or of another game), else None."""
+
+    def links() -> Iterable[tuple[int, str, str, str, str]]:
+        game_id: str | None = None
+        for r in records:
+            if game_id is None:
+                game_id = r.game_id
+            elif r.game_id != game_id:
+                yield (-1, "", "", "", "")  # a seq that never matches: bad here
+                return
+            yield r.seq, r.type, payload_digest(r.payload), r.prev_hash, r.hash
+
+    return first_bad_link(genesis_hash(definition), links())
+
+
+def chain(
+    definition_or_genesis: GameDefinition | str,
+    game_id: str,
+    items: Iterable[tuple[str, bytes]],
+    start_seq: int = 1,
+    prev_hash: str | None = None,
+) -> list[Recorded]:
+    """Build records for ``(type, payload)`` items, as a store would.
+
+    From seq 1 by default; pass ``start_seq`` and the ``prev_hash`` of the
+    record before it to continue a chain.
+    """
+    if prev_hash is None:
+        if start_seq != 1:
+            raise ValueError("prev_hash is required past seq 1")
+        g = definition_or_genesis
+        prev_hash = g if isinstance(g, str) else genesis_hash(g)
+    out: list[Recorded] = []
+    seq = start_seq
+    for type_, payload in items:
+        h = chain_hash(prev_hash, seq, type_, payload_digest(payload))
+        out.append(Recorded(game_id, seq, type_, payload, prev_hash, h))
+        prev_hash = h
+        seq += 1
+    return out
