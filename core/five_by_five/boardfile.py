@@ -1,0 +1,97 @@
+"""Board files for ``citylog score 5x5-city BOARD_FILE``: parse and score a finished board.
+
+A board file is 5 lines of 5 whitespace-separated tokens, top row first:
+``F`` Factory, ``S`` Shop, ``H`` House, ``E`` School, ``O`` Office, ``N``
+Fountain, ``T`` Station, ``P`` Park, ``W`` Warehouse, ``G`` Public Office,
+``.`` empty.  ``F``, ``S`` and ``W`` may carry a Goods letter ``e``/``f``/``c``/``m``
+(``Fe``, ``Wm``).  Blank lines and ``#`` comments are ignored.
+
+>>> parse_board("F F F F .\\n. . P P .\\n" + ". . . . .\\n" * 3, "b.txt")[:5]
+('F', 'F', 'F', 'F', '')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from core.engine import BadOptions, BoardFileError, BoardScore
+from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
+from core.five_by_five.scoring import score_board
+from core.five_by_five.tiles import GOODS, TYPES, WITH_GOODS
+
+
+def _token(tok: str, source: str, line: int, col: int) -> str:
+    if tok == ".":
+        return ""
+    kind, goods = tok[:1], tok[1:]
+    if kind not in TYPES:
+        raise BoardFileError(source, line, col, f"unknown tile {tok!r} (use F S H E O N T P W G or .)")
+    if goods:
+        if kind not in WITH_GOODS:
+            raise BoardFileError(source, line, col, f"{tok!r}: only F, S and W carry a Goods letter")
+        if len(goods) != 1 or goods not in GOODS:
+            raise BoardFileError(source, line, col, f"{tok!r}: Goods letter is one of e f c m")
+    return tok
+
+
+def parse_board(text: str, source: str) -> tuple[str, ...]:
+    """The 25 cells of a board file; ``BoardFileError`` names line and column."""
+    cells: list[str] = []
+    rows = 0
+    last_line = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        last_line = number
+        body = raw.split("#", 1)[0]
+        if not body.strip():
+            continue
+        rows += 1
+        if rows > 5:
+            raise BoardFileError(source, number, 1, "more than 5 rows")
+        toks: list[tuple[int, str]] = []
+        col = 0
+        for part in body.split():
+            col = body.index(part, col)
+            toks.append((col + 1, part))
+            col += len(part)
+        if len(toks) != 5:
+            where = toks[5][0] if len(toks) > 5 else len(body.rstrip()) + 1
+            raise BoardFileError(source, number, where, f"expected 5 tokens, found {len(toks)}")
+        cells.extend(_token(tok, source, number, c) for c, tok in toks)
+    if rows < 5:
+        raise BoardFileError(source, last_line + 1, 1, f"expected 5 rows, found {rows}")
+    return tuple(cells)
+
+
+def score_text(text: str, source: str, params: Mapping[str, str]) -> BoardScore:
+    try:
+        sides = expand_sides(params.get("sides") or "A")
+    except ValueError as exc:
+        raise BadOptions(str(exc)) from None
+    if not sides:
+        raise BadOptions("sides: give the 10 letters used at the table, not 'random'")
+    planning: int | None = None
+    if params.get("planning"):
+        try:
+            planning = int(params["planning"])
+        except ValueError:
+            planning = 0
+        if planning not in PLANNING_CARDS:
+            raise BadOptions(f"planning {params['planning']!r}: a Planning card number 1–12")
+    cells = parse_board(text, source)
+    sc = score_board(cells, sides, planning)
+    lines = [f"[bold]{source}[/]"]
+    for card, side in zip(BUILDING_CARDS, sides):
+        pts = sc.categories[card.key]
+        lines.append(f"{card.number:>2}. {card.name:<15} {side} {pts:>4}   {sc.details[card.key]}")
+    if planning:
+        lines.append(f"    Planning {planning:<10}   {sc.planning_points:>4}   {PLANNING_CARDS[planning]}")
+    lines.append(f"    [bold]Total{'':<15}{sc.total:>4}[/]")
+    data = {
+        "total": sc.total,
+        "categories": dict(sc.categories),
+        "planning": sc.planning_points if planning else None,
+        "planning_card": planning,
+        "sides": sides,
+        "details": dict(sc.details),
+    }
+    return BoardScore(data=data, text="\n".join(lines))

@@ -1,0 +1,85 @@
+"""Bots.  ``greedy``: one-ply lookahead on the score of the partial board.
+
+For a set it tries every way to place the set's tiles (order × faces) and
+keeps the best end-of-game score of the resulting partial board; placing,
+it plays the first step of the best completion of its hand.  In the park it
+takes the best swap / replacement (or declines when nothing helps).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations, product
+from typing import Any
+
+from core.engine import random_bot
+from core.five_by_five import commands as cm
+from core.five_by_five.plans import section_squares
+from core.five_by_five.rules import legal, park_side
+from core.five_by_five.scoring import score_board
+from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, State
+from core.five_by_five.tiles import cell_of
+from core.rng import Rng
+
+Cells = list[str]
+
+
+def _value(cells: Cells, s: State) -> float:
+    sc = score_board(tuple(cells), s.sides, s.planning or None)
+    # tiles not yet seen can still fix a Park penalty: weigh it lightly mid-game
+    filled = sum(1 for c in cells if c)
+    return sc.total - sc.categories["parks"] * (1 - filled / 25) * 0.5
+
+
+def _best_completion(cells: Cells, hand: tuple[int, ...], free: list[int], s: State) -> tuple[float, cm.Place | None]:
+    """The best value placing all of ``hand`` on ``free``, and its first placement."""
+    best: tuple[float, cm.Place | None] = (float("-inf"), None)
+    for squares in permutations(free, len(hand)):
+        for faces in product((False, True), repeat=len(hand)):
+            trial = list(cells)
+            for t, q, f in zip(hand, squares, faces):
+                trial[q] = cell_of(t, f)
+            v = _value(trial, s)
+            if v > best[0]:
+                best = (v, cm.Place(hand[0], squares[0], faces[0]) if hand else None)
+    return best
+
+
+def greedy(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
+    board = s.boards[seat]
+    cells = list(board.cells())
+    if s.park == PARK_OFFER:
+        if park_side(s) == "B":
+            return cm.UsePark()
+        best_v, best_c = _value(cells, s), cm.Decline()
+        for c in legal(s, seat):
+            if isinstance(c, cm.Swap):
+                trial = list(cells)
+                trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
+                v = _value(trial, s)
+                if v > best_v:
+                    best_v, best_c = v, c
+        return best_c
+    if s.park == PARK_REPLACE:
+        best_v2, best_c2 = _value(cells, s), cm.Keep()
+        for c in legal(s, seat):
+            if isinstance(c, cm.Replace):
+                trial = list(cells)
+                trial[c.square] = cell_of(c.tile, c.park)
+                v = _value(trial, s)
+                if v > best_v2:
+                    best_v2, best_c2 = v, c
+        return best_c2
+    free = [q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0]
+    if s.hand:
+        _, place = _best_completion(cells, s.hand, free, s)
+        return place if place is not None else random_bot(game, s, seat, rng)
+    best: tuple[float, int] = (float("-inf"), 0)
+    for i, st in enumerate(s.sets):
+        if st:
+            v, _ = _best_completion(cells, st, free, s)
+            if v > best[0]:
+                best = (v, i + 1)
+    return cm.Choose(best[1])
+
+
+BOTS = {"random": random_bot, "greedy": greedy}

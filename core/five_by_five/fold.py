@@ -1,0 +1,133 @@
+"""``apply``: the dumb fold.  One small mutator per event; no validation, no rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from core.five_by_five import events as ev
+from core.five_by_five.state import (
+    DRAW,
+    OVER,
+    PARK_DRAW,
+    PARK_NONE,
+    PARK_OFFER,
+    PARK_REPLACE,
+    PLAY,
+    PLOT,
+    Board,
+    State,
+    without,
+)
+from core.five_by_five.tiles import ALL_TILE_IDS
+
+
+def _board(state: State, seat: int, board: Board) -> tuple[Board, ...]:
+    return state.boards[:seat] + (board,) + state.boards[seat + 1 :]
+
+
+def _put(board: Board, square: int, tile: int, park: bool) -> Board:
+    tiles = list(board.tiles)
+    parks = list(board.parks)
+    tiles[square], parks[square] = tile, park
+    return Board(tuple(tiles), tuple(parks), board.token)
+
+
+def _created(_: State | None, e: ev.GameCreated) -> State:
+    opts = dict(e.options)
+    return State(
+        players=e.players,
+        advanced=opts.get("advanced") == "yes",
+        table=e.table,
+        options=e.options,
+        sides=e.sides,
+        bag=ALL_TILE_IDS,
+        boards=tuple(Board() for _ in e.players),
+    )
+
+
+def _placed(s: State, e: ev.TilePlaced) -> State:
+    hand = list(s.hand)
+    hand.remove(e.tile)
+    board = _put(s.boards[e.seat], e.square, e.tile, e.park)
+    return s.__replace__(hand=tuple(hand), boards=_board(s, e.seat, board))
+
+
+def _chosen(s: State, e: ev.SetChosen) -> State:
+    i = e.index - 1
+    sets = s.sets[:i] + ((),) + s.sets[i + 1 :]
+    return s.__replace__(sets=sets, hand=s.sets[i], active=e.seat)
+
+
+def _token(s: State, e: ev.ParkTokenSpent) -> State:
+    b = s.boards[e.seat]
+    return s.__replace__(
+        boards=_board(s, e.seat, Board(b.tiles, b.parks, False)), park=PARK_OFFER, active=e.seat
+    )
+
+
+def _swapped(s: State, e: ev.ParkSwapped) -> State:
+    b = s.boards[e.seat]
+    ta, pa, tb, pb = b.tiles[e.a], b.parks[e.a], b.tiles[e.b], b.parks[e.b]
+    board = _put(_put(b, e.a, tb, pb), e.b, ta, pa)
+    return s.__replace__(boards=_board(s, e.seat, board), park=PARK_NONE)
+
+
+def _replaced(s: State, e: ev.ParkReplaced) -> State:
+    b = s.boards[e.seat]
+    removed = b.tiles[e.square]
+    drawn = list(s.park_drawn)
+    drawn.remove(e.tile)
+    board = _put(b, e.square, e.tile, e.park)
+    return s.__replace__(boards=_board(s, e.seat, board), park_drawn=tuple(drawn) + (removed,))
+
+
+def _park_returned(s: State, e: ev.ParkTilesReturned) -> State:
+    back = e.unused + ((e.removed,) if e.removed >= 0 else ())
+    return s.__replace__(bag=tuple(sorted(s.bag + back)), park_drawn=(), park=PARK_NONE)
+
+
+def _set_returned(s: State, e: ev.SetReturned) -> State:
+    i = e.index - 1
+    sets = s.sets[:i] + ((),) + s.sets[i + 1 :]
+    return s.__replace__(sets=sets, bag=tuple(sorted(s.bag + e.tiles)))
+
+
+_MUTATORS: dict[type, Callable[[Any, Any], State]] = {
+    ev.GameCreated: _created,
+    ev.SidesDrawn: lambda s, e: s.__replace__(sides=e.sides),
+    ev.PlanDrawn: lambda s, e: s.__replace__(plan=e.plan),
+    ev.PlanningDrawn: lambda s, e: s.__replace__(planning=e.card),
+    ev.RoundStarted: lambda s, e: s.__replace__(
+        round=e.round, phase=PLOT, plot=0, sets=(), active=-1, plots=s.plots
+    ),
+    ev.PlotDrawn: lambda s, e: s.__replace__(
+        plot=e.plot, phase=DRAW, plots=tuple(p for p in s.plots if p != e.plot)
+    ),
+    ev.SetsDrawn: lambda s, e: s.__replace__(
+        sets=e.sets, phase=PLAY, bag=without(s.bag, tuple(t for st in e.sets for t in st))
+    ),
+    ev.SetChosen: _chosen,
+    ev.TilePlaced: _placed,
+    ev.ParkTokenSpent: _token,
+    ev.ParkSwapped: _swapped,
+    ev.ParkDeclined: lambda s, e: s.__replace__(park=PARK_NONE),
+    ev.ParkUsed: lambda s, e: s.__replace__(park=PARK_DRAW),
+    ev.ParkTilesDrawn: lambda s, e: s.__replace__(
+        park_drawn=e.tiles, bag=without(s.bag, e.tiles), park=PARK_REPLACE
+    ),
+    ev.ParkReplaced: _replaced,
+    ev.ParkKept: lambda s, e: s,
+    ev.ParkTilesReturned: _park_returned,
+    ev.SetReturned: _set_returned,
+    ev.BagPassed: lambda s, e: s.__replace__(start=e.start),
+    ev.FinalScores: lambda s, e: s.__replace__(scores=e.scores),
+    ev.GameEnded: lambda s, e: s.__replace__(winners=e.winners, phase=OVER),
+}
+
+
+def apply(state: State | None, event: ev.Event) -> State:
+    """The fold step."""
+    if state is None and not isinstance(event, ev.GameCreated):
+        raise ValueError(f"a 5x5 City log starts with fc.game_created, not {type(event).__name__}")
+    return _MUTATORS[type(event)](state, event)

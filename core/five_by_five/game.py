@@ -1,0 +1,165 @@
+"""The 5x5 City :class:`~core.engine.Game`: wires the pure modules together.  ``GAME`` is the instance."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from core.engine import (
+    CHANCE,
+    BadOptions,
+    Bot,
+    BoardScore,
+    Breakdown,
+    Game,
+    GameSpec,
+    OptionSpec,
+    Result,
+    ScoreLine,
+    check_players,
+    normalize_options,
+)
+from core.five_by_five import commands as cm
+from core.five_by_five import events as ev
+from core.five_by_five import rules, text, view
+from core.five_by_five.boardfile import score_text
+from core.five_by_five.bots import BOTS
+from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
+from core.five_by_five.fold import apply
+from core.five_by_five.plans import PLAN_NUMBERS
+from core.five_by_five.scoring import solo_title
+from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
+from core.rng import Rng
+
+SPEC = GameSpec(
+    name="5x5-city",
+    title="5x5 City",
+    min_players=1,
+    max_players=4,
+    rules_version="fc-1",
+    options=(
+        OptionSpec("advanced", "no", ("no", "yes"), "advanced rules: one Planning card"),
+        OptionSpec("sides", "A", (), "Building card sides: A, B, random, or 10 letters A/B (Factories…Park)"),
+    ),
+)
+
+
+class FiveByFive(Game[State, ev.Event, cm.Command]):
+    spec: ClassVar[GameSpec] = SPEC
+    event_type: ClassVar[Any] = ev.Event
+    command_type: ClassVar[Any] = cm.Command
+    bots: ClassVar[Mapping[str, Bot]] = BOTS
+
+    def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> ev.Event:
+        names = check_players(SPEC, players)
+        opts = normalize_options(SPEC, options)
+        try:
+            sides = expand_sides(opts["sides"])
+        except ValueError as exc:
+            raise BadOptions(str(exc)) from None
+        opts["sides"] = opts["sides"].lower() if not sides else opts["sides"].upper()
+        return ev.GameCreated(names, tuple(sorted(opts.items())), table, sides)
+
+    def apply(self, state: State | None, event: ev.Event) -> State:
+        return apply(state, event)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal(self, state: State, seat: int) -> Iterator[cm.Command]:
+        return rules.legal(state, seat)
+
+    def decide(self, state: State, seat: int, command: cm.Command) -> tuple[ev.Event, ...]:
+        return rules.decide(state, seat, command)
+
+    def chance(self, state: State, rng: Rng) -> cm.Command:
+        s = state
+        if s.phase == SETUP:
+            if not s.sides:
+                return cm.DrawSides("".join(rng.choice("AB") for _ in BUILDING_CARDS))
+            if not s.plan:
+                return cm.DrawPlan(rng.choice(PLAN_NUMBERS))
+            return cm.DrawPlanning(rng.choice(tuple(PLANNING_CARDS)))
+        if s.phase == PLOT:
+            return cm.DrawPlot(rng.choice(s.plots))
+        if s.phase == DRAW:
+            return cm.DrawTiles(tuple(rng.sample(s.bag, rules.tiles_per_round(s))))
+        if s.phase != OVER and rules.to_act(s) == (CHANCE,):
+            return cm.DrawTiles(tuple(rng.sample(s.bag, min(rules.PARK_DRAW_COUNT, len(s.bag)))))
+        raise ValueError("no chance outcome is pending")
+
+    def command_of(self, event: ev.Event) -> tuple[int, cm.Command] | None:
+        match event:
+            case ev.SidesDrawn(sides=x):
+                return CHANCE, cm.DrawSides(x)
+            case ev.PlanDrawn(plan=p):
+                return CHANCE, cm.DrawPlan(p)
+            case ev.PlanningDrawn(card=c):
+                return CHANCE, cm.DrawPlanning(c)
+            case ev.PlotDrawn(plot=p):
+                return CHANCE, cm.DrawPlot(p)
+            case ev.SetsDrawn(sets=sets):
+                return CHANCE, cm.DrawTiles(tuple(t for st in sets for t in st))
+            case ev.ParkTilesDrawn(tiles=ts):
+                return CHANCE, cm.DrawTiles(ts)
+            case ev.SetChosen(seat=seat, index=i):
+                return seat, cm.Choose(i)
+            case ev.TilePlaced(seat=seat, tile=t, square=q, park=p):
+                return seat, cm.Place(t, q, p)
+            case ev.ParkSwapped(seat=seat, a=a, b=b):
+                return seat, cm.Swap(a, b)
+            case ev.ParkDeclined(seat=seat):
+                return seat, cm.Decline()
+            case ev.ParkUsed(seat=seat):
+                return seat, cm.UsePark()
+            case ev.ParkReplaced(seat=seat, tile=t, square=q, park=p):
+                return seat, cm.Replace(t, q, p)
+            case ev.ParkKept(seat=seat):
+                return seat, cm.Keep()
+        return None
+
+    def result(self, state: State) -> Result | None:
+        if state.phase != OVER:
+            return None
+        out = []
+        for seat in range(state.n):
+            sc = rules.board_score(state, seat)
+            lines = [
+                ScoreLine(c.key, sc.categories[c.key], f"{c.name} {state.sides[i]}: {sc.details[c.key]}")
+                for i, c in enumerate(BUILDING_CARDS)
+            ]
+            if state.planning:
+                lines.append(ScoreLine("planning", sc.planning_points, PLANNING_CARDS[state.planning]))
+            title = solo_title(sc.total, state.advanced) if state.n == 1 else ""
+            out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
+        return Result(state.scores, state.winners, tuple(out))
+
+    def view(self, state: State, seat: int | None) -> State:
+        return view.view(state, seat)
+
+    def redact(self, event: ev.Event, seat: int | None) -> ev.Event:
+        return view.redact(event, seat)
+
+    def players(self, state: State) -> tuple[str, ...]:
+        return state.players
+
+    def describe(self, event: ev.Event, players: Sequence[str]) -> str:
+        return text.describe(event, players)
+
+    def render(self, state: State, seat: int | None) -> str:
+        return text.render(view.view(state, seat), seat)
+
+    def parse_command(self, state: State, seat: int, text_: str) -> cm.Command:
+        return text.parse_command(state, seat, text_)
+
+    def format_command(self, command: cm.Command) -> str:
+        return text.format_command(command)
+
+    def score_board(self, text_: str, source: str, params: Mapping[str, str]) -> BoardScore:
+        return score_text(text_, source, params)
+
+    def explain(self, before: State, event: ev.Event, players: Sequence[str]) -> str:
+        return text.explain(before, event, players)
+
+
+GAME = FiveByFive()

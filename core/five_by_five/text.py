@@ -1,0 +1,313 @@
+"""Text: commands as typed, one-line descriptions, the rendered table, explanations.
+
+Command syntax (case-insensitive; squares are column letter + row, ``A1`` top
+left … ``E5`` bottom right; a tile is its id ``0``–``107`` or, when parsing,
+its code such as ``Fe`` / ``H``, meaning the lowest-numbered such tile where
+the command takes it from — the bag for draws, your set or park draw otherwise):
+
+=============================  ==================================================
+``choose 2``                   take set 2 of those on offer
+``place 7 B3``                 build tile 7 on B3 building side up
+``place 7 B3 park``            … Park side up
+``swap A1 C3``                 park action A: swap two tiles (faces kept)
+``use``                        park action B: draw two tiles
+``replace 7 B3 [park]``        park action B: replace the tile on B3 with tile 7
+``keep``                       park action B: replace nothing
+``decline``                    decline the park action (the token is spent)
+``sides AABBAABBAB``           chance: the Building card sides (Factories…Park)
+``plan 5``                     chance: the Building Plan drawn at setup
+``planning 3``                 chance: the Planning card (advanced rules)
+``plot 7``                     chance: the Building Plot card of the round
+``draw 12 45 78``              chance: tiles out of the bag (all sets, in order)
+=============================  ==================================================
+
+>>> from core.five_by_five import commands as cm
+>>> format_command(cm.Place(7, 7, True))
+'place 7 C2 park'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.engine import BadCommandSyntax
+from core.five_by_five import commands as cm
+from core.five_by_five import events as ev
+from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS
+from core.five_by_five.plans import layout, section_squares, square_index, square_name
+from core.five_by_five.rules import to_act
+from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, PLAY, State
+from core.five_by_five.tiles import TILES, TYPE_NAMES, cell_of, tile_code, tile_label
+
+COLOURS = {
+    "F": "bold red",
+    "H": "bold yellow",
+    "S": "bold magenta",
+    "O": "bold blue",
+    "T": "bold white",
+    "W": "bold cyan",
+    "G": "bold bright_white",
+    "E": "bold bright_yellow",
+    "N": "bold bright_cyan",
+    "P": "bold green",
+}
+
+
+# -- commands -------------------------------------------------------------------------
+def format_command(c: cm.Command) -> str:
+    face = lambda park: " park" if park else ""  # noqa: E731
+    match c:
+        case cm.Choose(index=i):
+            return f"choose {i}"
+        case cm.Place(tile=t, square=q, park=p):
+            return f"place {t} {square_name(q)}{face(p)}"
+        case cm.Swap(a=a, b=b):
+            return f"swap {square_name(a)} {square_name(b)}"
+        case cm.UsePark():
+            return "use"
+        case cm.Decline():
+            return "decline"
+        case cm.Replace(tile=t, square=q, park=p):
+            return f"replace {t} {square_name(q)}{face(p)}"
+        case cm.Keep():
+            return "keep"
+        case cm.DrawSides(sides=x):
+            return f"sides {x}"
+        case cm.DrawPlan(plan=n):
+            return f"plan {n}"
+        case cm.DrawPlanning(card=n):
+            return f"planning {n}"
+        case cm.DrawPlot(plot=n):
+            return f"plot {n}"
+        case cm.DrawTiles(tiles=ts):
+            return "draw " + " ".join(str(t) for t in ts)
+    raise TypeError(f"not a 5x5 City command: {c!r}")
+
+
+def _int(tok: str, what: str) -> int:
+    try:
+        return int(tok)
+    except ValueError:
+        raise BadCommandSyntax(f"{what}: expected a number, got {tok!r}") from None
+
+
+def _tile(tok: str, pool: list[int]) -> int:
+    """A tile id, or a code resolved to the lowest such tile in ``pool`` (which loses it)."""
+    if tok.isdigit():
+        t = int(tok)
+    else:
+        code = tok[:1].upper() + tok[1:].lower()
+        matches = sorted(t for t in pool if TILES[t].code == code)
+        if not matches:
+            raise BadCommandSyntax(f"no {code!r} tile available here")
+        t = matches[0]
+    if t in pool:
+        pool.remove(t)
+    return t
+
+
+def _square(tok: str) -> int:
+    try:
+        return square_index(tok)
+    except ValueError as exc:
+        raise BadCommandSyntax(str(exc)) from None
+
+
+def _face(rest: list[str]) -> bool:
+    if not rest:
+        return False
+    if len(rest) == 1 and rest[0] in ("park", "building"):
+        return rest[0] == "park"
+    raise BadCommandSyntax(f"expected 'park' or 'building', got {' '.join(rest)!r}")
+
+
+def parse_command(s: State, seat: int, text: str) -> cm.Command:
+    words = text.strip().split()
+    if not words:
+        raise BadCommandSyntax("empty command")
+    verb, args = words[0].lower(), words[1:]
+    low = [a.lower() for a in args]
+
+    def need(n: int, usage: str) -> None:
+        if len(args) != n:
+            raise BadCommandSyntax(f"usage: {usage}")
+
+    if verb in ("use", "decline", "keep"):
+        need(0, verb)
+        return {"use": cm.UsePark(), "decline": cm.Decline(), "keep": cm.Keep()}[verb]
+    if verb in ("choose", "plan", "planning", "plot"):
+        need(1, f"{verb} N")
+        n = _int(args[0], verb)
+        return {"choose": cm.Choose, "plan": cm.DrawPlan, "planning": cm.DrawPlanning, "plot": cm.DrawPlot}[
+            verb
+        ](n)
+    if verb == "sides":
+        need(1, "sides XXXXXXXXXX")
+        return cm.DrawSides(args[0].upper())
+    if verb in ("place", "replace"):
+        if len(args) not in (2, 3):
+            raise BadCommandSyntax(f"usage: {verb} TILE SQUARE [park]")
+        pool = list(s.hand if verb == "place" else s.park_drawn)
+        tile = _tile(args[0], pool)
+        cls = cm.Place if verb == "place" else cm.Replace
+        return cls(tile, _square(args[1]), _face(low[2:]))
+    if verb == "swap":
+        need(2, "swap SQUARE SQUARE")
+        return cm.Swap(_square(args[0]), _square(args[1]))
+    if verb == "draw":
+        if not args:
+            raise BadCommandSyntax("usage: draw TILE TILE …")
+        pool = list(s.bag)
+        return cm.DrawTiles(tuple(_tile(a, pool) for a in args))
+    raise BadCommandSyntax(f"unknown command {verb!r} (choose, place, swap, use, replace, keep, decline, draw, plot…)")
+
+
+# -- one line per event ----------------------------------------------------------------
+def _who(players: Sequence[str], seat: int) -> str:
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+
+
+def _tiles(ts: Sequence[int]) -> str:
+    return " ".join(tile_code(t) for t in ts)
+
+
+def describe(e: ev.Event, players: Sequence[str]) -> str:
+    w = lambda seat: _who(players, seat)  # noqa: E731
+    match e:
+        case ev.GameCreated():
+            opts = ", ".join(f"{k}={v}" for k, v in e.options)
+            table = " (table game)" if e.table else ""
+            return f"5x5 City for {', '.join(e.players)}; {opts}{table}"
+        case ev.SidesDrawn(sides=x):
+            return f"Building card sides drawn: {x}"
+        case ev.PlanDrawn(plan=n):
+            return f"Building Plan {n} is used by everyone"
+        case ev.PlanningDrawn(card=n):
+            return f"Planning card {n}: {PLANNING_CARDS[n]}"
+        case ev.RoundStarted(round=r):
+            return f"Round {r} begins"
+        case ev.PlotDrawn(plot=p):
+            return f"Building Plot {p} drawn"
+        case ev.SetsDrawn(sets=sets):
+            return "Sets drawn: " + " | ".join(f"{i}: {_tiles(st)}" for i, st in enumerate(sets, 1))
+        case ev.SetChosen(seat=seat, index=i):
+            return f"{w(seat)} takes set {i}"
+        case ev.TilePlaced(seat=seat, tile=t, square=q, park=p):
+            what = "a Park" if p else TYPE_NAMES[TILES[t].kind]
+            return f"{w(seat)} builds {what} on {square_name(q)} (tile {tile_code(t)} #{t})"
+        case ev.ParkTokenSpent(seat=seat):
+            return f"{w(seat)} has 3 Parks and spends the Park Action token"
+        case ev.ParkSwapped(seat=seat, a=a, b=b):
+            return f"{w(seat)} swaps {square_name(a)} and {square_name(b)}"
+        case ev.ParkDeclined(seat=seat):
+            return f"{w(seat)} declines the park action"
+        case ev.ParkUsed(seat=seat):
+            return f"{w(seat)} uses the park action: draws two tiles"
+        case ev.ParkTilesDrawn(seat=seat, tiles=ts):
+            return f"{w(seat)} draws {_tiles(ts)}"
+        case ev.ParkReplaced(seat=seat, tile=t, square=q, park=p, removed=r):
+            face = "as a Park" if p else TYPE_NAMES[TILES[t].kind]
+            return f"{w(seat)} replaces {tile_code(r)} on {square_name(q)} with {face} (#{t})"
+        case ev.ParkKept(seat=seat):
+            return f"{w(seat)} keeps the board as it is"
+        case ev.ParkTilesReturned(seat=seat, unused=u, removed=r):
+            n = len(u) + (r >= 0)
+            return f"{n} tile(s) go back to the bag after {w(seat)}'s park action"
+        case ev.SetReturned(index=i, tiles=ts):
+            return f"Set {i} ({_tiles(ts)}) goes back to the bag"
+        case ev.BagPassed(start=st):
+            return f"The bag passes to {w(st)}, the new start player"
+        case ev.FinalScores(scores=sc):
+            return "Final scores: " + ", ".join(f"{w(i)} {v}" for i, v in enumerate(sc))
+        case ev.GameEnded(winners=ws):
+            names = " and ".join(w(i) for i in ws)
+            return f"Game over: {names} {'win' if len(ws) > 1 else 'wins'}"
+    return repr(e)
+
+
+def explain(before: State, e: ev.Event, players: Sequence[str]) -> str:
+    """``describe`` plus why it was legal or why it happened, with rule ids."""
+    line = describe(e, players)
+    why = ""
+    match e:
+        case ev.SetsDrawn():
+            why = f"FC-3: {len(before.players) + 1} sets of the size of plot {before.plot}"
+        case ev.SetChosen():
+            why = "FC-3: sets are chosen in turn order from the start player"
+        case ev.TilePlaced(square=q):
+            sq = " ".join(square_name(x) for x in section_squares(before.plan, before.plot))
+            why = f"Placement rules: {square_name(q)} is an empty square of plot {before.plot} ({sq})"
+        case ev.ParkTokenSpent():
+            why = "FC-7: 3 or more Parks and the token still held; it is spent at once"
+        case ev.ParkSwapped() | ev.ParkDeclined() | ev.ParkUsed() | ev.ParkReplaced() | ev.ParkKept():
+            why = "FC-7: the park action of the player who spent the token (FL-3)"
+        case ev.ParkTilesDrawn() | ev.ParkTilesReturned():
+            why = "FC-7: park action B draws two; unused and replaced tiles go back to the bag"
+        case ev.SetReturned():
+            why = "FC-3 / Upkeep Phase: the set nobody took returns to the bag"
+        case ev.BagPassed():
+            why = "Upkeep Phase: the bag goes to the player on the left"
+        case ev.RoundStarted() | ev.PlotDrawn():
+            why = "Flow of the Game: 12 rounds, one Building Plot card each"
+        case ev.FinalScores() | ev.GameEnded():
+            why = "End of Game Scoring; ties by FC-9"
+        case ev.PlanDrawn():
+            why = "Game Setup 2 (FC-1): the plot card drawn picks the plan, then the deck is reshuffled"
+    return f"{line} — {why}" if why else line
+
+
+# -- the table -----------------------------------------------------------------------------
+def _cell(s: State, seat: int, q: int) -> str:
+    b = s.boards[seat]
+    if b.tiles[q] < 0:
+        sec = layout(s.plan)[q] if s.plan else 0
+        mark = "bold reverse" if s.phase == PLAY and sec == s.plot else "dim"
+        return f"[{mark}]{sec:>3}[/]" if sec else "[dim]  .[/]"
+    code = cell_of(b.tiles[q], b.parks[q])
+    return f"[{COLOURS[code[0]]}]{code:>3}[/]"
+
+
+def render_board(s: State, seat: int) -> str:
+    b = s.boards[seat]
+    token = "token held" if b.token else "token spent"
+    head = f"[bold]{s.players[seat]}[/] ({b.park_count()} parks, {token})"
+    rows = ["     A   B   C   D   E"]
+    for r in range(5):
+        rows.append(f" {r + 1} " + " ".join(_cell(s, seat, r * 5 + c) for c in range(5)))
+    return "\n".join([head, *rows])
+
+
+def render(s: State, seat: int | None) -> str:
+    sides = s.sides or "?" * 10
+    lines = [
+        f"[bold]5x5 City[/] — round {s.round}/12, plot {s.plot or '-'}, plan {s.plan or '-'}, "
+        f"bag {len(s.bag)} tiles",
+        "Sides: " + " ".join(f"{c.name} {x}" for c, x in zip(BUILDING_CARDS, sides)),
+    ]
+    if s.planning:
+        lines.append(f"Planning card {s.planning}: {PLANNING_CARDS[s.planning]}")
+    if s.sets:
+        offer = [f"{i}: {_tiles(st)}" for i, st in enumerate(s.sets, 1) if st]
+        lines.append("Sets on offer: " + (" | ".join(offer) or "none"))
+    if s.hand:
+        lines.append(f"{s.players[s.active]} places: " + " ".join(f"{tile_code(t)}#{t}" for t in s.hand))
+    if s.park == PARK_OFFER:
+        lines.append(f"{s.players[s.active]} decides the park action (FC-7)")
+    if s.park == PARK_REPLACE:
+        seen = ", ".join(tile_label(t) for t in s.park_drawn)
+        lines.append(f"{s.players[s.active]} drew for the park action: {seen}")
+    actors = to_act(s)
+    if not actors:
+        lines.append("Game over. Scores: " + ", ".join(f"{p} {v}" for p, v in zip(s.players, s.scores)))
+    elif actors == (-1,):
+        lines.append("Waiting for a draw (chance).")
+    else:
+        lines.append("To act: " + ", ".join(s.players[a] for a in actors))
+    order = list(range(s.n))
+    if seat is not None and 0 <= seat < s.n:
+        order.remove(seat)
+        order.insert(0, seat)
+    for i in order:
+        lines.append("")
+        lines.append(render_board(s, i))
+    return "\n".join(lines)
