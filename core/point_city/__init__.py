@@ -1,0 +1,1 @@
+"""Point City («Карточный город»): the rules as pure functions (see game.py)."""

@@ -1,0 +1,60 @@
+"""Bots.  ``greedy_bot`` looks one move ahead and values the seat it would have.
+
+Value of a seat = its score now (building VP + civic tokens, PC-5/PC-6) +
+a weight per permanent resource that shrinks as the deck runs out + a
+little per resource symbol held.  Flips are never chosen (they only serve
+a take that greedy does not plan).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.point_city.cards import CARDS, WILD
+from core.point_city.commands import Command, Flip, Take, TakeDeck
+from core.point_city.scoring import seat_score
+from core.point_city.state import Seat, State, deck_size, permanents
+from core.rng import Rng
+
+
+def seat_value(who: Seat, deck: int) -> float:
+    perm_weight = 0.5 + min(2.0, deck / 25)
+    held = 0.0
+    for c in who.resources:
+        card = CARDS[c]
+        held += 0.7 if card.resource == WILD else 0.5 * card.symbols
+    return seat_score(who) + perm_weight * sum(permanents(who.buildings)) + held
+
+
+def after(s: State, seat: int, cmd: Command) -> Seat:
+    """The seat's tableau once ``cmd`` is done (the unseen deck card counted as absent)."""
+    me = s.seats[seat]
+    if isinstance(cmd, TakeDeck):
+        return Seat(me.resources + (s.top,), me.buildings, me.tokens)
+    assert isinstance(cmd, Take)
+    paid = {c for p in cmd.pays for c in p.cards}
+    slots = [s.market[c] for c in cmd.cells]
+    res = tuple(c for c in me.resources + tuple(x.card for x in slots if not x.building)
+                if c not in paid)
+    built = me.buildings + tuple(x.card for x in slots if x.building)
+    return Seat(res, built, me.tokens + tuple(p.token for p in cmd.pays if p.token))
+
+
+def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
+    deck = deck_size(state)
+    best: list[Command] = []
+    best_v = float("-inf")
+    unseen_bonus = 0.6  # the unknown second card of a deck take, on average
+    for cmd in game.legal(state, seat):
+        if isinstance(cmd, Flip):
+            continue
+        v = seat_value(after(state, seat, cmd), deck)
+        if isinstance(cmd, TakeDeck):
+            v += unseen_bonus
+        if v > best_v + 1e-9:
+            best, best_v = [cmd], v
+        elif abs(v - best_v) <= 1e-9:
+            best.append(cmd)
+    if not best:
+        return next(iter(game.legal(state, seat)))
+    return best[rng.below(len(best))]

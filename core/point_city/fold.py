@@ -1,0 +1,178 @@
+"""``apply``: the dumb fold.  No validation, no rules: it records what each event says."""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+import msgspec
+
+from core.point_city import events as ev
+from core.point_city.cards import CARDS, TIER_CARDS
+from core.point_city.state import BOT, Seat, Slot, State
+
+
+def _remove(items: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    out = list(items)
+    for c in cards:
+        out.remove(c)
+    return tuple(out)
+
+
+def _add(items: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(items + cards))
+
+
+def _replace_seat(s: State, seat: int, new: Seat) -> tuple[Seat, ...]:
+    return tuple(new if i == seat else x for i, x in enumerate(s.seats))
+
+
+def _taken(
+    who: Seat, cards: tuple[int, int], buildings: tuple[bool, bool], paid: tuple[int, ...],
+    tokens: tuple[int, ...],
+) -> Seat:
+    res = tuple(c for c, b in zip(cards, buildings) if not b)
+    built = tuple(c for c, b in zip(cards, buildings) if b)
+    return Seat(
+        resources=_remove(_add(who.resources, res), paid),
+        buildings=who.buildings + built,
+        tokens=who.tokens + tokens,
+    )
+
+
+def _gaps(s: State, cells: tuple[int, int], buildings: tuple[bool, bool]) -> dict[str, object]:
+    market = list(s.market)
+    for cell in cells:
+        market[cell] = Slot()
+    order = sorted(zip(cells, buildings))
+    return {
+        "market": tuple(market),
+        "gaps": tuple(c for c, _ in order),
+        "gap_was_building": tuple(b for _, b in order),
+        "step": "refill",
+    }
+
+
+@singledispatch
+def apply(event: object, s: State | None) -> State:
+    raise TypeError(f"not a Point City event: {event!r}")
+
+
+@apply.register
+def _(e: ev.Created, s: State | None) -> State:
+    opts = dict(e.options)
+    solo = int(opts.get("solo-level", "0")) if len(e.players) == 1 else 0
+    return State(
+        players=e.players,
+        solo_level=solo,
+        table=e.table,
+        unseen=tuple(TIER_CARDS[t] for t in (1, 2, 3)),
+        hidden=(len(TIER_CARDS[1]), len(TIER_CARDS[2]), len(TIER_CARDS[3])),
+        seats=tuple(Seat() for _ in e.players),
+    )
+
+
+@apply.register
+def _(e: ev.TokensLaidOut, s: State) -> State:
+    return _with(s, display=e.tokens, step="remove")
+
+
+@apply.register
+def _(e: ev.CardsRemoved, s: State) -> State:
+    hidden = tuple(h - n for h, n in zip(s.hidden, e.counts))
+    return _with(s, hidden=hidden, step="start")
+
+
+@apply.register
+def _(e: ev.StartCardsDealt, s: State) -> State:
+    seats = tuple(Seat(resources=_add(x.resources, (c,))) for x, c in zip(s.seats, e.cards))
+    return _with(s, seats=seats, step="deal")
+
+
+@apply.register
+def _(e: ev.CardRevealed, s: State) -> State:
+    t = CARDS[e.card].tier - 1
+    unseen = tuple(_remove(u, (e.card,)) if i == t else u for i, u in enumerate(s.unseen))
+    hidden = tuple(h - 1 if i == t else h for i, h in enumerate(s.hidden))
+    return _with(s, unseen=unseen, hidden=hidden, top=e.card)
+
+
+@apply.register
+def _(e: ev.MarketDealt, s: State) -> State:
+    market = tuple(Slot(e.card) if i == e.cell else x for i, x in enumerate(s.market))
+    return _with(s, market=market, top=0)
+
+
+@apply.register
+def _(e: ev.TurnStarted, s: State) -> State:
+    return _with(s, turn=e.seat, round=e.round, step="turn", flipped=False)
+
+
+@apply.register
+def _(e: ev.Flipped, s: State) -> State:
+    market = tuple(Slot(x.card, True) if i == e.cell else x for i, x in enumerate(s.market))
+    return _with(s, market=market, flipped=True)
+
+
+@apply.register
+def _(e: ev.CardsTaken, s: State) -> State:
+    paid = tuple(c for p in e.pays for c in p.cards)
+    tokens = tuple(p.token for p in e.pays if p.token)
+    who = _taken(s.seats[e.seat], e.cards, e.buildings, paid, tokens)
+    display = tuple(t for t in s.display if t not in tokens)
+    return _with(
+        s, seats=_replace_seat(s, e.seat, who), discard=_add(s.discard, paid),
+        display=display, mover=e.seat, **_gaps(s, e.cells, e.buildings),
+    )
+
+
+@apply.register
+def _(e: ev.DeckTaken, s: State) -> State:
+    who = s.seats[e.seat]
+    new = Seat(_add(who.resources, (e.card,)), who.buildings, who.tokens)
+    return _with(s, seats=_replace_seat(s, e.seat, new), top=0, mover=e.seat, step="second")
+
+
+@apply.register
+def _(e: ev.SecondTaken, s: State) -> State:
+    who = s.seats[e.seat]
+    new = Seat(_add(who.resources, (e.card,)), who.buildings, who.tokens)
+    return _with(s, seats=_replace_seat(s, e.seat, new), top=0, step="after")
+
+
+@apply.register
+def _(e: ev.Refilled, s: State) -> State:
+    market = tuple(Slot(e.card, e.building) if i == e.cell else x for i, x in enumerate(s.market))
+    keep = [(c, b) for c, b in zip(s.gaps, s.gap_was_building) if c != e.cell]
+    return _with(
+        s, market=market, top=0,
+        gaps=tuple(c for c, _ in keep), gap_was_building=tuple(b for _, b in keep),
+        step="refill" if keep else "after",
+    )
+
+
+@apply.register
+def _(e: ev.OpponentTook, s: State) -> State:
+    who = _taken(s.opponent, e.cards, e.buildings, (), e.tokens)
+    display = tuple(t for t in s.display if t not in e.tokens)
+    return _with(
+        s, opponent=who, display=display, marker_col=e.col, marker_row=e.row, mover=BOT,
+        **_gaps(s, e.cells, e.buildings),
+    )
+
+
+@apply.register
+def _(e: ev.GameEnded, s: State) -> State:
+    return _with(s, step="ended", end_reason=e.reason)
+
+
+@apply.register
+def _(e: ev.Scored, s: State) -> State:
+    return _with(s, step="over", final=e.scores)
+
+
+def _with(s: State, **changes: object) -> State:
+    return msgspec.structs.replace(s, **changes)
+
+
+def fold_event(state: State | None, event: object) -> State:
+    return apply(event, state)  # type: ignore[arg-type]

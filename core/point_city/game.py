@@ -1,0 +1,87 @@
+"""Point City as a :class:`core.engine.Game`: ``GAME`` is what the registry loads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from core.engine import (
+    Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
+)
+from core.point_city import rules, scoring, text, view
+from core.point_city.bots import greedy_bot
+from core.point_city.commands import Command
+from core.point_city.events import Created, Event
+from core.point_city.fold import apply
+from core.point_city.state import State
+from core.rng import Rng
+
+
+class PointCity(Game[State, Any, Any]):
+    spec: ClassVar[GameSpec] = GameSpec(
+        name="point-city",
+        title="Point City",
+        min_players=1,
+        max_players=4,
+        rules_version="pc-1",
+        options=(
+            OptionSpec("solo-level", "1", ("1", "2", "3"),
+                       "PC-7 solo opponent level (used with 1 player)"),
+        ),
+    )
+    event_type: ClassVar[Any] = Event
+    command_type: ClassVar[Any] = Command
+    bots: ClassVar[Mapping[str, Any]] = {"random": random_bot, "greedy": greedy_bot}
+
+    def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
+        names = check_players(self.spec, players)
+        opts = normalize_options(self.spec, options)
+        return Created(names, tuple(sorted(opts.items())), table)
+
+    def apply(self, state: State | None, event: Any) -> State:
+        return apply(event, state)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal(self, state: State, seat: int) -> Iterator[Command]:
+        return rules.legal(state, seat)
+
+    def decide(self, state: State, seat: int, command: Command) -> tuple[Any, ...]:
+        return rules.decide(state, seat, command)
+
+    def chance(self, state: State, rng: Rng) -> Command:
+        return rules.chance(state, rng)
+
+    def command_of(self, event: Any) -> tuple[int, Command] | None:
+        return rules.command_of(event)
+
+    def result(self, state: State) -> Result | None:
+        return scoring.result(state)
+
+    def view(self, state: State, seat: int | None) -> State:
+        return view.view(state, seat)
+
+    def redact(self, event: Any, seat: int | None) -> Any:
+        return view.redact(event, seat)
+
+    def players(self, state: State) -> tuple[str, ...]:
+        return state.players
+
+    def describe(self, event: Any, players: Sequence[str]) -> str:
+        return text.describe(event, players)
+
+    def render(self, state: State, seat: int | None) -> str:
+        return text.render(state, seat)
+
+    def parse_command(self, state: State, seat: int, txt: str) -> Command:
+        return text.parse_command(state, seat, txt)
+
+    def format_command(self, command: Command) -> str:
+        return text.format_command(command)
+
+    def explain(self, before: State, event: Any, players: Sequence[str]) -> str:
+        return text.explain(before, event, players)
+
+
+GAME = PointCity()

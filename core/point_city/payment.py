@@ -1,0 +1,114 @@
+"""Paying for buildings (PC-3): checking a payment and listing the possible ones.
+
+A source is a resource card (its symbols: one or two of a type, or one wild
+Ingenuity) or a built producer's permanent resource (one of its type).  A
+payment covers a cost when the typed symbols plus the wild ones reach it; it
+must be *minimal* (PL-4): dropping any one source would leave the cost unpaid.
+A card's symbols pay one building only (PL-3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import product
+
+from core.point_city.cards import CARDS, TYPES, WILD
+
+Cost = tuple[tuple[str, int], ...]
+
+
+def _supply(cards: tuple[int, ...], perms: tuple[int, ...]) -> tuple[dict[str, int], int]:
+    typed: dict[str, int] = {}
+    wild = 0
+    for c in cards:
+        card = CARDS[c]
+        if card.resource == WILD:
+            wild += card.symbols
+        else:
+            typed[card.resource] = typed.get(card.resource, 0) + card.symbols
+    for b in perms:
+        t = CARDS[b].produces
+        typed[t] = typed.get(t, 0) + 1
+    return typed, wild
+
+
+def covers(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
+    typed, wild = _supply(cards, perms)
+    deficit = sum(max(0, n - typed.get(t, 0)) for t, n in cost)
+    return deficit <= wild
+
+
+def is_minimal(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
+    """Covers, and no single source can be left out."""
+    if not covers(cost, cards, perms):
+        return False
+    for i in range(len(cards)):
+        if covers(cost, cards[:i] + cards[i + 1:], perms):
+            return False
+    for i in range(len(perms)):
+        if covers(cost, cards, perms[:i] + perms[i + 1:]):
+            return False
+    return True
+
+
+def _classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[tuple[str, str, int], list[int]]:
+    """Sources grouped by what they give: ('card', type, symbols) or ('perm', type, 1)."""
+    out: dict[tuple[str, str, int], list[int]] = {}
+    for c in sorted(cards):
+        card = CARDS[c]
+        out.setdefault(("card", card.resource, card.symbols), []).append(c)
+    for b in sorted(perms):
+        out.setdefault(("perm", CARDS[b].produces, 1), []).append(b)
+    return out
+
+
+def payments(
+    cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every minimal payment of ``cost`` from the sources, up to equivalence.
+
+    Sources giving the same thing (two single-economy cards, two energy
+    producers) are interchangeable, so each distinct choice is listed once,
+    with the lowest ids.  Yields ``(cards, perms)``, both sorted.
+    """
+    groups = _classes(cards, perms)
+    wilds = groups.get(("card", WILD, 1), [])
+    per_type: list[list[tuple[int, int, int]]] = []
+    for t, n in cost:
+        perm_ids = groups.get(("perm", t, 1), [])
+        singles = groups.get(("card", t, 1), [])
+        doubles = groups.get(("card", t, 2), [])
+        opts = []
+        for a in range(min(len(perm_ids), n) + 1):
+            for b in range(min(len(singles), n - a) + 1):
+                for d in range(min(len(doubles), (n - a - b + 1) // 2) + 1):
+                    opts.append((a, b, d))
+        per_type.append(opts)
+    for combo in product(*per_type):
+        deficit = sum(max(0, n - (a + b + 2 * d)) for (_, n), (a, b, d) in zip(cost, combo))
+        if deficit > len(wilds):
+            continue
+        pay_cards: list[int] = list(wilds[:deficit])
+        pay_perms: list[int] = []
+        for (t, _), (a, b, d) in zip(cost, combo):
+            pay_perms += groups.get(("perm", t, 1), [])[:a]
+            pay_cards += groups.get(("card", t, 1), [])[:b]
+            pay_cards += groups.get(("card", t, 2), [])[:d]
+        pc, pp = tuple(sorted(pay_cards)), tuple(sorted(pay_perms))
+        if is_minimal(cost, pc, pp):
+            yield pc, pp
+
+
+def price(cards: tuple[int, ...]) -> float:
+    """How much a payment costs the payer: cards lost, Ingenuity and doubles weigh more."""
+    total = 0.0
+    for c in cards:
+        card = CARDS[c]
+        total += 1.5 if card.resource == WILD else (1.6 if card.symbols == 2 else 1.0)
+    return total
+
+
+def symbols(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Resource symbols held per type, wild last (for heuristics and display)."""
+    typed, wild = _supply(cards, ())
+    return tuple(typed.get(t, 0) for t in TYPES) + (wild,)

@@ -1,0 +1,336 @@
+"""``decide``, ``legal``, ``to_act`` and ``chance``: where the rules live.
+
+``decide`` returns the command's own event, then every automatic step
+(refills, the solo opponent, the next turn, the end and the scores) up to the
+next decision, computed by folding as it goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from core.engine import CHANCE, IllegalCommand
+from core.point_city import events as ev
+from core.point_city.cards import CARDS, START_CARDS
+from core.point_city.commands import Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
+from core.point_city.fold import apply
+from core.point_city.payment import covers, is_minimal, payments
+from core.point_city.scoring import opponent_score, seat_score, winners
+from core.point_city.solo import opponent_move
+from core.point_city.state import State, deck_size, needs_reveal, top_tier
+from core.point_city.tokens import TOKEN_COUNT, TOKENS
+from core.rng import Rng
+
+REMOVED: dict[int, tuple[int, int, int]] = {
+    1: (25, 26, 27), 2: (25, 26, 27), 3: (13, 14, 17), 4: (1, 2, 7)
+}
+"""PC-2: cards of tiers 1/2/3 removed at setup, by number of players."""
+
+
+def adjacent(a: int, b: int) -> bool:
+    ra, ca, rb, cb = a // 4, a % 4, b // 4, b % 4
+    return (ra == rb and abs(ca - cb) == 1) or (ca == cb and abs(ra - rb) == 1)
+
+
+PAIRS: tuple[tuple[int, int], ...] = tuple(
+    (a, b) for a in range(16) for b in range(a + 1, 16) if adjacent(a, b)
+)
+
+
+def to_act(s: State) -> tuple[int, ...]:
+    if s.step == "tokens" or needs_reveal(s):
+        return (CHANCE,)
+    if s.step == "turn":
+        return (s.turn,)
+    return ()
+
+
+# -- automatic steps ---------------------------------------------------------
+def next_auto(s: State) -> object | None:
+    """The next automatic event, or None when a decision (player or chance) is due."""
+    step = s.step
+    if step == "remove":
+        return ev.CardsRemoved(REMOVED[len(s.players)])
+    if step == "start":
+        return ev.StartCardsDealt(START_CARDS[: len(s.players)])
+    if step == "refill" and deck_size(s) < len(s.gaps):
+        return ev.GameEnded("refill")  # PC-4: the market cannot be refilled
+    if step == "ended":
+        return ev.Scored(
+            tuple(seat_score(x) for x in s.seats), winners(s),
+            opponent_score(s) if s.solo_level else 0,
+        )
+    if needs_reveal(s):
+        return None
+    if step == "deal":
+        empty = [i for i, x in enumerate(s.market) if not x.card]
+        if empty:
+            return ev.MarketDealt(empty[0], s.top)
+        return ev.TurnStarted(0, 1)
+    if step == "second":
+        return ev.SecondTaken(s.mover, s.top)
+    if step == "refill":
+        # PC-4: gaps in reading order; a resource's gap gets the building side.
+        return ev.Refilled(s.gaps[0], s.top, not s.gap_was_building[0])
+    if step == "after":
+        if s.solo_level and s.mover >= 0:
+            return opponent_move(s)
+        seat = (s.turn + 1) % len(s.players)
+        return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
+    if step == "turn" and not has_take(s, s.turn):
+        return ev.GameEnded("stuck")  # PL-7
+    return None
+
+
+def run(s: State, first: object) -> tuple[object, ...]:
+    out = [first]
+    s = apply(first, s)
+    while (nxt := next_auto(s)) is not None:
+        out.append(nxt)
+        s = apply(nxt, s)
+    return tuple(out)
+
+
+# -- checks -------------------------------------------------------------------
+def flippable(s: State, cell: int) -> bool:
+    """PC-3: a resource-side card whose row or column shows only resource sides."""
+    if not 0 <= cell < 16 or not s.market[cell].card or s.market[cell].building:
+        return False
+    r, c = cell // 4, cell % 4
+    row = all(not s.market[r * 4 + k].building for k in range(4))
+    col = all(not s.market[k * 4 + c].building for k in range(4))
+    return row or col
+
+
+def _check_flip(s: State, seat: int, cmd: Flip) -> ev.Flipped:
+    if s.flipped:
+        raise IllegalCommand("PC-3", "only one market card may be flipped each turn")
+    if not 0 <= cmd.cell < 16:
+        raise IllegalCommand("PC-3", f"there is no market cell {cmd.cell}")
+    if s.market[cmd.cell].building:
+        raise IllegalCommand("PC-3", "that card already shows its building side")
+    if not flippable(s, cmd.cell):
+        raise IllegalCommand(
+            "PC-3", "a card may be flipped only if its row or its column shows only resource sides"
+        )
+    return ev.Flipped(seat, cmd.cell, s.market[cmd.cell].card)
+
+
+def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
+    cells = tuple(cmd.cells)
+    if len(cells) != 2 or any(not isinstance(c, int) or not 0 <= c < 16 for c in cells):
+        raise IllegalCommand("PC-3", "name two market cells")
+    if cells[0] == cells[1]:
+        raise IllegalCommand("PC-3", "take two different market cards")
+    a, b = sorted(cells)
+    if not adjacent(a, b):
+        raise IllegalCommand("PC-3", "the two market cards must be orthogonally adjacent")
+    slots = (s.market[a], s.market[b])
+    if not all(x.card for x in slots):
+        raise IllegalCommand("PC-4", "an empty market cell has no card to take")
+    built = [c for c, x in zip((a, b), slots) if x.building]
+    pays = sorted(cmd.pays, key=lambda p: p.cell)
+    if sorted(p.cell for p in pays) != built:
+        raise IllegalCommand(
+            "PC-3", "give exactly one payment for each building taken, and none for resource cards"
+        )
+    me = s.seats[seat]
+    hand = set(me.resources) | {x.card for x in slots if not x.building}
+    producers = {b for b in me.buildings if CARDS[b].produces}
+    used_cards: set[int] = set()
+    used_perms: set[int] = set()
+    used_tokens: set[int] = set()
+    out: list[Pay] = []
+    for p in pays:
+        card = CARDS[s.market[p.cell].card]
+        pc, pp = tuple(sorted(p.cards)), tuple(sorted(p.perms))
+        if len(set(pc)) != len(pc) or len(set(pp)) != len(pp):
+            raise IllegalCommand("PC-3", "a source is named twice in one payment")
+        if not set(pc) <= hand:
+            raise IllegalCommand("PC-3", "a payment uses a resource card the player does not have")
+        if set(pc) & used_cards:
+            raise IllegalCommand("PL-3", "a resource card pays for one building only")
+        if not set(pp) <= producers:
+            raise IllegalCommand("PC-3", "a payment uses a permanent resource the player has not built")
+        if set(pp) & used_perms:
+            raise IllegalCommand("PC-3", "each permanent resource pays only once per turn")
+        if not covers(card.cost, pc, pp):
+            raise IllegalCommand(
+                "PC-3", f"the payment does not cover building {card.id}; an unpaid building cannot be taken"
+            )
+        if not is_minimal(card.cost, pc, pp):
+            raise IllegalCommand("PL-4", "the payment names a source the cost does not need")
+        used_cards |= set(pc)
+        used_perms |= set(pp)
+        token = p.token
+        if card.kind == "civic":
+            left = [t for t in s.display if t not in used_tokens]
+            if token == 0 and left:
+                raise IllegalCommand("PC-5", "building a civic building takes one civic token at once")
+            if token and token not in left:
+                raise IllegalCommand("PC-5", f"civic token {token} is not on the table")
+            if token:
+                used_tokens.add(token)
+        elif token:
+            raise IllegalCommand("PC-5", "only a civic building takes a civic token")
+        out.append(Pay(p.cell, pc, pp, token))
+    return ev.CardsTaken(
+        seat, (a, b), (slots[0].card, slots[1].card), (slots[0].building, slots[1].building),
+        tuple(out),
+    )
+
+
+def _check_chance(s: State, cmd: Command) -> object:
+    if isinstance(cmd, LayOut):
+        if s.step != "tokens":
+            raise IllegalCommand("PC-5", "the civic tokens are already laid out")
+        n = TOKEN_COUNT[len(s.players)]
+        toks = tuple(cmd.tokens)
+        if len(toks) != n or len(set(toks)) != n or any(t not in TOKENS for t in toks):
+            raise IllegalCommand("PC-2", f"lay out {n} different civic tokens (ids 1–26)")
+        return ev.TokensLaidOut(toks)
+    if isinstance(cmd, Reveal):
+        if not needs_reveal(s):
+            raise IllegalCommand("engine", "no card is to be revealed now")
+        tier = top_tier(s)
+        if cmd.card not in s.unseen[tier]:
+            raise IllegalCommand(
+                "PC-2", f"card {cmd.card} cannot be on top of the deck (not an unseen tier {tier + 1} card)"
+            )
+        return ev.CardRevealed(cmd.card)
+    raise IllegalCommand("engine", "a player's command is not a chance outcome")
+
+
+def decide(s: State, seat: int, cmd: Command) -> tuple[object, ...]:
+    if seat == CHANCE:
+        return run(s, _check_chance(s, cmd))
+    if s.step != "turn" or seat != s.turn:
+        raise IllegalCommand("engine", "it is not this seat's turn")
+    if isinstance(cmd, Flip):
+        first: object = _check_flip(s, seat, cmd)
+    elif isinstance(cmd, Take):
+        first = _check_take(s, seat, cmd)
+    elif isinstance(cmd, TakeDeck):
+        if deck_size(s) < 2:
+            raise IllegalCommand("PL-2", "a deck take needs two cards in the deck")
+        first = ev.DeckTaken(seat, s.top)
+    else:
+        raise IllegalCommand("engine", "a chance outcome is not a player's command")
+    return run(s, first)
+
+
+def command_of(e: object) -> tuple[int, Command] | None:
+    if isinstance(e, ev.TokensLaidOut):
+        return CHANCE, LayOut(e.tokens)
+    if isinstance(e, ev.CardRevealed):
+        return CHANCE, Reveal(e.card)
+    if isinstance(e, ev.Flipped):
+        return e.seat, Flip(e.cell)
+    if isinstance(e, ev.CardsTaken):
+        return e.seat, Take(e.cells, e.pays)
+    if isinstance(e, ev.DeckTaken):
+        return e.seat, TakeDeck()
+    return None
+
+
+def chance(s: State, rng: Rng) -> Command:
+    if s.step == "tokens":
+        ids = sorted(TOKENS)
+        return LayOut(tuple(rng.sample(ids, TOKEN_COUNT[len(s.players)])))
+    if needs_reveal(s):
+        return Reveal(rng.choice(s.unseen[top_tier(s)]))
+    raise IllegalCommand("engine", "no chance outcome is pending")
+
+
+# -- legal commands -----------------------------------------------------------
+def _token_choices(display: tuple[int, ...], taken: tuple[int, ...]) -> list[int]:
+    """One token of each kind still on the table (copies are interchangeable)."""
+    seen: set[object] = set()
+    out = []
+    for t in display:
+        if t in taken or TOKENS[t].key in seen:
+            continue
+        seen.add(TOKENS[t].key)
+        out.append(t)
+    return out or [0]
+
+
+def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
+    """The legal takes of cells a, b (a < b, adjacent), one per distinct payment."""
+    slots = (s.market[a], s.market[b])
+    me = s.seats[seat]
+    hand = me.resources + tuple(x.card for x in slots if not x.building)
+    perms = tuple(x for x in me.buildings if CARDS[x].produces)
+    built = [c for c, x in zip((a, b), slots) if x.building]
+
+    def pays_for(cell: int, cards: tuple[int, ...], pr: tuple[int, ...],
+                 toks: tuple[int, ...]) -> Iterator[tuple[Pay, tuple[int, ...], tuple[int, ...]]]:
+        card = CARDS[s.market[cell].card]
+        for pc, pp in payments(card.cost, cards, pr):
+            rest_c = tuple(c for c in cards if c not in pc)
+            rest_p = tuple(p for p in pr if p not in pp)
+            if card.kind == "civic":
+                for t in _token_choices(s.display, toks):
+                    yield Pay(cell, pc, pp, t), rest_c, rest_p
+            else:
+                yield Pay(cell, pc, pp), rest_c, rest_p
+
+    if not built:
+        yield Take((a, b))
+    elif len(built) == 1:
+        for pay, _, _ in pays_for(built[0], hand, perms, ()):
+            yield Take((a, b), (pay,))
+    else:
+        for p1, rc, rp in pays_for(built[0], hand, perms, ()):
+            for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,)):
+                yield Take((a, b), (p1, p2))
+
+
+def has_take(s: State, seat: int) -> bool:
+    if deck_size(s) >= 2:
+        return True
+    return any(next(takes(s, seat, a, b), None) is not None for a, b in PAIRS)
+
+
+def legal(s: State, seat: int) -> Iterator[Command]:
+    actors = to_act(s)
+    if seat not in actors:
+        return
+    if seat == CHANCE:
+        if needs_reveal(s):
+            for c in s.unseen[top_tier(s)]:
+                yield Reveal(c)
+        return  # the token lay-outs are too many to list; draw one with chance()
+    if not s.flipped:
+        for cell in range(16):
+            if flippable(s, cell):
+                yield Flip(cell)
+    if deck_size(s) >= 2:
+        yield TakeDeck()
+    for a, b in PAIRS:
+        yield from takes(s, seat, a, b)
+
+
+def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:
+    """The cheapest legal payment for a pick (the CLI's default), best token first."""
+    from core.point_city.payment import price
+    from core.point_city.state import ingenuity_cards, permanents
+    from core.point_city.tokens import points
+
+    a, b = sorted(cells)
+    if not adjacent(a, b):
+        return None
+    me = s.seats[seat]
+    new_perms = permanents(me.buildings + tuple(
+        x.card for x in (s.market[a], s.market[b]) if x.building))
+
+    def key(t: Take) -> tuple[float, int, tuple[int, ...]]:
+        paid = tuple(c for p in t.pays for c in p.cards)
+        left = tuple(c for c in me.resources if c not in paid)
+        tok = sum(points(TOKENS[p.token], new_perms, ingenuity_cards(left)) for p in t.pays if p.token)
+        return (price(paid), -tok, paid)
+
+    options = list(takes(s, seat, a, b))
+    return min(options, key=key) if options else None
+
+
