@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.point_city import fold
 from core.point_city.cards import CARDS, WILD
 from core.point_city.commands import Command, Flip, Take, TakeDeck
+from core.point_city.events import Flipped
 from core.point_city.scoring import seat_score
 from core.point_city.state import Seat, State, deck_size, permanents
 from core.rng import Rng
@@ -40,21 +42,34 @@ def after(s: State, seat: int, cmd: Command) -> Seat:
     return Seat(res, built, me.tokens + tuple(p.token for p in cmd.pays if p.token))
 
 
-def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
-    deck = deck_size(state)
+def _best(game: Any, s: State, seat: int, deck: int, flips: bool) -> tuple[float, list[Command]]:
     best: list[Command] = []
     best_v = float("-inf")
-    unseen_bonus = 0.6  # the unknown second card of a deck take, on average
-    for cmd in game.legal(state, seat):
+    for cmd in game.legal(s, seat):
         if isinstance(cmd, Flip):
-            continue
-        v = seat_value(after(state, seat, cmd), deck)
-        if isinstance(cmd, TakeDeck):
-            v += unseen_bonus
+            if not flips:
+                continue
+            card = s.market[cmd.cell].card
+            flipped = fold.apply(Flipped(seat, cmd.cell, card), s)
+            v = _best(game, flipped, seat, deck, False)[0] - 0.05
+        else:
+            v = seat_value(after(s, seat, cmd), deck)
+            if isinstance(cmd, TakeDeck):
+                v += UNSEEN_VALUE
         if v > best_v + 1e-9:
             best, best_v = [cmd], v
         elif abs(v - best_v) <= 1e-9:
             best.append(cmd)
+    return best_v, best
+
+
+UNSEEN_VALUE = 0.45
+"""What greedy expects of the unknown second card of a deck take."""
+
+
+def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
+    """One ply (a flip is judged by the best take it opens), ties broken by ``rng``."""
+    _, best = _best(game, state, seat, deck_size(state), True)
     if not best:
         return next(iter(game.legal(state, seat)))
     return best[rng.below(len(best))]

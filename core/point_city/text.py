@@ -1,6 +1,278 @@
-"""stub"""
-def describe(e, players): return repr(e)
-def render(s, seat): return ""
-def parse_command(s, seat, t): raise NotImplementedError
-def format_command(c): return repr(c)
-def explain(b, e, p): return repr(e)
+"""Text: ``describe``/``explain`` events, ``render`` the table, ``parse``/``format`` commands.
+
+Market cells are named by column letter and row number: ``A1`` is the top
+left, ``D4`` the bottom right.  Command syntax (case-insensitive)::
+
+    flip B3                      turn B3 to its building side (PC-3)
+    deck                         take the top two cards of the deck
+    take A1 A2                   take two adjacent market cards; buildings
+                                 are paid the cheapest way (best token first)
+    take A1 B1 pay B1=12,15,p40,t7
+                                 …paying building B1 with resource cards 12
+                                 and 15 and the permanent resource of
+                                 building 40, taking civic token 7; give one
+                                 ``pay CELL=…`` per building taken
+    reveal 37                    chance: card 37 turns up on top of the deck
+    tokens 3 14 1 …              chance: the civic tokens laid out, leftmost first
+
+>>> format_command(parse_command(None, 0, "take a1 a2"))
+'take A1 A2'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.engine import BadCommandSyntax
+from core.point_city import events as ev
+from core.point_city.cards import CARDS, TYPES, WILD, Card
+from core.point_city.commands import Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
+from core.point_city.scoring import opponent_score, seat_score
+from core.point_city.state import State, deck_size, permanents
+from core.point_city.tokens import TOKENS
+
+COLOUR = {"community": "cyan", "economy": "yellow", "energy": "red", "ecology": "green",
+          "industry": "bright_black", WILD: "magenta"}
+ABBR = {"community": "Com", "economy": "Eco", "energy": "Ene", "ecology": "Ecl",
+        "industry": "Ind", WILD: "Ing"}
+
+
+def cell_name(cell: int) -> str:
+    return "ABCD"[cell % 4] + str(cell // 4 + 1)
+
+
+def parse_cell(word: str) -> int:
+    w = word.strip().upper()
+    if len(w) != 2 or w[0] not in "ABCD" or w[1] not in "1234":
+        raise BadCommandSyntax(f"{word!r} is not a market cell (A1–D4)")
+    return (int(w[1]) - 1) * 4 + "ABCD".index(w[0])
+
+
+def _res(kind: str, n: int = 1, markup: bool = True) -> str:
+    label = ABBR[kind] + (f"×{n}" if n > 1 else "")
+    return f"[{COLOUR[kind]}]{label}[/]" if markup else label
+
+
+def resource_text(card: Card, markup: bool = False) -> str:
+    return _res(card.resource, card.symbols, markup)
+
+
+def cost_text(card: Card, markup: bool = False) -> str:
+    return " ".join(_res(t, n, markup) for t, n in card.cost)
+
+
+def building_text(card: Card, markup: bool = False) -> str:
+    what = {"producer": f"makes {_res(card.produces, 1, markup)}" if card.produces else "",
+            "points": "points", "civic": "civic"}[card.kind]
+    return f"{what} {card.vp}VP [{cost_text(card, markup)}]"
+
+
+def card_text(cid: int, building: bool, markup: bool = False) -> str:
+    card = CARDS[cid]
+    side = building_text(card, markup) if building else resource_text(card, markup)
+    return f"#{cid} {side}"
+
+
+def _who(seat: int, players: Sequence[str]) -> str:
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+
+
+def _pay_text(p: Pay) -> str:
+    parts = [f"card {c}" for c in p.cards] + [f"#{b}'s {CARDS[b].produces}" for b in p.perms]
+    tok = f", token {TOKENS[p.token].name}" if p.token else ""
+    return f"{cell_name(p.cell)} paid with {', '.join(parts)}{tok}"
+
+
+def describe(e: object, players: Sequence[str]) -> str:
+    if isinstance(e, ev.Created):
+        opts = " ".join(f"{k}={v}" for k, v in e.options)
+        return f"Point City for {', '.join(e.players)} ({opts}){' at the table' if e.table else ''}"
+    if isinstance(e, ev.TokensLaidOut):
+        return "civic tokens laid out: " + "; ".join(TOKENS[t].name for t in e.tokens)
+    if isinstance(e, ev.CardsRemoved):
+        return "removed unseen: tier 1/2/3 " + "/".join(str(n) for n in e.counts)
+    if isinstance(e, ev.StartCardsDealt):
+        return "each player gets an Ingenuity starting card"
+    if isinstance(e, ev.CardRevealed):
+        return f"deck top: {card_text(e.card, False)}"
+    if isinstance(e, ev.MarketDealt):
+        return f"{cell_name(e.cell)} dealt {card_text(e.card, False)}"
+    if isinstance(e, ev.TurnStarted):
+        return f"round {e.round}: {_who(e.seat, players)} to play"
+    if isinstance(e, ev.Flipped):
+        return f"{_who(e.seat, players)} flips {cell_name(e.cell)}: {card_text(e.card, True)}"
+    if isinstance(e, ev.CardsTaken):
+        got = " and ".join(f"{cell_name(c)} {card_text(k, b)}"
+                           for c, k, b in zip(e.cells, e.cards, e.buildings))
+        pays = "; ".join(_pay_text(p) for p in e.pays)
+        return f"{_who(e.seat, players)} takes {got}" + (f" ({pays})" if pays else "")
+    if isinstance(e, ev.DeckTaken):
+        return f"{_who(e.seat, players)} takes the top two of the deck: {card_text(e.card, False)}"
+    if isinstance(e, ev.SecondTaken):
+        return f"{_who(e.seat, players)}'s second deck card: {card_text(e.card, False)}"
+    if isinstance(e, ev.Refilled):
+        side = "building" if e.building else "resource"
+        return f"{cell_name(e.cell)} refilled, {side} side up: {card_text(e.card, e.building)}"
+    if isinstance(e, ev.OpponentTook):
+        got = " and ".join(f"{cell_name(c)} {card_text(k, b)}"
+                           for c, k, b in zip(e.cells, e.cards, e.buildings))
+        toks = f", token {', '.join(TOKENS[t].name for t in e.tokens)}" if e.tokens else ""
+        return f"the solo opponent takes {got}{toks}"
+    if isinstance(e, ev.GameEnded):
+        return "game over: " + ("the market cannot be refilled" if e.reason == "refill"
+                                else "the player to act cannot take two cards")
+    if isinstance(e, ev.Scored):
+        parts = [f"{_who(i, players)} {n}" for i, n in enumerate(e.scores)]
+        if e.opponent:
+            parts.append(f"opponent {e.opponent}")
+        win = ", ".join(_who(i, players) for i in e.winners) or "the solo opponent"
+        return f"final scores: {', '.join(parts)}; winner: {win}"
+    return repr(e)
+
+
+RULE_OF = {
+    ev.Created: "PC-2", ev.TokensLaidOut: "PC-2", ev.CardsRemoved: "PC-2, PL-1",
+    ev.StartCardsDealt: "PC-2", ev.CardRevealed: "PL-1", ev.MarketDealt: "PC-2",
+    ev.TurnStarted: "PC-3", ev.Flipped: "PC-3", ev.CardsTaken: "PC-3", ev.DeckTaken: "PC-3",
+    ev.SecondTaken: "PC-3", ev.Refilled: "PC-4", ev.OpponentTook: "PC-7", ev.Scored: "PC-6",
+}
+
+
+def explain(before: State, e: object, players: Sequence[str]) -> str:
+    line = describe(e, players)
+    if isinstance(e, ev.Refilled):
+        why = ("the gap of a resource card gets the building side" if e.building
+               else "the gap of a building gets the resource side")
+        return f"{line} [PC-4: gaps in reading order; {why}]"
+    if isinstance(e, ev.GameEnded):
+        rule = "PC-4" if e.reason == "refill" else "PL-7"
+        return f"{line} [{rule}; deck {deck_size(before)} card(s)]"
+    if isinstance(e, ev.CardsTaken) and any(p.token for p in e.pays):
+        return f"{line} [PC-3; PC-5: a civic building takes a token at once]"
+    rule = RULE_OF.get(type(e))
+    return f"{line} [{rule}]" if rule else line
+
+
+# -- rendering ----------------------------------------------------------------
+def _cell(s: State, i: int) -> str:
+    x = s.market[i]
+    if not x.card:
+        return "[dim]—[/]"
+    return card_text(x.card, x.building, True) if x.building else \
+        f"[dim]#{x.card}[/] {resource_text(CARDS[x.card], True)}"
+
+
+def _tableau(name: str, who: object, score: int) -> list[str]:
+    from core.point_city.state import Seat
+
+    assert isinstance(who, Seat)
+    perms = permanents(who.buildings)
+    lines = [f"[bold]{name}[/] — {score} points"]
+    lines.append("  permanent: " + (" ".join(_res(t, n) for t, n in zip(TYPES, perms) if n) or "none"))
+    lines.append("  buildings: " + (", ".join(card_text(b, True, True) for b in who.buildings) or "none"))
+    lines.append("  resource cards: " + (" ".join(f"#{c} {resource_text(CARDS[c], True)}"
+                                                  for c in who.resources) or "none"))
+    lines.append("  tokens: " + (", ".join(TOKENS[t].name for t in who.tokens) or "none"))
+    return lines
+
+
+def render(s: State, seat: int | None) -> str:
+    out = [f"[bold]Point City[/] — round {s.round}, step {s.step}"]
+    out.append("      " + "".join(f"{c:<34}" for c in "ABCD"))
+    for r in range(4):
+        cells = []
+        for c in range(4):
+            i = r * 4 + c
+            mark = "*" if s.solo_level and c == s.marker_col and r == s.marker_row else " "
+            cells.append(f"{mark}{_cell(s, i)}")
+        out.append(f"  {r + 1}  " + "  |  ".join(cells))
+    top = card_text(s.top, False, True) if s.top else "—"
+    out.append(f"deck: {deck_size(s)} card(s), top {top}")
+    out.append("civic tokens: " + ("; ".join(f"t{t} {TOKENS[t].name}" for t in s.display) or "none"))
+    for i, who in enumerate(s.seats):
+        me = " (you)" if seat == i else ""
+        turn = " [reverse]to play[/]" if s.step == "turn" and s.turn == i else ""
+        out += _tableau(f"{s.players[i]}{me}{turn}", who, seat_score(who))
+    if s.solo_level:
+        out += _tableau(f"solo opponent (level {s.solo_level})", s.opponent, opponent_score(s))
+    return "\n".join(out)
+
+
+# -- commands -----------------------------------------------------------------
+def format_command(c: Command) -> str:
+    if isinstance(c, Flip):
+        return f"flip {cell_name(c.cell)}"
+    if isinstance(c, TakeDeck):
+        return "deck"
+    if isinstance(c, Take):
+        words = ["take", *(cell_name(x) for x in c.cells)]
+        for p in c.pays:
+            items = [str(x) for x in p.cards] + [f"p{x}" for x in p.perms]
+            items += [f"t{p.token}"] if p.token else []
+            words.append(f"pay {cell_name(p.cell)}={','.join(items)}")
+        return " ".join(words)
+    if isinstance(c, Reveal):
+        return f"reveal {c.card}"
+    if isinstance(c, LayOut):
+        return "tokens " + " ".join(str(t) for t in c.tokens)
+    raise BadCommandSyntax(f"not a Point City command: {c!r}")
+
+
+def _int(word: str, what: str) -> int:
+    if not word.isdigit():
+        raise BadCommandSyntax(f"{word!r} is not a {what} number")
+    return int(word)
+
+
+def _parse_pay(spec: str) -> Pay:
+    cell_s, eq, items_s = spec.partition("=")
+    if not eq or not items_s:
+        raise BadCommandSyntax(f"write pay CELL=item,item… (got {spec!r})")
+    cards: list[int] = []
+    perms: list[int] = []
+    token = 0
+    for item in items_s.split(","):
+        item = item.strip().lower()
+        if item.startswith("p"):
+            perms.append(_int(item[1:], "building"))
+        elif item.startswith("t"):
+            if token:
+                raise BadCommandSyntax("one civic token per building")
+            token = _int(item[1:], "token")
+        else:
+            cards.append(_int(item, "card"))
+    return Pay(parse_cell(cell_s), tuple(cards), tuple(perms), token)
+
+
+def parse_command(s: State | None, seat: int, text: str) -> Command:
+    words = text.strip().split()
+    if not words:
+        raise BadCommandSyntax("empty command (try: take A1 A2, deck, flip B3)")
+    head, rest = words[0].lower(), words[1:]
+    if head == "deck" and not rest:
+        return TakeDeck()
+    if head == "flip" and len(rest) == 1:
+        return Flip(parse_cell(rest[0]))
+    if head == "reveal" and len(rest) == 1:
+        return Reveal(_int(rest[0], "card"))
+    if head == "tokens" and rest:
+        return LayOut(tuple(_int(w, "token") for w in rest))
+    if head == "take" and len(rest) >= 2:
+        cells = (parse_cell(rest[0]), parse_cell(rest[1]))
+        pays: list[Pay] = []
+        tail = rest[2:]
+        while tail:
+            if tail[0].lower() != "pay" or len(tail) < 2:
+                raise BadCommandSyntax(f"expected 'pay CELL=…', got {' '.join(tail)!r}")
+            pays.append(_parse_pay(tail[1]))
+            tail = tail[2:]
+        if pays or s is None:
+            return Take(cells, tuple(pays))
+        from core.point_city.rules import adjacent, default_take
+
+        if adjacent(*cells) and any(s.market[c].building for c in cells) and s.step == "turn":
+            best = default_take(s, seat, cells)
+            if best is not None:
+                return Take(cells, best.pays)
+        return Take(cells)
+    raise BadCommandSyntax(f"cannot read {text!r} (try: take A1 A2, deck, flip B3, reveal 12)")
