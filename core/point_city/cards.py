@@ -35,13 +35,14 @@ class Card(msgspec.Struct, frozen=True):
     id: int
     tier: int
     resource: str
-    """A type, or ``ingenuity`` (one wild symbol)."""
+    """A type, or ``ingenuity`` (one wild symbol, PL-5)."""
     symbols: int
     """How many resources the resource side gives (1 or 2)."""
     kind: str = ""
     """``producer``, ``points`` or ``civic``; empty for starting cards."""
     cost: tuple[tuple[str, int], ...] = ()
     vp: int = 0
+    """Civic buildings print none (PL-6)."""
     produces: str = ""
     line: int = 0
 

@@ -93,6 +93,8 @@ class Scored(msgspec.Struct, frozen=True, tag="pc.scored"):
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     opponent: int = 0
+    """Solo: the opponent's score (PC-7)."""
+    opponent_won: bool = False
 
 
 Event = (

@@ -60,7 +60,7 @@ def apply(event: object, s: State | None) -> State:
 @apply.register
 def _(e: ev.Created, s: State | None) -> State:
     opts = dict(e.options)
-    solo = int(opts.get("solo-level", "0")) if len(e.players) == 1 else 0
+    solo = int(opts.get("solo-level", "0")) if len(e.players) == 1 else 0  # PL-12
     return State(
         players=e.players,
         solo_level=solo,

@@ -54,11 +54,12 @@ def next_auto(s: State) -> object | None:
     if step == "start":
         return ev.StartCardsDealt(START_CARDS[: len(s.players)])
     if step == "refill" and deck_size(s) < len(s.gaps):
-        return ev.GameEnded("refill")  # PC-4: the market cannot be refilled
+        return ev.GameEnded("refill")  # PC-4, PL-8: the market cannot be refilled
     if step == "ended":
+        wins = winners(s)
         return ev.Scored(
-            tuple(seat_score(x) for x in s.seats), winners(s),
-            opponent_score(s) if s.solo_level else 0,
+            tuple(seat_score(x) for x in s.seats), wins or (0,),
+            opponent_score(s) if s.solo_level else 0, opponent_won=not wins,
         )
     if needs_reveal(s):
         return None
@@ -93,7 +94,7 @@ def run(s: State, first: object) -> tuple[object, ...]:
 
 # -- checks -------------------------------------------------------------------
 def flippable(s: State, cell: int) -> bool:
-    """PC-3: a resource-side card whose row or column shows only resource sides."""
+    """PC-3: a resource-side card whose row or column shows only resource sides (PL-11)."""
     if not 0 <= cell < 16 or not s.market[cell].card or s.market[cell].building:
         return False
     r, c = cell // 4, cell % 4
@@ -165,6 +166,7 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         token = p.token
         if card.kind == "civic":
             left = [t for t in s.display if t not in used_tokens]
+            # PL-6: with no token left, a civic building takes none.
             if token == 0 and left:
                 raise IllegalCommand("PC-5", "building a civic building takes one civic token at once")
             if token and token not in left:

@@ -55,8 +55,9 @@ def opponent_score(s: State) -> int:
 def winners(s: State) -> tuple[int, ...]:
     """PC-6: most points, then most unspent resource cards; still tied shares the win.
 
-    Solo: the opponent takes part in the comparison like a seat (PL-9);
-    an empty tuple means the opponent won.
+    Solo: the opponent takes part in the comparison like a seat (PL-10);
+    an empty tuple means the opponent won (``Result`` still lists seat 0,
+    with the verdict in its title).
     """
     keys = [(seat_score(x), len(x.resources)) for x in s.seats]
     best = max(keys)
@@ -82,7 +83,9 @@ def result(s: State) -> Result | None:
             verdict = "shared the win with" if tied else ("won against" if wins else "lost to")
             title = f"{verdict} the level {s.solo_level} opponent: {total} vs {bot} ({detail})"
         breakdowns.append(Breakdown(i, lines, total, (len(who.resources),), title))
-    return Result(tuple(b.total for b in breakdowns), wins, tuple(breakdowns))
+    # Solo: Result.winners names the only seat (the project's contract wants a
+    # winner among the seats); whether it beat the opponent is in the title.
+    return Result(tuple(b.total for b in breakdowns), wins or (0,), tuple(breakdowns))
 
 
 def type_counts(who: Seat) -> dict[str, int]:

@@ -1,7 +1,7 @@
 """PC-7: the solo opponent's move.
 
 Two market markers name a column and a row (they start on column A and row
-1, PL-8).  The opponent takes the card where they cross and the card below
+1, PL-9).  The opponent takes the card where they cross and the card below
 it (below the bottom row: the top row), whatever side shows, pays nothing,
 and takes the leftmost civic token for each civic building it takes.  Then
 the column marker moves right and the row marker down, wrapping.

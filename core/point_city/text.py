@@ -125,7 +125,7 @@ def describe(e: object, players: Sequence[str]) -> str:
         parts = [f"{_who(i, players)} {n}" for i, n in enumerate(e.scores)]
         if e.opponent:
             parts.append(f"opponent {e.opponent}")
-        win = ", ".join(_who(i, players) for i in e.winners) or "the solo opponent"
+        win = "the solo opponent" if e.opponent_won else ", ".join(_who(i, players) for i in e.winners)
         return f"final scores: {', '.join(parts)}; winner: {win}"
     return repr(e)
 

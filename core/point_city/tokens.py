@@ -1,7 +1,8 @@
 """The 26 civic tokens of PC-5 and what each scores.
 
 Tokens count built (permanent) resources only; the Ingenuity token counts
-unspent Ingenuity resource cards.
+unspent Ingenuity resource cards.  Pairs, full sets and missing types are
+counted as PL-11 says.
 
 >>> TOKENS[1].name, points(TOKENS[1], (0, 0, 0, 0, 0), 0)
 ('flat 5', 5)
