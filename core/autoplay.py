@@ -1,0 +1,64 @@
+"""Play decisions with bots and chance, in memory (pure: no store, no clock).
+
+The service uses the same steps against the store; tests, benchmarks and
+``citylog simulate`` use :func:`play_game` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.engine import CHANCE, Game, IllegalCommand, checked_decide
+from core.rng import Rng
+
+
+def next_command(
+    game: Game[Any, Any, Any], state: Any, seed: str, seq: int, policies: Mapping[int, str]
+) -> tuple[int, Any] | None:
+    """The next (seat, command) chance or a bot seat would make, or None if a human must act.
+
+    ``seq`` is the sequence number the first resulting event will get: chance
+    and bot choices are derived from (seed, seq) so replays are exact.
+    """
+    actors = game.to_act(state)
+    if not actors:
+        return None
+    if actors == (CHANCE,):
+        return CHANCE, game.chance(state, Rng.derive(seed, seq))
+    for seat in actors:
+        policy = policies.get(seat)
+        if policy is not None:
+            bot = game.bots.get(policy)
+            if bot is None:
+                raise IllegalCommand("engine", f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
+            return seat, bot(game, state, seat, Rng.derive(seed, seq, f"bot/{policy}/{seat}"))
+    return None
+
+
+def play_game(
+    game: Game[Any, Any, Any],
+    players: Sequence[str],
+    seed: str,
+    policies: Sequence[str],
+    options: Mapping[str, str] | None = None,
+    keep_events: bool = True,
+) -> tuple[Any, list[Any]]:
+    """A whole bot game: (final state, events).  ``keep_events=False`` keeps none."""
+    created = game.create(players, options or {})
+    state = game.apply(None, created)
+    events: list[Any] = [created]
+    seq = 1
+    seats = dict(enumerate(policies))
+    while True:
+        step = next_command(game, state, seed, seq + 1, seats)
+        if step is None:
+            if game.to_act(state):
+                raise RuntimeError("a human seat must act; give every seat a policy")
+            return state, events
+        seat, command = step
+        for event in checked_decide(game, state, seat, command):
+            state = game.apply(state, event)
+            seq += 1
+            if keep_events:
+                events.append(event)

@@ -1,0 +1,1 @@
+"""Card City (Alban Viard): split-and-choose drafting, zoning laws, district growth."""

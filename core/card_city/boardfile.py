@@ -1,0 +1,143 @@
+"""Boards typed in from the table: parsing, scoring, and "where may this card go?".
+
+A board file is 5 lines of 5 whitespace-separated tokens — ``H`` City Hall,
+``R`` Residential, ``C`` Commercial, ``L`` Leisure, ``I`` Industrial, ``P``
+Parking, ``.`` empty.  Blank lines and ``#`` comments are ignored.  Squares are
+``(row, col)`` from 0 at the top left, as in the file.
+
+>>> g = parse_board("H R . . .\\n. . . . .\\n" + ". . . . .\\n" * 3, "b.txt")
+>>> sorted(g.items())
+[((0, 0), 'H'), ((0, 1), 'R')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.card_city.cards import NAMES
+from core.card_city.city import (
+    Grid,
+    Square,
+    construction_squares,
+    construction_violation,
+    frontier,
+    neighbours,
+)
+from core.card_city.scoring import final_score
+from core.engine import BadOptions, BoardFileError, BoardScore
+
+TOKENS = {"H", "R", "C", "L", "I", "P", "."}
+
+
+def parse_board(text: str, source: str) -> dict[Square, str]:
+    rows: list[tuple[int, list[tuple[int, str]]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0]
+        if not line.strip():
+            continue
+        tokens: list[tuple[int, str]] = []
+        col = 0
+        for part in line.split():
+            col = line.index(part, col)
+            tokens.append((col + 1, part))
+            col += len(part)
+        rows.append((number, tokens))
+    if len(rows) != 5:
+        last = rows[-1][0] if rows else 1
+        at = rows[5][0] if len(rows) > 5 else last
+        raise BoardFileError(source, at, 1, f"a board has 5 rows, this one has {len(rows)}")
+    grid: dict[Square, str] = {}
+    halls: list[tuple[int, int]] = []
+    for r, (number, tokens) in enumerate(rows):
+        if len(tokens) != 5:
+            column = tokens[5][0] if len(tokens) > 5 else len(text.splitlines()[number - 1]) + 1
+            raise BoardFileError(source, number, column, f"a row has 5 squares, this one has {len(tokens)}")
+        for c, (column, token) in enumerate(tokens):
+            if token not in TOKENS:
+                raise BoardFileError(
+                    source, number, column, f"unknown token {token!r} (use H R C L I P or .)"
+                )
+            if token == ".":
+                continue
+            grid[(r, c)] = token
+            if token == "H":
+                halls.append((number, column))
+    if not halls:
+        raise BoardFileError(source, rows[0][0], 1, "the board has no City Hall (H)")
+    if len(halls) > 1:
+        line, column = halls[1]
+        raise BoardFileError(source, line, column, "a city has only one City Hall")
+    _check_connected(grid, rows, source)
+    return grid
+
+
+def _check_connected(grid: Grid, rows: list[tuple[int, list[tuple[int, str]]]], source: str) -> None:
+    hall = next(sq for sq, k in grid.items() if k == "H")
+    seen, stack = {hall}, [hall]
+    while stack:
+        for n in neighbours(stack.pop()):
+            if n in grid and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    for sq in sorted(grid):
+        if sq not in seen:
+            number, tokens = rows[sq[0]]
+            raise BoardFileError(
+                source, number, tokens[sq[1]][0], "this card is not connected to the city (Zoning Laws)"
+            )
+
+
+def _coins(params: Mapping[str, str]) -> int:
+    raw = params.get("coins", "0")
+    try:
+        coins = int(raw)
+    except ValueError:
+        raise BadOptions(f"--coins must be a whole number, not {raw!r}") from None
+    if coins < 0:
+        raise BadOptions("--coins cannot be negative")
+    return coins
+
+
+def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore:
+    grid = parse_board(text, source)
+    coins = _coins(params)
+    variant = params.get("variant", "")
+    if variant not in ("", "decentralization"):
+        raise BadOptions(f"unknown variant {variant!r} (Card City scoring knows: decentralization)")
+    b = final_score(0, grid, coins, decentralization=variant == "decentralization")
+    data: dict[str, Any] = {
+        "source": source,
+        "total": b.total,
+        "coins_left": coins % 5,
+        "breakdown": [{"label": l.label, "points": l.points, "detail": l.detail} for l in b.lines],
+        "residential": [l.points for l in b.lines if l.label == "residential"],
+        "empty": 25 - len(grid),
+    }
+    width = max(len(l.detail) for l in b.lines)
+    out = [f"[bold]{source}[/]"]
+    for line in b.lines:
+        out.append(f"  {line.detail:<{width}}  {line.points:>4}")
+    out.append(f"  {'total':<{width}}  {b.total:>4}  ({coins % 5} coin(s) left)")
+    return BoardScore(data=data, text="\n".join(out))
+
+
+def where(text: str, source: str, card: str, params: Mapping[str, str]) -> BoardScore:
+    """Every square where ``card`` may be built now, and why each other one may not."""
+    if card not in NAMES or card == "H":
+        raise BadOptions(f"--card must be one of R C L I P, not {card!r}")
+    grid = parse_board(text, source)
+    coins = _coins(params) if "coins" in params else 5
+    legal = construction_squares(grid, card, coins)
+    illegal = []
+    for sq in frontier(grid):
+        found = construction_violation(grid, card, sq, coins)
+        if found is not None:
+            illegal.append({"square": [sq[0], sq[1]], "rule": found[0], "reason": found[1]})
+    data = {"legal": [[r, c] for r, c in legal], "illegal": illegal}
+    out = [f"[bold]{source}[/]: where may a {NAMES[card]} card go?"]
+    out.append("  legal: " + (", ".join(f"{r},{c}" for r, c in legal) or "nowhere (CC-2: discard it)"))
+    for item in illegal:
+        r, c = item["square"]
+        out.append(f"  {r},{c}: [{item['rule']}] {item['reason']}")
+    return BoardScore(data=data, text="\n".join(out))

@@ -1,0 +1,185 @@
+"""A city's geometry: districts, the frame, the size limit and the zoning laws.
+
+A city is a mapping from squares ``(row, col)`` to card kinds.  In a game City
+Hall sits at ``(0, 0)`` (CC-1); a board typed in from the table keeps the file's
+own coordinates.  Nothing here depends on where the origin is.
+
+>>> g = {(0, 0): "H", (0, 1): "R"}
+>>> construction_violation(g, "R", (1, 1), coins=3)
+('Zoning Laws', 'a Residential card may not be built next to another Residential card in the Construction phase')
+>>> sorted(construction_squares(g, "I", coins=0))
+[(-1, 0), (0, -1), (1, 0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+
+from core.card_city.cards import (
+    COLOURS,
+    CULTURAL_KINDS,
+    DEVELOPMENT_KINDS,
+    LEISURE_COST,
+    NAMES,
+)
+
+Square = tuple[int, int]
+Grid = Mapping[Square, str]
+Violation = tuple[str, str]
+"""(rule id or rulebook section, one sentence)."""
+
+FRAME = 5
+
+
+def neighbours(sq: Square) -> tuple[Square, Square, Square, Square]:
+    r, c = sq
+    return ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+
+
+def districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
+    """Orthogonally connected groups of one kind, in reading order of their first square."""
+    seen: set[Square] = set()
+    out: list[tuple[str, tuple[Square, ...]]] = []
+    for start in sorted(grid):
+        if start in seen:
+            continue
+        kind = grid[start]
+        stack, members = [start], []
+        seen.add(start)
+        while stack:
+            sq = stack.pop()
+            members.append(sq)
+            for n in neighbours(sq):
+                if n not in seen and grid.get(n) == kind:
+                    seen.add(n)
+                    stack.append(n)
+        out.append((kind, tuple(sorted(members))))
+    return out
+
+
+def border(grid: Grid, members: Iterable[Square]) -> set[Square]:
+    """Squares orthogonally adjacent to a group, outside it."""
+    inside = set(members)
+    return {n for sq in inside for n in neighbours(sq) if n not in inside}
+
+
+def surrounding_colours(grid: Grid, members: Iterable[Square]) -> set[str]:
+    """CC-13/CC-14: colours of the cards adjacent to any card of the group."""
+    colours: set[str] = set()
+    for sq in border(grid, members):
+        kind = grid.get(sq)
+        if kind is not None:
+            colours.update(COLOURS[kind])
+    return colours
+
+
+def frontier(grid: Grid) -> list[Square]:
+    """Empty squares orthogonally adjacent to the city, in reading order."""
+    return sorted({n for sq in grid for n in neighbours(sq) if n not in grid})
+
+
+def fits_frame(grid: Grid, sq: Square) -> bool:
+    """CC-1: the bounding box of all cards, ``sq`` included, stays within 5 × 5."""
+    rows = [r for r, _ in grid] + [sq[0]]
+    cols = [c for _, c in grid] + [sq[1]]
+    return max(rows) - min(rows) < FRAME and max(cols) - min(cols) < FRAME
+
+
+def size_limit(grid: Grid) -> int:
+    """CC-3: non-Industrial cards allowed, City Hall included."""
+    industrial = sum(1 for k in grid.values() if k == "I")
+    return 5 * (1 + industrial)
+
+
+def non_industrial(grid: Grid) -> int:
+    return sum(1 for k in grid.values() if k != "I")
+
+
+def _base_violation(grid: Grid, kind: str, sq: Square) -> Violation | None:
+    """Checks shared by construction, development and purchase."""
+    if sq in grid:
+        return ("Zoning Laws", f"square {format_square(sq)} is already built")
+    if not any(n in grid for n in neighbours(sq)):
+        return ("Zoning Laws", "a card must be orthogonally adjacent to a card of the city")
+    if not fits_frame(grid, sq):
+        return ("CC-1", "the city would no longer fit in a 5 × 5 square")
+    if kind != "I" and non_industrial(grid) + 1 > size_limit(grid):
+        industrial = sum(1 for k in grid.values() if k == "I")
+        return (
+            "CC-3",
+            f"size limit: {industrial} Industrial card(s) allow {size_limit(grid)} "
+            "non-Industrial cards and the city has them all",
+        )
+    adjacent = [grid[n] for n in neighbours(sq) if n in grid]
+    if kind == "R" and "I" in adjacent:
+        return ("Zoning Laws", "Residential and Industrial cards may not be adjacent")
+    if kind == "I" and "R" in adjacent:
+        return ("Zoning Laws", "Residential and Industrial cards may not be adjacent")
+    return None
+
+
+def construction_violation(grid: Grid, kind: str, sq: Square, coins: int) -> Violation | None:
+    """Why ``kind`` may not be built at ``sq`` in the Construction phase (None: it may)."""
+    found = _base_violation(grid, kind, sq)
+    if found is not None:
+        return found
+    if kind in DEVELOPMENT_KINDS and any(grid.get(n) == kind for n in neighbours(sq)):
+        return (
+            "Zoning Laws",
+            f"a {NAMES[kind]} card may not be built next to another {NAMES[kind]} card "
+            "in the Construction phase",
+        )
+    if kind == "L" and coins < LEISURE_COST:
+        return ("CC-2", f"a Leisure card costs {LEISURE_COST} coins and there are only {coins}")
+    return None
+
+
+def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
+    return [sq for sq in frontier(grid) if construction_violation(grid, kind, sq, coins) is None]
+
+
+def development_violation(grid: Grid, kind: str, sq: Square) -> Violation | None:
+    """CC-4: a developed card obeys R–I non-adjacency, the size limit and the frame."""
+    return _base_violation(grid, kind, sq)
+
+
+def eligible_districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
+    """CC-5: Residential districts of N cards touching ≥ N+1 distinct Cultural cards,
+    Commercial districts of N cards touching ≥ N+1 distinct Residential districts."""
+    all_districts = districts(grid)
+    owner: dict[Square, int] = {}
+    for i, (_, members) in enumerate(all_districts):
+        for sq in members:
+            owner[sq] = i
+    out = []
+    for kind, members in all_districts:
+        if kind == "R":
+            cultural = {sq for sq in border(grid, members) if grid.get(sq) in CULTURAL_KINDS}
+            if len(cultural) >= len(members) + 1:
+                out.append((kind, members))
+        elif kind == "C":
+            residential = {
+                owner[sq] for sq in border(grid, members) if grid.get(sq) == "R"
+            }
+            if len(residential) >= len(members) + 1:
+                out.append((kind, members))
+    return out
+
+
+def development_options(grid: Grid) -> list[tuple[str, Square]]:
+    """Every (kind, square) where a card may be developed now, in a stable order."""
+    options: set[tuple[str, Square]] = set()
+    for kind, members in eligible_districts(grid):
+        for sq in border(grid, members):
+            if sq not in grid and development_violation(grid, kind, sq) is None:
+                options.add((kind, sq))
+    return sorted(options)
+
+
+def format_square(sq: Square) -> str:
+    return f"{sq[0]},{sq[1]}"
+
+
+def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
+    for sq in sorted(grid):
+        yield sq, grid[sq]

@@ -1,0 +1,71 @@
+"""Card City's commands: what a player (or chance) asks for.
+
+Text forms (``text.py`` parses and formats them; coordinates are relative to
+City Hall at 0,0, rows down, columns right):
+
+========================  ==============================================
+``draw R I L P C C``      chance: the cards drawn (entered for table games)
+``split RC PL IC``        the face-up pair, the face-up half, the face-down half
+``take pair|rest``        choose a group of the split on offer
+``keep RC``               solo: keep two of the three drawn (CC-9)
+``build R -1,0``          build a card from the hand
+``discard L``             discard a card that has no legal square (CC-2)
+``develop R 1,1``         develop a district (Phase 3)
+``buy 0,-1``              buy an Industrial card and place it (CC-10)
+``pass``                  buy nothing
+========================  ==============================================
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class _Command(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class Draw(_Command, tag="draw"):
+    cards: tuple[str, ...]
+
+
+class SplitCards(_Command, tag="split"):
+    pair: tuple[str, ...]
+    up: tuple[str, ...]
+    down: tuple[str, ...]
+
+
+class Take(_Command, tag="take"):
+    group: str
+
+
+class Keep(_Command, tag="keep"):
+    cards: tuple[str, ...]
+
+
+class Build(_Command, tag="build"):
+    card: str
+    row: int
+    col: int
+
+
+class Discard(_Command, tag="discard"):
+    card: str
+
+
+class Develop(_Command, tag="develop"):
+    card: str
+    row: int
+    col: int
+
+
+class Buy(_Command, tag="buy"):
+    row: int
+    col: int
+
+
+class Pass(_Command, tag="pass"):
+    pass
+
+
+Command = Draw | SplitCards | Take | Keep | Build | Discard | Develop | Buy | Pass

@@ -1,0 +1,263 @@
+"""The fold: ``apply(state, event) -> state``.
+
+Pure and dumb on purpose (DESIGN.md property 2): it never validates and never
+works out a rule; each event carries every value it sets.  So a later rules fix
+in ``rules.py`` cannot make an old log unreadable.
+"""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from msgspec.structs import replace
+
+from core.card_city import events as ev
+from core.card_city.state import (
+    Hand,
+    Offer,
+    Options,
+    Player,
+    State,
+    add_counts,
+    counts_of,
+)
+
+
+def _player(state: State, seat: int, **changes: object) -> tuple[Player, ...]:
+    players = state.players
+    return players[:seat] + (replace(players[seat], **changes),) + players[seat + 1 :]
+
+
+def _reserve_plus(state: State, card: str, sign: int = 1) -> tuple[int, ...]:
+    return add_counts(state.reserve, counts_of([card]), sign)
+
+
+@singledispatch
+def _apply(event: object, state: State) -> State:
+    raise TypeError(f"not a Card City event: {event!r}")
+
+
+def apply(state: State | None, event: ev.Event) -> State:
+    if state is None:
+        if not isinstance(event, ev.GameCreated):
+            raise TypeError("a Card City log starts with cc.created")
+        return _created(event)
+    return _apply(event, state)
+
+
+def _created(e: ev.GameCreated) -> State:
+    o = e.options
+    return State(
+        players=tuple(Player(name=n, coins=e.coins, city=((0, 0, "H"),)) for n in e.players),
+        options=Options(
+            decentralization=o.get("decentralization") == "yes",
+            parking_meters=o.get("parking-meters") == "yes",
+        ),
+        table=e.table,
+        round=1,
+        phase="acquisition",
+        first=e.first,
+        pool=e.pool,
+        pool_size=sum(e.pool),
+        reserve=e.reserve,
+        need_draw=e.draw,
+    )
+
+
+@_apply.register
+def _(e: ev.CardsDrawn, s: State) -> State:
+    from_pool = list(e.cards)
+    bottom = s.bottom
+    # CC-9: once the unseen part is empty, draws come off the bottom cards in order
+    unseen = s.pool_size - len(bottom)
+    if len(from_pool) > unseen:
+        extra = len(from_pool) - unseen
+        bottom = bottom[extra:]
+        from_pool = from_pool[:unseen]
+    return replace(
+        s,
+        pool=add_counts(s.pool, counts_of(from_pool), -1),
+        pool_size=s.pool_size - len(e.cards),
+        bottom=bottom,
+        need_draw=0,
+        divider=e.seat,
+        holding=Hand(s.holding.up, s.holding.down + e.cards),
+    )
+
+
+@_apply.register
+def _(e: ev.LeisureSetAside, s: State) -> State:
+    held = list(s.holding.down)
+    for _ in range(e.count):
+        held.remove("L")
+    return replace(
+        s,
+        holding=Hand(s.holding.up, tuple(held)),
+        set_aside=s.set_aside + ("L",) * e.count,
+        need_draw=e.count,
+    )
+
+
+@_apply.register
+def _(e: ev.LeisureReturned, s: State) -> State:
+    return replace(
+        s,
+        pool=add_counts(s.pool, counts_of(["L"] * e.count)),
+        pool_size=s.pool_size + e.count,
+        set_aside=(),
+    )
+
+
+@_apply.register
+def _(e: ev.Split, s: State) -> State:
+    return replace(
+        s,
+        holding=Hand(),
+        offer=Offer(divider=e.seat, to=e.to, pair=e.pair, up=e.up, down=e.down),
+    )
+
+
+@_apply.register
+def _(e: ev.Taken, s: State) -> State:
+    return s  # the cards move with the Kept / Holding events that follow
+
+
+def _offer_less(s: State, group: str) -> Offer | None:
+    """The offer once ``group`` ("pair" or "rest") has left it."""
+    o = s.offer
+    if o is None:
+        return None
+    o = replace(o, pair=()) if group == "pair" else replace(o, up=(), down=())
+    return None if not (o.pair or o.up or o.down) else o
+
+
+@_apply.register
+def _(e: ev.Kept, s: State) -> State:
+    players = _player(s, e.seat, hand=Hand(e.up, e.down))
+    if e.source == "holding":
+        return replace(s, players=players, holding=Hand())
+    return replace(s, players=players, offer=_offer_less(s, e.source))
+
+
+@_apply.register
+def _(e: ev.Holding, s: State) -> State:
+    return replace(s, divider=e.seat, holding=Hand(e.up, e.down), offer=_offer_less(s, "rest"))
+
+
+@_apply.register
+def _(e: ev.SoloChose, s: State) -> State:
+    return replace(
+        s,
+        players=_player(s, e.seat, hand=Hand(e.keep, ())),
+        holding=Hand(),
+        bottom=s.bottom + (e.bottom,),
+        pool_size=s.pool_size + 1,
+    )
+
+
+@_apply.register
+def _(e: ev.PhaseStarted, s: State) -> State:
+    changes: dict[str, object] = {"phase": e.phase, "turn": -1, "divider": -1}
+    if e.phase == "development":
+        changes["dev_next"] = (s.first - 1) % s.n  # CL-1: the last seat in turn order starts
+    elif e.phase == "purchase":
+        changes["purchase_next"] = s.first
+        changes["purchase_left"] = s.n
+    return replace(s, **changes)
+
+
+@_apply.register
+def _(e: ev.Built, s: State) -> State:
+    p = s.players[e.seat]
+    return replace(
+        s,
+        players=_player(
+            s,
+            e.seat,
+            city=p.city + ((e.row, e.col, e.card),),
+            hand=p.hand.without(e.card),
+            coins=p.coins - e.paid,
+        ),
+    )
+
+
+@_apply.register
+def _(e: ev.Discarded, s: State) -> State:
+    p = s.players[e.seat]
+    return replace(
+        s,
+        players=_player(s, e.seat, hand=p.hand.without(e.card)),
+        reserve=_reserve_plus(s, e.card),
+    )
+
+
+@_apply.register
+def _(e: ev.DevelopTurn, s: State) -> State:
+    return replace(s, turn=e.seat)
+
+
+@_apply.register
+def _(e: ev.Developed, s: State) -> State:
+    p = s.players[e.seat]
+    return replace(
+        s,
+        players=_player(s, e.seat, city=p.city + ((e.row, e.col, e.card),)),
+        reserve=_reserve_plus(s, e.card, -1),
+        turn=-1,
+        dev_next=(e.seat - 1) % s.n,
+    )
+
+
+@_apply.register
+def _(e: ev.IncomePaid, s: State) -> State:
+    return replace(s, players=_player(s, e.seat, coins=s.players[e.seat].coins + e.total))
+
+
+@_apply.register
+def _(e: ev.PurchaseTurn, s: State) -> State:
+    return replace(s, turn=e.seat)
+
+
+def _purchase_done(s: State, seat: int) -> dict[str, object]:
+    return {"turn": -1, "purchase_next": (seat + 1) % s.n, "purchase_left": s.purchase_left - 1}
+
+
+@_apply.register
+def _(e: ev.PurchaseSkipped, s: State) -> State:
+    return replace(s, **_purchase_done(s, e.seat))
+
+
+@_apply.register
+def _(e: ev.Bought, s: State) -> State:
+    p = s.players[e.seat]
+    return replace(
+        s,
+        players=_player(s, e.seat, city=p.city + ((e.row, e.col, "I"),), coins=p.coins - e.cost),
+        reserve=_reserve_plus(s, "I", -1),
+        **_purchase_done(s, e.seat),
+    )
+
+
+@_apply.register
+def _(e: ev.Passed, s: State) -> State:
+    return replace(s, **_purchase_done(s, e.seat))
+
+
+@_apply.register
+def _(e: ev.PawnPassed, s: State) -> State:
+    return replace(s, first=e.to)
+
+
+@_apply.register
+def _(e: ev.RoundStarted, s: State) -> State:
+    return replace(s, round=e.round, phase="acquisition", need_draw=e.draw, turn=-1)
+
+
+@_apply.register
+def _(e: ev.Scored, s: State) -> State:
+    return replace(s, scores=s.scores + (e.breakdown,))
+
+
+@_apply.register
+def _(e: ev.GameEnded, s: State) -> State:
+    return replace(s, phase="over", winners=e.winners, turn=-1)

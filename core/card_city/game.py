@@ -1,0 +1,158 @@
+"""Card City behind the engine contract (``core.engine.Game``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from core.card_city import events as ev
+from core.card_city import rules, text, view
+from core.card_city.bots import greedy_bot
+from core.card_city.boardfile import score_board
+from core.card_city.cards import KINDS, START_COINS, pool_counts, reserve_counts
+from core.card_city.commands import (
+    Build,
+    Buy,
+    Command,
+    Develop,
+    Discard,
+    Draw,
+    Keep,
+    Pass,
+    SplitCards,
+    Take,
+)
+from core.card_city.fold import apply
+from core.card_city.state import State, expand
+from core.engine import (
+    CHANCE,
+    BoardScore,
+    Game,
+    GameSpec,
+    OptionSpec,
+    Result,
+    check_players,
+    normalize_options,
+    random_bot,
+)
+from core.rng import Rng
+
+SPEC = GameSpec(
+    name="card-city",
+    title="Card City",
+    min_players=1,
+    max_players=4,
+    rules_version="card-city/1",
+    options=(
+        OptionSpec("decentralization", "no", ("no", "yes"), "Variant 1: Decentralization (CC-13)"),
+        OptionSpec("parking-meters", "no", ("no", "yes"), "Variant 2: Parking Meters (CC-14)"),
+    ),
+)
+
+
+class CardCity(Game[State, ev.Event, Command]):
+    spec = SPEC
+    event_type = ev.Event
+    command_type = Command
+    bots = {"random": random_bot, "greedy": greedy_bot}
+
+    def create(
+        self, players: Sequence[str], options: Mapping[str, str], table: bool = False
+    ) -> ev.Event:
+        names = check_players(SPEC, players)
+        n = len(names)
+        pool, reserve = pool_counts(n), reserve_counts(n)
+        return ev.GameCreated(
+            players=names,
+            options=normalize_options(SPEC, options),
+            rules_version=SPEC.rules_version,
+            table=table,
+            pool=tuple(pool[k] for k in KINDS),
+            reserve=tuple(reserve[k] for k in KINDS),
+            coins=START_COINS,
+            first=0,
+            draw=3 if n == 1 else 2 * n,
+        )
+
+    def apply(self, state: State | None, event: ev.Event) -> State:
+        return apply(state, event)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal(self, state: State, seat: int) -> Iterator[Command]:
+        return rules.legal(state, seat)
+
+    def decide(self, state: State, seat: int, command: Command) -> tuple[ev.Event, ...]:
+        return rules.decide(state, seat, command)
+
+    def chance(self, state: State, rng: Rng) -> Command:
+        """Draw ``need_draw`` cards: the unseen pool first, then the bottom (CC-9)."""
+        k = state.need_draw
+        unseen = expand(state.pool)
+        if k <= len(unseen):
+            return Draw(tuple(rng.sample(unseen, k)))
+        head = rng.shuffled(unseen)
+        return Draw(tuple(head) + state.bottom[: k - len(head)])
+
+    def command_of(self, event: ev.Event) -> tuple[int, Command] | None:
+        match event:
+            case ev.CardsDrawn():
+                return CHANCE, Draw(event.cards)
+            case ev.Split():
+                return event.seat, SplitCards(event.pair, event.up, event.down)
+            case ev.Taken():
+                return event.seat, Take(event.group)
+            case ev.SoloChose():
+                return event.seat, Keep(event.keep)
+            case ev.Built():
+                return event.seat, Build(event.card, event.row, event.col)
+            case ev.Discarded() if event.chosen:
+                return event.seat, Discard(event.card)
+            case ev.Developed():
+                return event.seat, Develop(event.card, event.row, event.col)
+            case ev.Bought():
+                return event.seat, Buy(event.row, event.col)
+            case ev.Passed():
+                return event.seat, Pass()
+        return None
+
+    def result(self, state: State) -> Result | None:
+        if state.phase != "over":
+            return None
+        return Result(
+            scores=tuple(b.total for b in state.scores),
+            winners=state.winners,
+            breakdowns=state.scores,
+        )
+
+    def view(self, state: State, seat: int | None) -> State:
+        return view.view(state, seat)
+
+    def redact(self, event: ev.Event, seat: int | None) -> ev.Event:
+        return view.redact(event, seat)
+
+    def players(self, state: State) -> tuple[str, ...]:
+        return tuple(p.name for p in state.players)
+
+    def describe(self, event: ev.Event, players: Sequence[str]) -> str:
+        return text.describe(event, players)
+
+    def render(self, state: State, seat: int | None) -> str:
+        return text.render(state, seat)
+
+    def parse_command(self, state: State, seat: int, text_: str) -> Command:
+        return text.parse_command(text_)
+
+    def format_command(self, command: Command) -> str:
+        return text.format_command(command)
+
+    def score_board(self, text_: str, source: str, params: Mapping[str, str]) -> BoardScore:
+        return score_board(text_, source, params)
+
+    def explain(self, before: State, event: ev.Event, players: Sequence[str]) -> str:
+        from core.card_city.explain import explain
+
+        return explain(before, event, players)
+
+
+GAME = CardCity()

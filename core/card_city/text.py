@@ -1,0 +1,245 @@
+"""Card City as text: commands parsed and formatted, events described, tables drawn.
+
+>>> from core.card_city.commands import Build
+>>> parse_command("build R -1,0") == Build("R", -1, 0)
+True
+>>> format_command(parse_command("split RC PL IC"))
+'split RC PL IC'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.card_city import events as ev
+from core.card_city.cards import KINDS, NAMES
+from core.card_city.commands import (
+    Build,
+    Buy,
+    Command,
+    Develop,
+    Discard,
+    Draw,
+    Keep,
+    Pass,
+    SplitCards,
+    Take,
+)
+from core.card_city.state import HIDDEN, State
+from core.engine import BadCommandSyntax
+
+STYLE = {
+    "H": "bold white on magenta",
+    "R": "bold black on green",
+    "C": "bold white on blue",
+    "L": "bold white on red",
+    "I": "bold black on yellow",
+    "P": "bold white on grey23",
+    HIDDEN: "dim",
+}
+
+COMMAND_HELP = (
+    "draw R I L P C C | split RC PL IC | take pair|rest | keep RC | "
+    "build R -1,0 | discard L | develop R 1,1 | buy 0,-1 | pass"
+)
+
+
+def _cards(token: str, allowed: Sequence[str] = KINDS) -> tuple[str, ...]:
+    cards = tuple(token.upper())
+    for c in cards:
+        if c not in allowed:
+            raise BadCommandSyntax(f"{c!r} is not a card (use {' '.join(allowed)})")
+    return cards
+
+
+def _square(token: str) -> tuple[int, int]:
+    try:
+        r, c = token.split(",")
+        return int(r), int(c)
+    except ValueError:
+        raise BadCommandSyntax(f"{token!r} is not a square; write ROW,COL such as -1,0") from None
+
+
+def parse_command(text: str) -> Command:
+    words = text.split()
+    if not words:
+        raise BadCommandSyntax(f"empty command; commands: {COMMAND_HELP}")
+    verb, args = words[0].lower(), words[1:]
+    shapes = {
+        "draw": None,
+        "split": 3,
+        "take": 1,
+        "keep": 1,
+        "build": 2,
+        "discard": 1,
+        "develop": 2,
+        "buy": 1,
+        "pass": 0,
+    }
+    if verb not in shapes:
+        raise BadCommandSyntax(f"unknown command {verb!r}; commands: {COMMAND_HELP}")
+    want = shapes[verb]
+    if want is not None and len(args) != want:
+        raise BadCommandSyntax(f"{verb!r} takes {want} argument(s); commands: {COMMAND_HELP}")
+    if verb == "draw":
+        return Draw(tuple(c for a in args for c in _cards(a)))
+    if verb == "split":
+        return SplitCards(_cards(args[0]), _cards(args[1]), _cards(args[2]))
+    if verb == "take":
+        if args[0] not in ("pair", "rest"):
+            raise BadCommandSyntax("take 'pair' or 'rest'")
+        return Take(args[0])
+    if verb == "keep":
+        return Keep(_cards(args[0]))
+    if verb in ("build", "develop"):
+        card = _cards(args[0])
+        if len(card) != 1:
+            raise BadCommandSyntax(f"{verb} one card, e.g. '{verb} R 1,0'")
+        r, c = _square(args[1])
+        return Build(card[0], r, c) if verb == "build" else Develop(card[0], r, c)
+    if verb == "discard":
+        card = _cards(args[0])
+        if len(card) != 1:
+            raise BadCommandSyntax("discard one card, e.g. 'discard L'")
+        return Discard(card[0])
+    if verb == "buy":
+        r, c = _square(args[0])
+        return Buy(r, c)
+    return Pass()
+
+
+def format_command(cmd: Command) -> str:
+    if isinstance(cmd, Draw):
+        return "draw " + " ".join(cmd.cards)
+    if isinstance(cmd, SplitCards):
+        return f"split {''.join(cmd.pair)} {''.join(cmd.up)} {''.join(cmd.down)}"
+    if isinstance(cmd, Take):
+        return f"take {cmd.group}"
+    if isinstance(cmd, Keep):
+        return "keep " + "".join(cmd.cards)
+    if isinstance(cmd, Build):
+        return f"build {cmd.card} {cmd.row},{cmd.col}"
+    if isinstance(cmd, Develop):
+        return f"develop {cmd.card} {cmd.row},{cmd.col}"
+    if isinstance(cmd, Discard):
+        return f"discard {cmd.card}"
+    if isinstance(cmd, Buy):
+        return f"buy {cmd.row},{cmd.col}"
+    return "pass"
+
+
+def _list(cards: Sequence[str]) -> str:
+    return " ".join(cards) if cards else "-"
+
+
+def describe(e: ev.Event, players: Sequence[str]) -> str:
+    def who(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+
+    match e:
+        case ev.GameCreated():
+            opts = ", ".join(f"{k}={v}" for k, v in e.options.items()) or "no options"
+            return f"Card City for {', '.join(e.players)} ({opts}); {who(e.first)} has the pawn"
+        case ev.CardsDrawn():
+            return f"{who(e.seat)} draws {_list(e.cards)}"
+        case ev.LeisureSetAside():
+            return f"{who(e.seat)} sets aside {e.count} Leisure card(s) and draws again (CC-8)"
+        case ev.LeisureReturned():
+            return f"{e.count} Leisure card(s) shuffled back into the pool (CC-8)"
+        case ev.Split():
+            return (
+                f"{who(e.seat)} splits: pair {_list(e.pair)} | rest {_list(e.up)} + "
+                f"{_list(e.down)} face down; offered to {who(e.to)}"
+            )
+        case ev.Taken():
+            return f"{who(e.seat)} takes the {e.group}"
+        case ev.Kept():
+            return f"{who(e.seat)} keeps {_list(e.up + e.down)}"
+        case ev.Holding():
+            return f"{who(e.seat)} holds {_list(e.up + e.down)} to divide"
+        case ev.SoloChose():
+            return f"{who(e.seat)} keeps {_list(e.keep)}, {e.bottom} to the bottom of the pool (CC-9)"
+        case ev.PhaseStarted():
+            return f"— {e.phase} phase —"
+        case ev.Built():
+            paid = f" for {e.paid} coins" if e.paid else ""
+            return f"{who(e.seat)} builds {NAMES[e.card]} at {e.row},{e.col}{paid}"
+        case ev.Discarded():
+            return f"{who(e.seat)} discards {NAMES[e.card]} to the reserve [{e.rule}] {e.reason}"
+        case ev.DevelopTurn():
+            return f"{who(e.seat)} must develop (CC-6)"
+        case ev.Developed():
+            return f"{who(e.seat)} develops {NAMES[e.card]} at {e.row},{e.col}"
+        case ev.IncomePaid():
+            parts = [f"salary {e.salary}"]
+            if e.commercial:
+                parts.append("commercial " + "+".join(map(str, e.commercial)))
+            if e.meters:
+                parts.append("meters " + "+".join(map(str, e.meters)))
+            return f"{who(e.seat)} earns {e.total} ({', '.join(parts)})"
+        case ev.PurchaseTurn():
+            return f"{who(e.seat)} may buy an Industrial card for {e.cost}"
+        case ev.PurchaseSkipped():
+            return f"{who(e.seat)} cannot buy: {e.reason}"
+        case ev.Bought():
+            return f"{who(e.seat)} buys Industrial for {e.cost}, built at {e.row},{e.col}"
+        case ev.Passed():
+            return f"{who(e.seat)} buys nothing"
+        case ev.PawnPassed():
+            return f"the first mayor pawn passes to {who(e.to)}"
+        case ev.RoundStarted():
+            return f"=== round {e.round} ==="
+        case ev.Scored():
+            b = e.breakdown
+            title = f" — {b.title}" if b.title else ""
+            return f"{who(e.seat)} scores {b.total} ({b.tiebreak[0]} coin(s) left){title}"
+        case ev.GameEnded():
+            names = " and ".join(who(w) for w in e.winners)
+            verb = "share the win" if len(e.winners) > 1 else "wins"
+            return f"game over: {names} {verb} ({', '.join(map(str, e.scores))})"
+    return repr(e)
+
+
+def render_city(cells: Sequence[tuple[int, int, str]]) -> list[str]:
+    """The city in a 5×5 window that contains it, with row/column numbers."""
+    rows = [r for r, _, _ in cells]
+    cols = [c for _, c, _ in cells]
+    top = min(min(rows), max(rows) - 4)
+    left = min(min(cols), max(cols) - 4)
+    grid = {(r, c): k for r, c, k in cells}
+    lines = ["     " + "".join(f"{c:>3}" for c in range(left, left + 5))]
+    for r in range(top, top + 5):
+        row = []
+        for c in range(left, left + 5):
+            k = grid.get((r, c))
+            row.append(f"[{STYLE[k]}] {k} [/]" if k else " · ")
+        lines.append(f"  {r:>2} " + "".join(row))
+    return lines
+
+
+def render(s: State, seat: int | None) -> str:
+    lines = [
+        f"[bold]Card City[/] — round {s.round}/10, {s.phase} phase; "
+        f"pool {s.pool_size} card(s); reserve "
+        + " ".join(f"{k}{n}" for k, n in zip(KINDS, s.reserve, strict=True) if k in "RCI" or n)
+    ]
+    for i, p in enumerate(s.players):
+        pawn = " (first mayor)" if i == s.first else ""
+        you = " ← you" if i == seat else ""
+        hand = "".join(p.hand.cards)
+        lines.append(f"[bold]{p.name}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else ""))
+        lines.extend(render_city(p.city))
+    if s.offer is not None:
+        o = s.offer
+        lines.append(
+            f"offer to {s.players[o.to].name}: pair {''.join(o.pair)} | rest {''.join(o.up)} + "
+            f"{''.join(o.down)}"
+        )
+    if len(s.holding) and s.divider >= 0:
+        lines.append(f"{s.players[s.divider].name} holds {''.join(s.holding.cards)}")
+    if s.set_aside:
+        lines.append(f"set aside (CC-8): {''.join(s.set_aside)}")
+    if s.scores:
+        for b in s.scores:
+            lines.append(f"{s.players[b.seat].name}: {b.total} points" + (f" — {b.title}" if b.title else ""))
+    return "\n".join(lines)

@@ -1,0 +1,47 @@
+"""What each seat may see (DESIGN.md property 5, CC-7).
+
+Hidden: the pool's make-up (players may count it, not look at it), the cards
+the divider drew, face-down cards of a split (except to the divider and the
+taker), and face-down cards kept by another player until they are built.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from core.card_city import events as ev
+from core.card_city.state import HIDDEN, Hand, State
+
+
+def _mask(cards: tuple[str, ...]) -> tuple[str, ...]:
+    return (HIDDEN,) * len(cards)
+
+
+def _hand(hand: Hand, visible: bool) -> Hand:
+    return hand if visible else Hand(hand.up, _mask(hand.down))
+
+
+def view(s: State, seat: int | None) -> State:
+    """``s`` as ``seat`` sees it; ``None`` is a spectator."""
+    players = tuple(replace(p, hand=_hand(p.hand, i == seat)) for i, p in enumerate(s.players))
+    offer = s.offer
+    if offer is not None and seat != offer.divider:
+        offer = replace(offer, down=_mask(offer.down))
+    return replace(
+        s,
+        players=players,
+        pool=(),  # the make-up of the pool is hidden; pool_size stays
+        holding=_hand(s.holding, s.divider == seat),
+        offer=offer,
+    )
+
+
+def redact(e: ev.Event, seat: int | None) -> ev.Event:
+    """``e`` as ``seat`` may see it in an export."""
+    if isinstance(e, ev.CardsDrawn) and e.seat != seat:
+        return replace(e, cards=_mask(e.cards))
+    if isinstance(e, ev.Split) and e.seat != seat:
+        return replace(e, down=_mask(e.down))
+    if isinstance(e, (ev.Kept, ev.Holding)) and e.seat != seat:
+        return replace(e, down=_mask(e.down))
+    return e
