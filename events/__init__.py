@@ -4,6 +4,7 @@ Nothing in this package knows any game: payloads are opaque msgspec-JSON bytes
 whose tag is the record's ``type``.
 """
 
+from events.codec import decoder_for, encode, to_item
 from events.envelope import (
     GameDefinition,
     Recorded,
@@ -19,6 +20,7 @@ from events.store import (
     GameNotFound,
     GameRecord,
     SqliteStore,
+    StoreBusy,
     StoreError,
     default_db_path,
     new_game_id,
@@ -33,11 +35,15 @@ __all__ = [
     "GameRecord",
     "Recorded",
     "SqliteStore",
+    "StoreBusy",
     "StoreError",
     "chain_hash",
+    "decoder_for",
+    "encode",
     "default_db_path",
     "genesis_hash",
     "new_game_id",
     "payload_digest",
+    "to_item",
     "verify_chain",
 ]
