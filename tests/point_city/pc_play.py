@@ -70,6 +70,7 @@ def table(
     cards are whatever tier cards are not on the table (counts per ``hidden``).
     """
     n = len(hands)
+    builds = list(builds) + [()] * (n - len(builds))
     market = dict(market or {})
     used = {c for c, _ in market.values()} | {c for h in hands for c in h}
     used |= {c for b in builds for c in b} | ({top} if top else set())
