@@ -76,9 +76,9 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         s = state
         if s.phase == SETUP:
             if not s.sides:
-                return cm.DrawSides("".join(rng.choice("AB") for _ in BUILDING_CARDS))
+                return cm.DrawSides("".join(rng.choice("AB") for _ in BUILDING_CARDS))  # FL-7
             if not s.plan:
-                return cm.DrawPlan(rng.choice(PLAN_NUMBERS))
+                return cm.DrawPlan(rng.choice(PLAN_NUMBERS))  # FL-2
             return cm.DrawPlanning(rng.choice(tuple(PLANNING_CARDS)))
         if s.phase == PLOT:
             return cm.DrawPlot(rng.choice(s.plots))

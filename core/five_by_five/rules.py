@@ -108,14 +108,14 @@ def _decide_chance(s: State, c: cm.Command) -> list[ev.Event]:
         size = section_size(s.plan, s.plot)
         sets = tuple(c.tiles[i : i + size] for i in range(0, len(c.tiles), size))
         return [ev.SetsDrawn(sets)]
-    _check_tiles(s, c.tiles, min(PARK_DRAW_COUNT, len(s.bag)), "FC-7")
+    _check_tiles(s, c.tiles, min(PARK_DRAW_COUNT, len(s.bag)), "FL-5")
     return [ev.ParkTilesDrawn(s.active, c.tiles)]
 
 
 # -- players -------------------------------------------------------------------
 def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
     board = s.boards[seat]
-    if s.park == PARK_OFFER:
+    if s.park == PARK_OFFER:  # FL-4: resolved before the rest of the set is placed
         if isinstance(c, cm.Decline):
             return [ev.ParkDeclined(seat)]
         if park_side(s) == "A":
@@ -138,7 +138,7 @@ def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
         if c.tile not in s.park_drawn:
             raise IllegalCommand("FC-7", f"{tile_label(c.tile)} is not one of the tiles drawn")
         if not 0 <= c.square < 25 or board.tiles[c.square] < 0:
-            raise IllegalCommand("FC-7", "only a tile already on the board may be replaced")
+            raise IllegalCommand("FL-5", "only a tile already on the board may be replaced")
         return [ev.ParkReplaced(seat, c.tile, c.square, c.park, board.tiles[c.square])]
     if s.hand:
         if not isinstance(c, cm.Place):
@@ -151,7 +151,7 @@ def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
             raise IllegalCommand("Placement rules", f"plot {s.plot} is squares {names}")
         if board.tiles[c.square] >= 0:
             raise IllegalCommand("Placement rules", f"{square_name(c.square)} is already built")
-        return [ev.TilePlaced(seat, c.tile, c.square, c.park)]
+        return [ev.TilePlaced(seat, c.tile, c.square, c.park)]  # a Park may trigger FC-7 (FL-4)
     if not isinstance(c, cm.Choose):
         raise IllegalCommand("Tile Placement phase", "choose one of the sets on offer")
     if not 1 <= c.index <= len(s.sets) or not s.sets[c.index - 1]:
@@ -178,7 +178,7 @@ def _follow_on(s: State, last: ev.Event) -> ev.Event | None:
         return ev.ParkTilesReturned(last.seat, s.park_drawn)
     if s.park or s.hand or s.taken() < s.n:
         return None
-    # every player has taken and built a set: the round ends
+    # every player has taken and built a set: the round ends (FL-6: no Upkeep after round 12)
     if s.round == ROUNDS:
         if not s.scores:
             return ev.FinalScores(final_scores(s))
@@ -187,7 +187,7 @@ def _follow_on(s: State, last: ev.Event) -> ev.Event | None:
     if left:
         return ev.SetReturned(left[0] + 1, s.sets[left[0]])
     if not isinstance(last, ev.BagPassed):
-        return ev.BagPassed((s.start + 1) % s.n)
+        return ev.BagPassed((s.start + 1) % s.n)  # FL-1
     return ev.RoundStarted(s.round + 1)
 
 
@@ -217,7 +217,7 @@ def final_scores(s: State) -> tuple[int, ...]:
 
 
 def winners(s: State) -> tuple[int, ...]:
-    """Highest total, then FC-9 category order; all equal is a shared result."""
+    """Highest total, then FC-9 category order; all equal is a shared result (FL-9)."""
     keys = [(board_score(s, i).total, board_score(s, i).tiebreak()) for i in range(s.n)]
     best = max(keys)
     return tuple(i for i, k in enumerate(keys) if k == best)
