@@ -351,3 +351,35 @@ def test_view_hides_the_unseen_cards() -> None:
     evs = checked_decide(GAME, mid, 0, TakeDeck())
     assert all(not isinstance(e, (ev.SecondTaken, ev.CardRevealed)) for e in evs)
     assert GAME.redact(evs[0], 1) == evs[0]
+
+
+# -- options -------------------------------------------------------------------
+def test_options_and_player_counts() -> None:
+    from core.engine import BadOptions
+
+    from pc_play import play
+
+    created = GAME.create(["a", "b"], {"solo-level": "3"})
+    assert created.options == (("solo-level", "3"),) and created.table is False
+    assert GAME.apply(None, created).solo_level == 0  # PL-12: only with one player
+    assert GAME.apply(None, GAME.create(["a"], {"solo-level": "3"}, table=True)).solo_level == 3
+    for bad in ([], ["a", "b", "c", "d", "e"]):
+        with pytest.raises(BadOptions):
+            GAME.create(bad, {})
+    with pytest.raises(BadOptions):
+        GAME.create(["a"], {"solo-level": "4"})
+    _, events = play("two", 2, ["random", "random"], {"solo-level": "2"})
+    assert not any(isinstance(e, ev.OpponentTook) for e in events)
+    _, events = play("one", 1, ["random"], {"solo-level": "2"})
+    assert any(isinstance(e, ev.OpponentTook) for e in events)
+
+
+def test_explain_names_the_rules() -> None:
+    top = res("industry")[0]
+    one = table(hands=[(), ()], top=top, hidden=(0, 0, 0))
+    evs = checked_decide(GAME, one, 0, Take((A1, B1)))
+    assert "[PC-4" in GAME.explain(one, evs[1], one.players)
+    two = table(hands=[(), ()], top=top, hidden=(3, 0, 0))
+    evs = checked_decide(GAME, two, 0, Take((A1, B1)))
+    line = GAME.explain(after(two, evs[:1]), evs[1], two.players)
+    assert "PC-4" in line and "building side" in line
