@@ -10,7 +10,7 @@ from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five.game import GAME
 from core.five_by_five.plans import section_squares, square_index
-from core.five_by_five.state import PARK_OFFER, Board, State
+from core.five_by_five.state import HIDDEN, PARK_OFFER, Board, State
 
 # plan 1: section 3 is A5 B5 C5 (3 squares), section 6 is C4 (1), section 1 is E1 E2 (2)
 A5, B5, C5, C4 = (square_index(x) for x in ("A5", "B5", "C5", "C4"))
@@ -214,6 +214,11 @@ def test_park_action_b_replace_fc7_fl5() -> None:
     bag_before = len(s.bag)
     s, evs = run(s, CHANCE, cm.DrawTiles((72, 104)))
     assert evs == (ev.ParkTilesDrawn(1, (72, 104)),) and GAME.to_act(s) == (1,)
+    # FL-5: only the drawer sees them; the bag is a count for everyone
+    assert GAME.view(s, 1).park_drawn == (72, 104)
+    assert GAME.view(s, 0).park_drawn == (HIDDEN, HIDDEN) == GAME.view(s, None).park_drawn
+    assert GAME.redact(evs[0], 0) == ev.ParkTilesDrawn(1, (HIDDEN, HIDDEN)) and GAME.redact(evs[0], 1) == evs[0]
+    assert set(GAME.view(s, 1).bag) == {HIDDEN} and len(GAME.view(s, 1).bag) == len(s.bag)
     with pytest.raises(IllegalCommand, match="FC-7"):
         run(s, 1, cm.Replace(73, 0))
     with pytest.raises(IllegalCommand, match="FL-5"):

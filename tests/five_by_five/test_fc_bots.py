@@ -1,0 +1,17 @@
+"""Bots: both legal; greedy clearly beats random."""
+
+from __future__ import annotations
+
+from fc_measure import margins
+
+from core.five_by_five.game import GAME
+
+
+def test_bots_registered() -> None:
+    assert set(GAME.bots) == {"random", "greedy"}
+
+
+def test_greedy_beats_random_clearly() -> None:
+    m = margins(12)
+    assert sum(m) / len(m) > 20, m
+    assert sum(1 for x in m if x > 0) >= 11, m
