@@ -340,9 +340,6 @@ def test_text_round_trip_and_syntax_errors() -> None:
 
 
 def test_view_hides_the_unseen_cards() -> None:
-    from pc_play import play
-
-    s, _ = play("view", 2, ["random", "random"])
     mid = table(top=res("industry")[0], hidden=(5, 2, 0), hands=[(), ()])
     v = GAME.view(mid, 1)
     assert v.unseen == ((), (), ()) and v.hidden == mid.hidden and v.top == mid.top
