@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from collections.abc import Callable
 from typing import Any
 
@@ -50,18 +52,19 @@ def _placed(s: State, e: ev.TilePlaced) -> State:
     hand = list(s.hand)
     hand.remove(e.tile)
     board = _put(s.boards[e.seat], e.square, e.tile, e.park)
-    return s.__replace__(hand=tuple(hand), boards=_board(s, e.seat, board))
+    return replace(s, hand=tuple(hand), boards=_board(s, e.seat, board))
 
 
 def _chosen(s: State, e: ev.SetChosen) -> State:
     i = e.index - 1
     sets = s.sets[:i] + ((),) + s.sets[i + 1 :]
-    return s.__replace__(sets=sets, hand=s.sets[i], active=e.seat)
+    return replace(s, sets=sets, hand=s.sets[i], active=e.seat)
 
 
 def _token(s: State, e: ev.ParkTokenSpent) -> State:
     b = s.boards[e.seat]
-    return s.__replace__(
+    return replace(
+        s,
         boards=_board(s, e.seat, Board(b.tiles, b.parks, False)), park=PARK_OFFER, active=e.seat
     )
 
@@ -70,7 +73,7 @@ def _swapped(s: State, e: ev.ParkSwapped) -> State:
     b = s.boards[e.seat]
     ta, pa, tb, pb = b.tiles[e.a], b.parks[e.a], b.tiles[e.b], b.parks[e.b]
     board = _put(_put(b, e.a, tb, pb), e.b, ta, pa)
-    return s.__replace__(boards=_board(s, e.seat, board), park=PARK_NONE)
+    return replace(s, boards=_board(s, e.seat, board), park=PARK_NONE)
 
 
 def _replaced(s: State, e: ev.ParkReplaced) -> State:
@@ -79,50 +82,50 @@ def _replaced(s: State, e: ev.ParkReplaced) -> State:
     drawn = list(s.park_drawn)
     drawn.remove(e.tile)
     board = _put(b, e.square, e.tile, e.park)
-    return s.__replace__(boards=_board(s, e.seat, board), park_drawn=tuple(drawn) + (removed,))
+    return replace(s, boards=_board(s, e.seat, board), park_drawn=tuple(drawn) + (removed,))
 
 
 def _park_returned(s: State, e: ev.ParkTilesReturned) -> State:
     back = e.unused + ((e.removed,) if e.removed >= 0 else ())
-    return s.__replace__(bag=tuple(sorted(s.bag + back)), park_drawn=(), park=PARK_NONE)
+    return replace(s, bag=tuple(sorted(s.bag + back)), park_drawn=(), park=PARK_NONE)
 
 
 def _set_returned(s: State, e: ev.SetReturned) -> State:
     i = e.index - 1
     sets = s.sets[:i] + ((),) + s.sets[i + 1 :]
-    return s.__replace__(sets=sets, bag=tuple(sorted(s.bag + e.tiles)))
+    return replace(s, sets=sets, bag=tuple(sorted(s.bag + e.tiles)))
 
 
 _MUTATORS: dict[type, Callable[[Any, Any], State]] = {
     ev.GameCreated: _created,
-    ev.SidesDrawn: lambda s, e: s.__replace__(sides=e.sides),
-    ev.PlanDrawn: lambda s, e: s.__replace__(plan=e.plan),
-    ev.PlanningDrawn: lambda s, e: s.__replace__(planning=e.card),
-    ev.RoundStarted: lambda s, e: s.__replace__(
+    ev.SidesDrawn: lambda s, e: replace(s, sides=e.sides),
+    ev.PlanDrawn: lambda s, e: replace(s, plan=e.plan),
+    ev.PlanningDrawn: lambda s, e: replace(s, planning=e.card),
+    ev.RoundStarted: lambda s, e: replace(s, 
         round=e.round, phase=PLOT, plot=0, sets=(), active=-1, plots=s.plots
     ),
-    ev.PlotDrawn: lambda s, e: s.__replace__(
+    ev.PlotDrawn: lambda s, e: replace(s, 
         plot=e.plot, phase=DRAW, plots=tuple(p for p in s.plots if p != e.plot)
     ),
-    ev.SetsDrawn: lambda s, e: s.__replace__(
+    ev.SetsDrawn: lambda s, e: replace(s, 
         sets=e.sets, phase=PLAY, bag=without(s.bag, tuple(t for st in e.sets for t in st))
     ),
     ev.SetChosen: _chosen,
     ev.TilePlaced: _placed,
     ev.ParkTokenSpent: _token,
     ev.ParkSwapped: _swapped,
-    ev.ParkDeclined: lambda s, e: s.__replace__(park=PARK_NONE),
-    ev.ParkUsed: lambda s, e: s.__replace__(park=PARK_DRAW),
-    ev.ParkTilesDrawn: lambda s, e: s.__replace__(
+    ev.ParkDeclined: lambda s, e: replace(s, park=PARK_NONE),
+    ev.ParkUsed: lambda s, e: replace(s, park=PARK_DRAW),
+    ev.ParkTilesDrawn: lambda s, e: replace(s, 
         park_drawn=e.tiles, bag=without(s.bag, e.tiles), park=PARK_REPLACE
     ),
     ev.ParkReplaced: _replaced,
     ev.ParkKept: lambda s, e: s,
     ev.ParkTilesReturned: _park_returned,
     ev.SetReturned: _set_returned,
-    ev.BagPassed: lambda s, e: s.__replace__(start=e.start),
-    ev.FinalScores: lambda s, e: s.__replace__(scores=e.scores),
-    ev.GameEnded: lambda s, e: s.__replace__(winners=e.winners, phase=OVER),
+    ev.BagPassed: lambda s, e: replace(s, start=e.start),
+    ev.FinalScores: lambda s, e: replace(s, scores=e.scores),
+    ev.GameEnded: lambda s, e: replace(s, winners=e.winners, phase=OVER),
 }
 
 

@@ -17,7 +17,7 @@ from core.five_by_five import events as ev
 from core.five_by_five.cards import PLOT_CARDS, SIDE_LETTERS, side_of
 from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS, section_size, section_squares, square_name
-from core.five_by_five.scoring import score_board
+from core.five_by_five.scoring import Tally, score_board
 from core.five_by_five.state import (
     DRAW,
     OVER,
@@ -208,7 +208,7 @@ def decide(s: State, seat: int, c: cm.Command) -> tuple[ev.Event, ...]:
 
 
 # -- scoring ------------------------------------------------------------------------
-def board_score(s: State, seat: int):  # noqa: ANN201 - scoring.BoardScore
+def board_score(s: State, seat: int) -> Tally:
     return score_board(s.boards[seat].cells(), s.sides, s.planning or None)
 
 

@@ -47,7 +47,7 @@ def _neighbours(i: int) -> tuple[int, ...]:
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(25))
 
 
-class BoardScore(msgspec.Struct, frozen=True):
+class Tally(msgspec.Struct, frozen=True):
     categories: dict[str, int]
     """Points per category key, in FC-9 order (``parks`` is the penalty)."""
     details: dict[str, str]
@@ -242,7 +242,7 @@ def planning_score(k: tuple[str, ...], card: int) -> int:
     raise ValueError(f"no Planning card {card}")
 
 
-def score_board(cells: Cells, sides: str, planning: int | None = None) -> BoardScore:
+def score_board(cells: Cells, sides: str, planning: int | None = None) -> Tally:
     """Score ``cells`` with the Building card ``sides`` (10 letters) and an optional Planning card."""
     k = kinds(cells)
     cats: dict[str, int] = {}
@@ -251,7 +251,7 @@ def score_board(cells: Cells, sides: str, planning: int | None = None) -> BoardS
         pts, why = CATEGORY_RULES[key](k, cells, side)
         cats[key], details[key] = pts, why
     plan_pts = planning_score(k, planning) if planning else 0
-    return BoardScore(cats, details, planning or None, plan_pts, sum(cats.values()) + plan_pts)
+    return Tally(cats, details, planning or None, plan_pts, sum(cats.values()) + plan_pts)
 
 
 def solo_title(total: int, advanced: bool) -> str:

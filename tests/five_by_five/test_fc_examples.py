@@ -218,3 +218,17 @@ def test_planning_empty_centre_scores_nothing_fc10() -> None:
 )
 def test_solo_titles(total: int, advanced: bool, title: str) -> None:
     assert solo_title(total, advanced) == title
+
+
+def test_park_side_shows_no_goods_icon_fl8() -> None:
+    from core.five_by_five.state import Board
+    from core.five_by_five.tiles import TILES
+
+    wm, fm, sm = (next(t.id for t in TILES if t.code == c) for c in ("Wm", "Fm", "Sm"))
+    tiles = (wm, fm, sm) + (-1,) * 22
+    face_up = Board(tiles, (False,) * 25).cells()
+    fm_park = Board(tiles, (False, True) + (False,) * 23).cells()
+    assert fm_park[:3] == ("Wm", "P", "Sm")
+    assert cat(face_up, "warehouses", "A") == 3
+    assert cat(fm_park, "warehouses", "A") == 2
+    assert cat(fm_park, "warehouses", "B") == 2

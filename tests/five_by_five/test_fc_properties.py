@@ -83,6 +83,8 @@ class Checker:
 
     def __call__(self, before: State, seat: int, cmd: Any, evs: tuple[Any, ...]) -> None:
         self.decisions += 1
+        if seat != CHANCE:
+            assert cmd in set(GAME.legal(before, seat))  # bots only play legal commands
         # the command's own event first, automatic follow-ons after it (verify can split the log)
         assert GAME.command_of(evs[0]) == (seat, cmd)
         assert all(GAME.command_of(e) is None for e in evs[1:])

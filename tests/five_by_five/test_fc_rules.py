@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from fc_play import play
 from core.engine import CHANCE, BadOptions, GameOver, IllegalCommand, NotYourTurn, checked_decide
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five.game import GAME
-from core.five_by_five.plans import section_squares, square_index
+from core.five_by_five.plans import square_index
 from core.five_by_five.state import HIDDEN, PARK_OFFER, Board, State
 
 # plan 1: section 3 is A5 B5 C5 (3 squares), section 6 is C4 (1), section 1 is E1 E2 (2)
@@ -42,7 +43,7 @@ def with_parks(s: State, seat: int, squares: tuple[int, ...]) -> State:
         used.append(t)
     boards = list(s.boards)
     boards[seat] = Board(tuple(tiles), tuple(parks), True)
-    return s.__replace__(boards=tuple(boards), bag=tuple(t for t in s.bag if t not in used))
+    return replace(s, boards=tuple(boards), bag=tuple(t for t in s.bag if t not in used))
 
 
 def round_with_sets(s: State, plot: int, tiles: tuple[int, ...]) -> State:
@@ -272,7 +273,7 @@ def _final(cells: list[str]) -> State:
     boards = [
         Board(tuple(picked[g]), tuple(c == "P" for c in codes), False) for g, codes in enumerate(grids)
     ]
-    s = setup(("ann", "bob")).__replace__(boards=tuple(boards), round=12)
+    s = replace(setup(("ann", "bob")), boards=tuple(boards), round=12)
     from core.five_by_five.rules import final_scores, winners
 
     return GAME.fold([ev.FinalScores(final_scores(s)), ev.GameEnded(winners(s))], s)
