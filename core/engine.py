@@ -261,6 +261,10 @@ class Game(ABC, Generic[S, E, C]):
         """
         raise BadOptions(f"{self.spec.title} has no board scoring")
 
+    def where_board(self, text: str, source: str, card: str, params: Mapping[str, str]) -> BoardScore:
+        """Where ``card`` may be placed on a board typed in from the table (``citylog where``)."""
+        raise BadOptions(f"'where' has nothing to say for {self.spec.title}")
+
     def explain(self, before: S, event: E, players: Sequence[str]) -> str:
         """Why ``event`` happened; games add rule ids where they can."""
         return self.describe(event, players)

@@ -116,6 +116,10 @@ class GameRecord(msgspec.Struct, frozen=True):
     """The parent's seq this fork was taken after."""
     status: Status = "active"
     created_at: str = ""
+    reseeds: tuple[tuple[int, str], ...] = ()
+    """Forks taken with a new seed: ``(from_seq, seed)``; chance events at and
+    after ``from_seq`` come from that seed (the genesis keeps the first seed's
+    commitment, so a fork shares its parent's prefix)."""
     """UTC ISO-8601; filled in by :meth:`EventStore.create_game` when empty."""
 
     @classmethod
@@ -240,6 +244,7 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (1, _v1),
     (2, _v2_genesis),
     (3, "CREATE INDEX IF NOT EXISTS games_created ON games (created_at, id)"),
+    (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
@@ -259,11 +264,12 @@ def _schema_version(conn: sqlite3.Connection) -> int:
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at"
+    "bots, parent, fork_at, status, created_at, reseeds"
 )
 _options_dec = msgspec.json.Decoder(dict[str, str])
 _players_dec = msgspec.json.Decoder(tuple[str, ...])
 _bots_dec = msgspec.json.Decoder(dict[int, str])
+_reseeds_dec = msgspec.json.Decoder(tuple[tuple[int, str], ...])
 _json = msgspec.json.Encoder(order="sorted")
 
 _SQL_HEAD = "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1"
@@ -282,7 +288,7 @@ _SQL_READ_UPTO = (
 
 def _game_from_row(row: tuple) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created) = row
+     status, created, reseeds) = row
     return GameRecord(
         id=gid,
         game=game,
@@ -297,6 +303,7 @@ def _game_from_row(row: tuple) -> GameRecord:
         fork_at=fork_at,
         status=status,
         created_at=created,
+        reseeds=_reseeds_dec.decode(reseeds),
     )
 
 
@@ -459,6 +466,7 @@ class SqliteStore:
             rec.status,
             rec.created_at or _now(),
             genesis_hash(definition),
+            _json.encode(rec.reseeds).decode(),
         )
         with self.transaction():
             conn = self._conn
@@ -468,8 +476,8 @@ class SqliteStore:
                 raise GameNotFound(rec.parent)
             conn.execute(
                 "INSERT INTO games (id, game, definition, options, players, bots, rules_version, "
-                "seed, seed_commitment, table_game, parent, fork_at, status, created_at, genesis) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "seed, seed_commitment, table_game, parent, fork_at, status, created_at, genesis, "
+                "reseeds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from core.card_city import events as ev
 from core.card_city import rules, text, view
 from core.card_city.bots import greedy_bot
-from core.card_city.boardfile import score_board
+from core.card_city.boardfile import score_board, where
 from core.card_city.cards import KINDS, START_COINS, pool_counts, reserve_counts
 from core.card_city.commands import (
     Build,
@@ -148,6 +148,9 @@ class CardCity(Game[State, ev.Event, Command]):
 
     def score_board(self, text_: str, source: str, params: Mapping[str, str]) -> BoardScore:
         return score_board(text_, source, params)
+
+    def where_board(self, text_: str, source: str, card: str, params: Mapping[str, str]) -> BoardScore:
+        return where(text_, source, card, params)
 
     def explain(self, before: State, event: ev.Event, players: Sequence[str]) -> str:
         from core.card_city.explain import explain

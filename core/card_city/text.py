@@ -204,8 +204,8 @@ def render_city(cells: Sequence[tuple[int, int, str]]) -> list[str]:
     """The city in a 5×5 window that contains it, with row/column numbers."""
     rows = [r for r, _, _ in cells]
     cols = [c for _, c, _ in cells]
-    top = min(min(rows), max(rows) - 4)
-    left = min(min(cols), max(cols) - 4)
+    top = min(rows) - (4 - (max(rows) - min(rows))) // 2  # centre the city in the window
+    left = min(cols) - (4 - (max(cols) - min(cols))) // 2
     grid = {(r, c): k for r, c, k in cells}
     lines = ["     " + "".join(f"{c:>3}" for c in range(left, left + 5))]
     for r in range(top, top + 5):

@@ -1,0 +1,1 @@
+"""The ``citylog`` command line (typer): one module per command group."""

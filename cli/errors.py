@@ -1,0 +1,52 @@
+"""One-line errors, exit codes, no tracebacks.
+
+Exit codes: 0 ok, 1 a check failed, 2 bad input (an illegal move, a malformed or
+tampered file, a wrong player, a stale move, a missing game, bad options).
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from cli.output import err_console
+from core.engine import RulesError
+from core.registry import UnknownGame
+from events.service import ServiceError
+from events.store import Conflict, StoreError
+from replay.logfile import LogFileError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CHECK_FAILED = 1
+BAD_INPUT = 2
+
+
+def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
+    err_console().print(f"citylog: {message}", markup=False)
+    return typer.Exit(code)
+
+
+def guarded(fn: F) -> F:
+    """Turn the project's errors into one line on stderr and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except Conflict as exc:
+            raise fail(f"conflict: {exc}; another writer moved first, nothing was written") from None
+        except ServiceError as exc:
+            raise fail(str(exc), exc.exit_code) from None
+        except (RulesError, StoreError, LogFileError, UnknownGame) as exc:
+            raise fail(str(exc)) from None
+        except (OSError, sqlite3.Error) as exc:
+            raise fail(f"{type(exc).__name__}: {exc}") from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,188 @@
+"""Games: ``new``, ``list``, ``show``, ``log``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+import msgspec
+import typer
+
+from cli.context import service
+from cli.errors import guarded
+from cli.output import emit_json, say
+from core.engine import CHANCE
+from events.service import GameService, ServiceError
+from replay.sources import fold_log, open_log
+
+
+def parse_players(text: str) -> list[str]:
+    text = text.strip()
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= 8:
+            raise ServiceError("--players takes a count from 1 or a list of names")
+        return [f"p{i + 1}" for i in range(n)]
+    return [p.strip() for p in text.split(",")]
+
+
+def parse_options(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ServiceError(f"--option takes KEY=VALUE, not {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def parse_bots(text: str | None, players: list[str]) -> dict[int, str]:
+    """``POLICY`` (every seat) or ``SEAT=POLICY,…`` (seat by name or number from 0)."""
+    if not text:
+        return {}
+    if "=" not in text:
+        return dict.fromkeys(range(len(players)), text)
+    out = {}
+    for part in text.split(","):
+        who, _, policy = part.partition("=")
+        who = who.strip()
+        if who in players:
+            out[players.index(who)] = policy.strip()
+        elif who.isdigit() and int(who) < len(players):
+            out[int(who)] = policy.strip()
+        else:
+            raise ServiceError(f"--bots: no player {who!r}")
+    return out
+
+
+def seat_names(players: tuple[str, ...], seats: tuple[int, ...]) -> list[str]:
+    return ["chance" if s == CHANCE else players[s] for s in seats]
+
+
+def new(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="card-city, 5x5-city or point-city")],
+    players: Annotated[str, typer.Option(help="A count (N) or names: alice,bob")],
+    seed: Annotated[Optional[str], typer.Option(help="The seed all chance comes from")] = None,
+    option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable")] = [],  # noqa: B006
+    bots: Annotated[Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,…")] = None,
+    table: Annotated[bool, typer.Option("--table", help="Played with real cards: enter chance by hand")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Create a game; bot seats and chance play up to the first human decision."""
+    names = parse_players(players)
+    svc = service(ctx)
+    gid = svc.create(
+        game, names, seed=seed, options=parse_options(option), bots=parse_bots(bots, names), table=table
+    )
+    if json:
+        emit_json({"game_id": gid})
+    else:
+        loaded = svc.load(gid)
+        waiting = seat_names(loaded.players, loaded.game.to_act(loaded.state))
+        status = "over" if not waiting else "waiting for " + ", ".join(waiting)
+        say(f"{gid}  ({loaded.game.spec.title}, {len(loaded.records)} events, {status})")
+
+
+def list_games(
+    ctx: typer.Context, json: Annotated[bool, typer.Option("--json")] = False
+) -> None:
+    """Every game in the database."""
+    rows = service(ctx).store.list_games_with_counts()
+    for rec, count in rows:
+        if json:
+            emit_json(
+                {
+                    "game_id": rec.id,
+                    "game": rec.game,
+                    "players": rec.players,
+                    "status": rec.status,
+                    "events": count,
+                    "parent": rec.parent,
+                    "fork_at": rec.fork_at,
+                    "created_at": rec.created_at,
+                }
+            )
+        else:
+            parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
+            say(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}")
+    if not rows and not json:
+        say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+
+
+def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
+    log = open_log(svc, ref)
+    game, events, states = fold_log(log)
+    players = log.header.definition.players
+    seq = len(events) if at is None else at
+    if not 1 <= seq <= len(events):
+        raise ServiceError(f"--at must be between 1 and {len(events)}, not {seq}")
+    state = states[seq - 1]
+    seat: int | None = None
+    if player is not None:
+        if player not in players:
+            raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+        seat = players.index(player)
+    if log.header.view is not None and player != log.header.view:
+        seat = players.index(log.header.view)  # a view file only ever shows its own player
+    shown = state if seat is None else game.view(state, seat)
+    return {"game": game, "log": log, "state": state, "shown": shown, "seat": seat, "seq": seq, "players": players}
+
+
+def show(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    at: Annotated[Optional[int], typer.Option(help="Show the state after this seq")] = None,
+    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The table: boards, coins, hands, phase, whose turn; scores once the game has ended."""
+    v = load_view(service(ctx), ref, at, as_)
+    game, state, shown = v["game"], v["state"], v["shown"]
+    result = game.result(state)
+    to_act = seat_names(v["players"], game.to_act(state))
+    if json:
+        out: dict[str, Any] = {
+            "game_id": v["log"].header.game_id,
+            "game": game.spec.name,
+            "seq": v["seq"],
+            "players": v["players"],
+            "to_act": to_act,
+            "round": game.round_of(state),
+            "state": msgspec.to_builtins(shown),
+        }
+        if result is not None:
+            out["scores"] = result.scores
+            out["winners"] = [v["players"][w] for w in result.winners]
+            out["breakdowns"] = msgspec.to_builtins(result.breakdowns)
+        emit_json(out)
+        return
+    say(game.render(shown, v["seat"]))
+    if result is None:
+        say(f"seq {v['seq']}; to act: {', '.join(to_act) or 'nobody'}")
+    else:
+        winners = " and ".join(v["players"][w] for w in result.winners)
+        say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
+
+
+def log(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The numbered events, readable (``--json``: one object per line)."""
+    lg = open_log(service(ctx), ref)
+    game, events, _ = fold_log(lg)
+    players = lg.header.definition.players
+    for line, e in zip(lg.lines, events, strict=True):
+        text = game.describe(e, players)
+        if json:
+            emit_json({"seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)})
+        else:
+            say(f"{line.seq:>5}  {text}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("new")(guarded(new))
+    app.command("list")(guarded(list_games))
+    app.command("show")(guarded(show))
+    app.command("log")(guarded(log))

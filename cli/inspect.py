@@ -1,0 +1,105 @@
+"""Settling disputes: ``explain``, ``diff``, ``verify``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from cli.context import service
+from cli.errors import CHECK_FAILED, guarded
+from cli.output import emit_json, say
+from events.service import ServiceError
+from replay.diff import diff as diff_logs
+from replay.explain import explain_at, try_at
+from replay.sources import fold_log, open_log
+from replay.verify import verify as verify_log
+
+
+def explain(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    at: Annotated[int, typer.Option(help="The event's seq")],
+    try_: Annotated[Optional[str], typer.Option("--try", help="Would this command have been legal here?")] = None,
+    as_: Annotated[Optional[str], typer.Option("--as", help="Who tries (default: whoever was to act)")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Who did what at SEQ and why it was legal; with --try, whether a command would have been."""
+    log = open_log(service(ctx), ref)
+    game, events, _ = fold_log(log)
+    players = log.header.definition.players
+    try:
+        if try_ is None:
+            seeded = log.header.seed is not None or not log.header.definition.table
+            text = explain_at(game, events, players, at, seeded)
+            emit_json({"seq": at, "explanation": text}) if json else say(text)
+            return
+        before = game.fold(events[: at - 1]) if at > 1 else None
+        if before is None:
+            raise ServiceError("--try needs --at 2 or later")
+        if as_ is not None:
+            if as_ not in players:
+                raise ServiceError(f"no player {as_!r} (players: {', '.join(players)})")
+            seat = players.index(as_)
+        else:
+            actors = game.to_act(before)
+            if not actors:
+                raise ServiceError("nobody was to act there; the game was over")
+            seat = actors[0]
+        legal, text = try_at(game, events, players, at, seat, try_)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    if json:
+        emit_json({"seq": at, "legal": legal, "explanation": text})
+    else:
+        say(text)
+    if not legal:
+        raise typer.Exit(CHECK_FAILED)
+
+
+def diff(
+    ctx: typer.Context,
+    a: Annotated[str, typer.Argument(metavar="A", help="A game id or an exported file")],
+    b: Annotated[str, typer.Argument(metavar="B")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Identical, or the first diverging seq, the two events and how the states differ."""
+    svc = service(ctx)
+    result = diff_logs(open_log(svc, a), open_log(svc, b))
+    if json:
+        emit_json(result)
+        return
+    if result["identical"]:
+        say(f"identical: {result['events'][0]} events")
+        return
+    say(f"first divergence at seq {result['first_divergence']}")
+    for side in ("a", "b"):
+        ev = result.get(side)
+        say(f"  {side}: {ev['event'] if ev else '(no event: the log ends here)'}")
+    for d in result.get("state_differences", [])[:40]:
+        say(f"  {d['path']}: {d['a']!r} → {d['b']!r}")
+    if result.get("note"):
+        say(f"  {result['note']}")
+
+
+def verify(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="FILE|GAME_ID")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The hash chain, every event legal from the start, chance re-derived from the seed."""
+    verdict = verify_log(open_log(service(ctx), ref))
+    if json:
+        emit_json(verdict)
+    elif verdict.ok:
+        say(verdict.message(ref))
+    else:
+        say(verdict.message(ref))
+    if not verdict.ok:
+        raise typer.Exit(CHECK_FAILED)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("explain")(guarded(explain))
+    app.command("diff")(guarded(diff))
+    app.command("verify")(guarded(verify))

@@ -1,0 +1,36 @@
+"""Printing: coloured on a terminal, plain when piped; JSON on request."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import msgspec
+from rich.console import Console
+
+_json = msgspec.json.Encoder()
+
+
+def console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def say(text: str) -> None:
+    """Rich markup on a terminal; the same text without markup when piped."""
+    console().print(text)
+
+
+def plain(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def emit_json(value: Any) -> None:
+    sys.stdout.write(_json.encode(msgspec.to_builtins(value)).decode() + "\n")
+
+
+def is_terminal() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,61 @@
+"""The referee's tools for boards typed in from the table: ``score`` and ``where``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.errors import fail, guarded
+from cli.output import emit_json, say
+from core import registry
+from core.engine import BoardScore
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise fail(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise fail(f"{path}: not a text file") from None
+
+
+def score(
+    game: Annotated[str, typer.Argument(help="card-city or 5x5-city")],
+    boards: Annotated[list[Path], typer.Argument(metavar="BOARD_FILE...")],
+    coins: Annotated[Optional[int], typer.Option(help="Card City: coins at the end")] = None,
+    variant: Annotated[Optional[str], typer.Option(help="Card City: decentralization")] = None,
+    sides: Annotated[Optional[str], typer.Option(help="5x5 City: A/B per building card, e.g. ABAAABBAAA")] = None,
+    planning: Annotated[Optional[int], typer.Option(help="5x5 City: the Planning card (1-12)")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Score finished boards typed in from the table."""
+    g = registry.get(game)
+    params = {
+        k: str(v)
+        for k, v in {"coins": coins, "variant": variant, "sides": sides, "planning": planning}.items()
+        if v is not None
+    }
+    results: list[BoardScore] = [g.score_board(_read(p), str(p), params) for p in boards]
+    for r in results:
+        emit_json(r.data) if json else say(r.text)
+
+
+def where(
+    game: Annotated[str, typer.Argument(help="card-city")],
+    board: Annotated[Path, typer.Argument(metavar="BOARD_FILE")],
+    card: Annotated[str, typer.Option(help="R, C, L, I or P")],
+    coins: Annotated[Optional[int], typer.Option(help="Coins in hand (Leisure costs 5)")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Where may this card be built?  Legal squares, and the rule that forbids each other one."""
+    params = {"coins": str(coins)} if coins is not None else {}
+    r = registry.get(game).where_board(_read(board), str(board), card.upper(), params)
+    emit_json(r.data) if json else say(r.text)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(guarded(score))
+    app.command("where")(guarded(where))

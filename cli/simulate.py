@@ -1,0 +1,113 @@
+"""Many games at once: ``simulate``; and ``demo``, the README's first command."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.progress import Progress
+
+from cli.context import service
+from cli.errors import guarded
+from cli.games import parse_players
+from cli.output import emit_json, is_terminal, say
+from events.service import GameService, ServiceError
+
+
+def _policies(text: str, n: int) -> dict[int, str]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 1:
+        return dict.fromkeys(range(n), parts[0])
+    if len(parts) != n:
+        raise ServiceError(f"--bots: give one policy, or one per seat ({n})")
+    return dict(enumerate(parts))
+
+
+def _one(svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str]) -> dict[str, Any]:
+    gid = svc.create(game, names, seed=seed, bots=bots)
+    loaded = svc.load(gid)
+    result = loaded.game.result(loaded.state)
+    if result is None:
+        raise ServiceError("a simulated game did not end")
+    return {
+        "game_id": gid,
+        "seed": seed,
+        "events": loaded.version,
+        "scores": list(result.scores),
+        "winners": [names[w] for w in result.winners],
+        "winner_seats": list(result.winners),
+    }
+
+
+def simulate(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument()],
+    players: Annotated[str, typer.Option(help="A count or names")],
+    seed: Annotated[str, typer.Option(help="Game k gets seed SEED/k")],
+    games: Annotated[int, typer.Option(help="How many games")] = 1,
+    bots: Annotated[str, typer.Option(help="POLICY, or one per seat: greedy,random")] = "random",
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """K complete bot games, stored, with a summary (score spread, win rate by seat)."""
+    names = parse_players(players)
+    policies = _policies(bots, len(names))
+    svc = service(ctx)
+    results = []
+    seeds = [f"{seed}/{k}" for k in range(games)]
+    if is_terminal() and not json:
+        with Progress(transient=True) as progress:
+            task = progress.add_task("simulating", total=games)
+            for s in seeds:
+                results.append(_one(svc, game, names, s, policies))
+                progress.advance(task)
+    else:
+        for s in seeds:
+            results.append(_one(svc, game, names, s, policies))
+            if json:
+                r = dict(results[-1])
+                r.pop("winner_seats")
+                emit_json(r)
+    if json:
+        return
+    all_scores = [s for r in results for s in r["scores"]]
+    say(f"{games} game(s) of {game}, {len(names)} players, bots {bots}")
+    say(
+        f"scores: min {min(all_scores)}, mean {statistics.fmean(all_scores):.1f}, "
+        f"max {max(all_scores)}"
+    )
+    for seat, name in enumerate(names):
+        wins = sum(1 for r in results if seat in r["winner_seats"])
+        mean = statistics.fmean(r["scores"][seat] for r in results)
+        say(f"  {name} ({policies[seat]}): mean {mean:.1f}, won {wins}/{games} ({100 * wins / games:.0f}%)")
+
+
+def demo(
+    ctx: typer.Context,
+    seed: Annotated[str, typer.Option(help="The demo's seed")] = "demo",
+    game: Annotated[str, typer.Option(help="Which game")] = "card-city",
+    players: Annotated[int, typer.Option(help="How many bots")] = 3,
+    quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
+) -> None:
+    """A seeded bot game recorded into the store, printed as it plays, then the scores."""
+    svc = service(ctx)
+    names = ["ada", "ben", "cy", "dee"][:players] if players <= 4 else parse_players(str(players))
+    gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
+    loaded = svc.load(gid)
+    g = loaded.game
+    if not quiet:
+        for r, e in zip(loaded.records, loaded.events, strict=True):
+            say(f"{r.seq:>4}  {g.describe(e, loaded.players)}")
+        say(g.render(loaded.state, None))
+    result = g.result(loaded.state)
+    if result is not None:
+        for b in result.breakdowns:
+            say(f"[bold]{loaded.players[b.seat]}[/]: {b.total} points")
+            for line in b.lines:
+                say(f"    {line.points:>4}  {line.detail or line.label}")
+    say(f"recorded as game {gid}; replay it with: citylog log {gid}   or   citylog tui {gid}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(guarded(simulate))
+    app.command("demo")(guarded(demo))

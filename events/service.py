@@ -1,0 +1,292 @@
+"""The game service: the only path that writes.
+
+load → fold → decide → append, in one transaction with the expected version.
+After a decision, chance (for seeded games) and bot seats are played at once,
+in the same append, up to the next human decision.  The CLI and the TUI both
+call this; neither holds a rule.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import registry
+from core.autoplay import next_command
+from core.engine import (
+    CHANCE,
+    Game,
+    IllegalCommand,
+    RulesError,
+    checked_decide,
+    normalize_options,
+)
+from core.rng import seed_commitment
+from events.codec import decoder_for, to_item
+from events.envelope import GameDefinition, Recorded
+from events.store import EventStore, GameRecord, new_game_id
+
+MAX_AUTO_STEPS = 100_000
+
+
+class ServiceError(Exception):
+    """A request the service refuses; ``exit_code`` 2 is bad input, 1 a failed check."""
+
+    exit_code = 2
+
+
+class StaleMove(ServiceError):
+    """A move made against a position that is no longer the game's latest."""
+
+
+def seed_at(seed: str | None, reseeds: Sequence[tuple[int, str]], seq: int) -> str | None:
+    """The seed chance events at ``seq`` come from (a fork may reseed from a seq on)."""
+    for start, new in reseeds:
+        if seq >= start:
+            seed = new
+    return seed
+
+
+@dataclass
+class Loaded:
+    """A game read from the store and folded."""
+
+    record: GameRecord
+    game: Game[Any, Any, Any]
+    records: list[Recorded]
+    events: list[Any]
+    state: Any
+    history: list[Any] = field(default_factory=list)
+    """States after each event, when asked for (``load(..., history=True)``)."""
+
+    @property
+    def version(self) -> int:
+        return self.records[-1].seq if self.records else 0
+
+    @property
+    def head_hash(self) -> str:
+        return self.records[-1].hash if self.records else self.record.genesis
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.record.players
+
+    def seat(self, player: str) -> int:
+        """A seat by player name or by number (0-based)."""
+        if player in self.record.players:
+            return self.record.players.index(player)
+        if player.isdigit() and int(player) < len(self.record.players):
+            return int(player)
+        raise ServiceError(
+            f"no player {player!r} in game {self.record.id} (players: {', '.join(self.record.players)})"
+        )
+
+
+class GameService:
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    # -- reading -------------------------------------------------------------
+    def game_of(self, record: GameRecord) -> Game[Any, Any, Any]:
+        try:
+            game = registry.get(record.game)
+        except registry.UnknownGame as exc:
+            raise ServiceError(str(exc)) from None
+        if game.spec.rules_version != record.rules_version:
+            raise ServiceError(
+                f"game {record.id} was recorded under rules {record.rules_version}; "
+                f"this citylog plays {game.spec.rules_version}"
+            )
+        return game
+
+    def load(self, game_id: str, upto: int | None = None, history: bool = False) -> Loaded:
+        record = self.store.get_game(game_id)
+        game = self.game_of(record)
+        records = self.store.read(game_id, upto)
+        decoder = decoder_for(game.event_type)
+        events = [decoder.decode(r.payload) for r in records]
+        state = None
+        states = []
+        for e in events:
+            state = game.apply(state, e)
+            if history:
+                states.append(state)
+        if state is None:
+            raise ServiceError(f"game {game_id} has no events")
+        return Loaded(record, game, records, events, state, states)
+
+    # -- writing -------------------------------------------------------------
+    def create(
+        self,
+        game_name: str,
+        players: Sequence[str],
+        *,
+        seed: str | None = None,
+        options: Mapping[str, str] | None = None,
+        bots: Mapping[int, str] | None = None,
+        table: bool = False,
+        game_id: str | None = None,
+    ) -> str:
+        try:
+            game = registry.get(game_name)
+        except registry.UnknownGame as exc:
+            raise ServiceError(str(exc)) from None
+        bots = dict(bots or {})
+        for seat, policy in bots.items():
+            if policy not in game.bots:
+                raise ServiceError(f"no bot policy {policy!r} for {game.spec.title} (bots: {', '.join(game.bots)})")
+            if not 0 <= seat < len(players):
+                raise ServiceError(f"no seat {seat} for a bot")
+        if table and seed is not None:
+            raise ServiceError("a --table game takes its chance from the table, not from a seed")
+        if seed is None and not table:
+            seed = secrets.token_hex(8)
+        created = game.create(players, options or {}, table=table)
+        normalized = normalize_options(game.spec, options or {})
+        definition = GameDefinition(
+            game=game.spec.name,
+            rules_version=game.spec.rules_version,
+            options=dict(sorted(normalized.items())),
+            players=tuple(players),
+            seed_commitment=seed_commitment(seed) if seed is not None else "",
+            table=table,
+        )
+        record = GameRecord.of(game_id or new_game_id(), definition, seed=seed, bots=bots)
+        with self.store.transaction():
+            self.store.create_game(record)
+            state = game.apply(None, created)
+            events = [created] + self._auto(game, record, state, 2)[0]
+            self._append(record, game, 0, events)
+        return record.id
+
+    def submit(
+        self,
+        game_id: str,
+        seat: int,
+        command: Any,
+        *,
+        expected_version: int | None = None,
+        expected_hash: str | None = None,
+    ) -> list[Recorded]:
+        """Decide ``command`` for ``seat``, play chance and bots after it, append it all."""
+        with self.store.transaction():
+            loaded = self.load(game_id)
+            if expected_version is not None and expected_version != loaded.version:
+                raise StaleMove(
+                    f"stale move: it was made at seq {expected_version}, the game is at seq "
+                    f"{loaded.version}; fetch the game again and remake the move"
+                )
+            if expected_hash is not None and expected_hash != loaded.head_hash:
+                raise StaleMove(
+                    f"stale move: seq {loaded.version}'s hash does not match the one the move was made against"
+                )
+            if seat == CHANCE and not loaded.record.table_game:
+                raise ServiceError("chance outcomes come from the seed; only --table games take them by hand")
+            game, state = loaded.game, loaded.state
+            events = list(checked_decide(game, state, seat, command))
+            for e in events:
+                state = game.apply(state, e)
+            more, state = self._auto(game, loaded.record, state, loaded.version + len(events) + 1)
+            events.extend(more)
+            return self._append(loaded.record, game, loaded.version, events, state)
+
+    def autoplay(self, game_id: str, policy: str, seats: Sequence[int] | None = None) -> list[Recorded]:
+        """Bots play every remaining decision (of ``seats``, default all) to the end."""
+        with self.store.transaction():
+            loaded = self.load(game_id)
+            game = loaded.game
+            if policy not in game.bots:
+                raise ServiceError(f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
+            policies = dict(loaded.record.bots)
+            for seat in seats if seats is not None else range(len(loaded.players)):
+                policies.setdefault(seat, policy)
+            events, state = self._auto(
+                game, loaded.record, loaded.state, loaded.version + 1, policies
+            )
+            if game.to_act(loaded.state) and not events and game.to_act(state) == (CHANCE,):
+                raise ServiceError("a chance outcome must be entered first (a --table game)")
+            return self._append(loaded.record, game, loaded.version, events, state)
+
+    def fork(self, game_id: str, at: int, seed: str | None = None) -> str:
+        """A new game holding events 1..``at`` of ``game_id``, with its lineage."""
+        parent = self.store.get_game(game_id)
+        version = self.store.version(game_id)
+        if not 1 <= at <= version:
+            raise ServiceError(f"--at must be between 1 and {version}, not {at}")
+        if seed is not None and parent.table_game:
+            raise ServiceError("a --table game has no seed to change")
+        reseeds = tuple((s, v) for s, v in parent.reseeds if s <= at)
+        if seed is not None:
+            reseeds = reseeds + ((at + 1, seed),)
+        child = GameRecord.of(
+            new_game_id(),
+            parent.definition,
+            seed=parent.seed,
+            bots=parent.bots,
+            parent=parent.id,
+            fork_at=at,
+            reseeds=reseeds,
+        )
+        records = self.store.read(game_id, at)
+        with self.store.transaction():
+            self.store.create_game(child)
+            self.store.append(child.id, 0, [(r.type, r.payload) for r in records])
+            loaded = self.load(child.id)
+            if not loaded.game.to_act(loaded.state):
+                self.store.set_status(child.id, "over")
+        return child.id
+
+    # -- helpers -------------------------------------------------------------
+    def _auto(
+        self,
+        game: Game[Any, Any, Any],
+        record: GameRecord,
+        state: Any,
+        seq: int,
+        policies: Mapping[int, str] | None = None,
+    ) -> tuple[list[Any], Any]:
+        """Chance (seeded games) and bot decisions from ``state`` on, until a human acts."""
+        policies = record.bots if policies is None else policies
+        out: list[Any] = []
+        for _ in range(MAX_AUTO_STEPS):
+            actors = game.to_act(state)
+            if not actors or (actors == (CHANCE,) and record.table_game):
+                break
+            seed = seed_at(record.seed, record.reseeds, seq) or ""
+            step = next_command(game, state, seed, seq, policies)
+            if step is None:
+                break
+            seat, command = step
+            try:
+                produced = checked_decide(game, state, seat, command)
+            except IllegalCommand as exc:  # a bot must never propose an illegal move
+                raise RuntimeError(f"bot or chance proposed an illegal command: {exc}") from exc
+            for e in produced:
+                state = game.apply(state, e)
+            out.extend(produced)
+            seq += len(produced)
+        return out, state
+
+    def _append(
+        self,
+        record: GameRecord,
+        game: Game[Any, Any, Any],
+        version: int,
+        events: list[Any],
+        state: Any = None,
+    ) -> list[Recorded]:
+        written = self.store.append(record.id, version, [to_item(e) for e in events])
+        if state is None:
+            state = game.fold(events)
+        if not game.to_act(state):
+            self.store.set_status(record.id, "over")
+        return written
+
+
+def parse_command(loaded: Loaded, seat: int, text: str) -> Any:
+    try:
+        return loaded.game.parse_command(loaded.state, seat, text)
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None

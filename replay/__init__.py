@@ -1,0 +1,1 @@
+"""Replay tooling: log files (export, import), verify, diff, explain, timelines."""

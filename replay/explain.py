@@ -1,0 +1,57 @@
+"""``explain``: who did what at a seq and why it was legal; ``--try``: would this be?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+
+
+def decision_start(game: Any, events: list[Any], seq: int) -> int:
+    """The seq of the decision whose events include ``seq``."""
+    i = seq - 1
+    while i > 0 and game.command_of(events[i]) is None:
+        i -= 1
+    return i + 1
+
+
+def explain_at(game: Any, events: list[Any], players: tuple[str, ...], seq: int, seeded: bool) -> str:
+    if not 1 <= seq <= len(events):
+        raise ValueError(f"--at must be between 1 and {len(events)}, not {seq}")
+    before = game.fold(events[: seq - 1]) if seq > 1 else None
+    event = events[seq - 1]
+    if before is None:
+        return f"seq 1: {game.describe(event, players)}\nThe game's creation: players, options and setup."
+    lines = [f"seq {seq}: {game.explain(before, event, players)}"]
+    opened = game.command_of(event)
+    if opened is not None:
+        seat, command = opened
+        if seat == CHANCE:
+            lines.append(
+                "Chance outcome: derived from the game's seed and seq "
+                f"{seq} (core.rng.Rng.derive), recorded so replay never re-rolls"
+                if seeded
+                else "Chance outcome: entered at the table and checked for possibility"
+            )
+        else:
+            lines.append(f"Decision by {players[seat]}: '{game.format_command(command)}'")
+    else:
+        start = decision_start(game, events, seq)
+        lines.append(f"An automatic step, following the decision at seq {start}.")
+    return "\n".join(lines)
+
+
+def try_at(game: Any, events: list[Any], players: tuple[str, ...], seq: int, seat: int, text: str) -> tuple[bool, str]:
+    """Would ``text`` by ``seat`` have been legal just before the event at ``seq``?"""
+    if not 2 <= seq <= len(events) + 1:
+        raise ValueError(f"--at must be between 2 and {len(events) + 1}, not {seq}")
+    before = game.fold(events[: seq - 1])
+    try:
+        command = game.parse_command(before, seat, text)
+        produced = checked_decide(game, before, seat, command)
+    except IllegalCommand as exc:
+        return False, f"illegal at seq {seq}: {exc}"
+    except RulesError as exc:
+        return False, f"not a command: {exc}"
+    shown = "; ".join(game.describe(e, players) for e in produced[:3])
+    return True, f"legal at seq {seq}: {shown}"

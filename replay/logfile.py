@@ -1,0 +1,148 @@
+"""Exported logs: JSON Lines, one header line then one event per line.
+
+Header (line 1)::
+
+    {"format": "citylog-log/1", "game_id": …, "definition": {…}, "seed": … (referee
+     exports only), "reseeds": [[seq, seed], …] (referee only), "bots": {…},
+     "parent": …, "fork_at": …, "view": null | "PLAYER", "status": …}
+
+Event lines::
+
+    {"seq": 1, "type": "cc.created", "payload": {…}, "prev_hash": "…", "hash": "…"}
+
+A player's view (``view`` set) leaves out the seed and redacts what that player
+may not see; a redacted line carries ``"digest"`` (sha256 of the real payload)
+and ``"redacted": true``, so the hash chain still verifies.  Readers take an
+open text handle and never open files themselves (python-chess convention).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import msgspec
+
+from events.envelope import GameDefinition, Recorded, chain_hash, genesis_hash, payload_digest
+
+FORMAT = "citylog-log/1"
+
+
+class LogFileError(ValueError):
+    """A malformed or tampered log file; the message names the line."""
+
+
+class Header(msgspec.Struct, frozen=True):
+    format: str
+    definition: GameDefinition
+    game_id: str | None = None
+    seed: str | None = None
+    reseeds: tuple[tuple[int, str], ...] = ()
+    bots: dict[int, str] = {}
+    parent: str | None = None
+    fork_at: int | None = None
+    view: str | None = None
+    status: str = "active"
+
+
+class Line(msgspec.Struct, frozen=True):
+    seq: int
+    type: str
+    payload: msgspec.Raw
+    prev_hash: str
+    hash: str
+    digest: str | None = None
+    redacted: bool = False
+
+
+class LogFile(msgspec.Struct):
+    """A whole log in memory, from a file or from the store."""
+
+    header: Header
+    lines: list[Line]
+
+    def records(self) -> list[Recorded]:
+        gid = self.header.game_id or ""
+        return [Recorded(gid, x.seq, x.type, bytes(x.payload), x.prev_hash, x.hash) for x in self.lines]
+
+    def digest_of(self, line: Line) -> str:
+        return line.digest if line.redacted and line.digest else payload_digest(bytes(line.payload))
+
+
+_enc = msgspec.json.Encoder()
+_header_dec = msgspec.json.Decoder(Header)
+_line_dec = msgspec.json.Decoder(Line)
+
+
+def write(log: LogFile, out: IO[str]) -> None:
+    out.write(_enc.encode(log.header).decode() + "\n")
+    for line in log.lines:
+        out.write(_enc.encode(line).decode() + "\n")
+
+
+def read(handle: IO[str], source: str = "log") -> LogFile:
+    """Parse a log file; ``LogFileError`` names the first bad line."""
+    lines = handle.read().splitlines()
+    if not lines:
+        raise LogFileError(f"{source}: empty file, not a citylog log")
+    try:
+        header = _header_dec.decode(lines[0])
+    except msgspec.DecodeError as exc:
+        raise LogFileError(f"{source}:1: not a citylog log header ({exc})") from None
+    if header.format != FORMAT:
+        raise LogFileError(f"{source}:1: unknown format {header.format!r} (this citylog reads {FORMAT})")
+    out: list[Line] = []
+    for number, text in enumerate(lines[1:], start=2):
+        if not text.strip():
+            raise LogFileError(f"{source}:{number}: blank line inside the log")
+        try:
+            line = _line_dec.decode(text)
+        except msgspec.DecodeError as exc:
+            raise LogFileError(f"{source}:{number}: malformed event line ({exc})") from None
+        out.append(line)
+    return LogFile(header, out)
+
+
+def first_bad_line(log: LogFile) -> tuple[int, str] | None:
+    """Check numbering and the hash chain; (file line number, why) of the first bad line."""
+    prev = genesis_hash(log.header.definition)
+    for i, line in enumerate(log.lines):
+        number = i + 2
+        if line.seq != i + 1:
+            return number, f"expected seq {i + 1}, found {line.seq} (a line was dropped, added or moved)"
+        if line.prev_hash != prev:
+            return number, "prev_hash does not link to the line before (the log was edited or reordered)"
+        if line.redacted and not line.digest:
+            return number, "a redacted line must carry the digest of its payload"
+        expected = chain_hash(prev, line.seq, line.type, log.digest_of(line))
+        if line.hash != expected:
+            return number, "hash does not match the payload (the line was edited)"
+        prev = line.hash
+    return None
+
+
+def from_records(header: Header, records: Iterable[Recorded]) -> LogFile:
+    return LogFile(
+        header,
+        [Line(r.seq, r.type, msgspec.Raw(r.payload), r.prev_hash, r.hash) for r in records],
+    )
+
+
+def redacted_lines(
+    records: Iterable[Recorded], decoded: Iterable[Any], redact: Any, seat: int
+) -> Iterator[Line]:
+    """Lines as ``seat`` may see them: changed payloads keep the real digest."""
+    for r, event in zip(records, decoded, strict=True):
+        seen = redact(event, seat)
+        if seen == event:
+            yield Line(r.seq, r.type, msgspec.Raw(r.payload), r.prev_hash, r.hash)
+        else:
+            yield Line(
+                r.seq,
+                r.type,
+                msgspec.Raw(_enc.encode(seen)),
+                r.prev_hash,
+                r.hash,
+                digest=payload_digest(r.payload),
+                redacted=True,
+            )

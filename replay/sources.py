@@ -1,0 +1,117 @@
+"""Logs from the store or from files, export and import.
+
+Commands that read a game (``show``, ``log``, ``diff``, ``verify``) take a game id
+or a path to an exported file; :func:`open_log` decides which.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from events.codec import decoder_for
+from events.service import GameService, ServiceError
+from events.store import GameNotFound, GameRecord, new_game_id
+from replay import logfile
+from replay.logfile import FORMAT, Header, LogFile
+from replay.verify import decode_events, verify
+
+
+def header_of(record: GameRecord, view: str | None = None) -> Header:
+    referee = view is None
+    return Header(
+        format=FORMAT,
+        definition=record.definition,
+        game_id=record.id,
+        seed=record.seed if referee else None,
+        reseeds=record.reseeds if referee else (),
+        bots=record.bots,
+        parent=record.parent,
+        fork_at=record.fork_at,
+        view=view,
+        status=record.status,
+    )
+
+
+def export(service: GameService, game_id: str, player: str | None = None) -> LogFile:
+    """The whole log, or ``player``'s view of it (no seed, hidden cards redacted)."""
+    loaded = service.load(game_id)
+    if player is None:
+        return logfile.from_records(header_of(loaded.record), loaded.records)
+    seat = loaded.seat(player)
+    lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat))
+    return LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+
+
+def read_path(path: Path) -> LogFile:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return logfile.read(handle, str(path))
+    except UnicodeDecodeError:
+        raise logfile.LogFileError(f"{path}: not a text file") from None
+
+
+def open_log(service: GameService, ref: str) -> LogFile:
+    """A game id in the store, or an exported file."""
+    path = Path(ref)
+    if path.is_file():
+        return read_path(path)
+    try:
+        return export(service, ref)
+    except GameNotFound:
+        raise ServiceError(f"no game or file {ref!r}") from None
+
+
+def import_log(service: GameService, log: LogFile) -> str:
+    """Verify ``log``, then store it as a new game (all or nothing)."""
+    if log.header.view is not None:
+        raise ServiceError(
+            f"this file is {log.header.view}'s view of a game (hidden cards redacted); "
+            "only a full export can be imported — look at it with 'citylog show FILE'"
+        )
+    verdict = verify(log)
+    if not verdict.ok:
+        raise ServiceError(f"not imported: {verdict.message('file')}")
+    h = log.header
+    parent = h.parent
+    if parent is not None:
+        try:
+            service.store.get_game(parent)
+        except GameNotFound:
+            parent = None  # the parent lives in another database
+    record = GameRecord.of(
+        new_game_id(),
+        h.definition,
+        seed=h.seed,
+        bots=h.bots,
+        parent=parent,
+        fork_at=h.fork_at if parent else None,
+        reseeds=h.reseeds,
+    )
+    store = service.store
+    with store.transaction():
+        store.create_game(record)
+        written = store.append(record.id, 0, [(x.type, bytes(x.payload)) for x in log.lines])
+        if [w.hash for w in written] != [x.hash for x in log.lines]:
+            raise ServiceError("not imported: the stored hashes differ from the file's")
+        loaded = service.load(record.id)
+        if not loaded.game.to_act(loaded.state):
+            store.set_status(record.id, "over")
+    return record.id
+
+
+def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
+    """(game, events, states after each event) of a log; raises ServiceError if undecodable."""
+    decoded = decode_events(log)
+    if not isinstance(decoded, tuple):
+        raise ServiceError(decoded.message("log"))
+    game, events = decoded
+    states: list[Any] = []
+    state = None
+    for e in events:
+        state = game.apply(state, e)
+        states.append(state)
+    return game, events, states
+
+
+__all__ = ["export", "import_log", "open_log", "read_path", "fold_log", "decoder_for"]
