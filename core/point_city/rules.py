@@ -58,7 +58,7 @@ def next_auto(s: State) -> object | None:
     if step == "ended":
         wins = winners(s)
         return ev.Scored(
-            tuple(seat_score(x) for x in s.seats), wins or (0,),
+            tuple(seat_score(x) for x in s.seats), wins,
             opponent_score(s) if s.solo_level else 0, opponent_won=not wins,
         )
     if needs_reveal(s):

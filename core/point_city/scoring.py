@@ -56,8 +56,7 @@ def winners(s: State) -> tuple[int, ...]:
     """PC-6: most points, then most unspent resource cards; still tied shares the win.
 
     Solo: the opponent takes part in the comparison like a seat (PL-10);
-    an empty tuple means the opponent won (``Result`` still lists seat 0,
-    with the verdict in its title).
+    an empty tuple means the opponent won (the breakdown's title says so).
     """
     keys = [(seat_score(x), len(x.resources)) for x in s.seats]
     best = max(keys)
@@ -83,9 +82,9 @@ def result(s: State) -> Result | None:
             verdict = "shared the win with" if tied else ("won against" if wins else "lost to")
             title = f"{verdict} the level {s.solo_level} opponent: {total} vs {bot} ({detail})"
         breakdowns.append(Breakdown(i, lines, total, (len(who.resources),), title))
-    # Solo: Result.winners names the only seat (the project's contract wants a
-    # winner among the seats); whether it beat the opponent is in the title.
-    return Result(tuple(b.total for b in breakdowns), wins or (0,), tuple(breakdowns))
+    # Solo: no winner among the seats when the opponent won (PL-10); the title
+    # gives the verdict and both scores.
+    return Result(tuple(b.total for b in breakdowns), wins, tuple(breakdowns))
 
 
 def type_counts(who: Seat) -> dict[str, int]:

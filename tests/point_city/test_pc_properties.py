@@ -55,7 +55,8 @@ def test_cards_are_conserved_at_every_event_and_every_game_ends(g: dict[str, Any
     assert GAME.to_act(state) == () and state.step == "over"
     assert len(events) < 1000
     result = GAME.result(state)
-    assert result is not None and len(result.scores) == n and result.winners
+    assert result is not None and len(result.scores) == n
+    assert result.winners or (n == 1 and "lost to" in result.breakdowns[0].title)
     if n == 1:
         assert "opponent" in result.breakdowns[0].title
 

@@ -298,8 +298,10 @@ def test_solo_opponent_score_by_level(level: int) -> None:
     assert opponent_score(s) == expected
     res_ = GAME.result(s)
     assert "lost to" in res_.breakdowns[0].title and str(expected) in res_.breakdowns[0].title
+    assert res_.winners == ()  # PL-10: the opponent won, no seat did
     strong = table(step="over", solo_level=level, opponent=Seat(), builds=[builds])
     assert "won against" in GAME.result(strong).breakdowns[0].title
+    assert GAME.result(strong).winners == (0,)
 
 
 # -- defaults and text -------------------------------------------------------------
