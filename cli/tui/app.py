@@ -1,0 +1,45 @@
+"""``citylog tui``: the Textual app on the same database and GameService as the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from cli.tui.backend import Backend
+from cli.tui.diff import DiffScreen
+from cli.tui.library import LibraryScreen
+from cli.tui.replay import GameScreen
+
+
+class CitylogApp(App[None]):
+    CSS_PATH = Path(__file__).with_name("tui.tcss")
+    TITLE = "citylog"
+    BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False)]
+
+    def __init__(self, db: str, game_id: str | None = None, durability: str = "full") -> None:
+        super().__init__()
+        self.backend = Backend(db, durability)
+        self.start_game = game_id
+
+    def get_default_screen(self) -> Screen[None]:
+        return LibraryScreen()
+
+    def on_mount(self) -> None:
+        if self.start_game:
+            self.open_game(self.start_game)
+
+    # -- navigation (screens call these) ----------------------------------------
+    def open_game(self, game_id: str) -> None:
+        self.push_screen(GameScreen(game_id))
+
+    def pick_diff(self, game_id: str) -> None:
+        """Choose the other side of a diff with ``game_id`` from the library."""
+        self.push_screen(LibraryScreen(mark=game_id))
+
+    def open_diff(self, a: str, b: str) -> None:
+        if isinstance(self.screen, LibraryScreen) and self.screen is not self.screen_stack[0]:
+            self.pop_screen()
+        self.push_screen(DiffScreen(a, b))

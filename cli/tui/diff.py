@@ -1,0 +1,135 @@
+"""Two games side by side: one cursor, the first divergence, the state differences."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from events.service import ServiceError
+from events.store import StoreError
+from cli.tui.board import Board, markup
+from cli.tui.model import DiffModel
+
+MAX_SHOWN = 200
+
+
+def highlight(mine: Text, other: Text, style: str) -> Text:
+    """``mine`` with the lines that differ from ``other`` highlighted."""
+    a, b = mine.split("\n"), other.split("\n")
+    for i, line in enumerate(a):
+        if i >= len(b) or line.plain != b[i].plain:
+            line.stylize(style)
+    return Text("\n").join(a)
+
+
+class DiffScreen(Screen[None]):
+    BINDINGS = [
+        Binding("left", "step(-1)", "◀ event"),
+        Binding("right", "step(1)", "event ▶"),
+        Binding("home", "home", "start"),
+        Binding("end", "end", "end"),
+        Binding("j", "first", "first divergence"),
+        Binding("escape", "back", "back"),
+    ]
+
+    def __init__(self, a: str, b: str) -> None:
+        super().__init__()
+        self.ids = (a, b)
+        self.model: DiffModel | None = None
+
+    def compose(self) -> ComposeResult:
+        a, b = self.ids
+        yield Static(Text(f"citylog — diff {a} ↔ {b}", style="bold"), id="title")
+        yield Static("loading…", id="summary")
+        with Horizontal(id="sides"):
+            yield Board(id="board-a")
+            yield Board(id="board-b")
+        yield Static("", id="diff-status")
+        with VerticalScroll(id="differences"):
+            yield Static("", id="differences-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="diff-io")
+    def load(self) -> None:
+        try:
+            model = self.app.backend.diff(*self.ids)  # type: ignore[attr-defined]
+        except (ServiceError, StoreError) as exc:
+            self.app.call_from_thread(self.query_one("#summary", Static).update, Text(str(exc), style="bold red"))
+            return
+        self.app.call_from_thread(self.loaded, model)
+
+    def loaded(self, model: DiffModel) -> None:
+        self.model = model
+        s = model.summary
+        if s["identical"]:
+            text = Text(f"identical: {s['events'][0]} events each", style="bold green")
+        else:
+            text = Text(f"first divergence at seq {s['first_divergence']}", style="bold yellow")
+            for key in ("a", "b"):
+                side = s.get(key)
+                if side:
+                    text.append(f"\n  {key.upper()}: {side['event']}", style="")
+            if "note" in s:
+                text.append(f"\n  {s['note']}", style="")
+        text.append(f"\n  A {model.a.game_id}: {s['events'][0]} events · B {model.b.game_id}: {s['events'][1]} events", style="dim")
+        self.query_one("#summary", Static).update(text)
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        a = markup(model.a.board()) if model.cursor <= model.a.last else Text("(ended)")
+        b = markup(model.b.board()) if model.cursor <= model.b.last else Text("(ended)")
+        self.query_one("#board-a", Board).show(highlight(a, b, "on dark_red"))
+        self.query_one("#board-b", Board).show(highlight(b, a, "on dark_green"))
+        diffs = model.differences()
+        status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {len(diffs)} state difference(s)", style="bold")
+        status.append(f"\n A {model.side_line(model.a)}", style="red")
+        status.append(f"\n B {model.side_line(model.b)}", style="green")
+        status.no_wrap, status.overflow = True, "ellipsis"
+        self.query_one("#diff-status", Static).update(status)
+        lines = Text()
+        for d in diffs[:MAX_SHOWN]:
+            lines.append(f"{d['path']}: ", style="bold")
+            lines.append(repr(d["a"]), style="red")
+            lines.append("  →  ")
+            lines.append(repr(d["b"]), style="green")
+            lines.append("\n")
+        if len(diffs) > MAX_SHOWN:
+            lines.append(f"… and {len(diffs) - MAX_SHOWN} more", style="dim")
+        if not diffs:
+            lines.append("no state differences at this seq", style="dim")
+        self.query_one("#differences-text", Static).update(lines)
+
+    def _move(self, index: int) -> None:
+        if self.model is not None:
+            self.model.go(index)
+            self.refresh_view()
+
+    def action_step(self, delta: int) -> None:
+        if self.model is not None:
+            self._move(self.model.cursor + delta)
+
+    def action_home(self) -> None:
+        self._move(0)
+
+    def action_end(self) -> None:
+        if self.model is not None:
+            self._move(self.model.last)
+
+    def action_first(self) -> None:
+        if self.model is not None:
+            self.model.jump_to_divergence()
+            self.refresh_view()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,261 @@
+"""The TUI's state: plain objects folded from the store; widgets only render them.
+
+Nothing here touches the store or Textual.  A :class:`GameModel` holds the
+whole folded game (records, events, the state after every event) and a
+cursor; stepping is list indexing, so only the cursor's state is rendered.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.engine import CHANCE, checked_decide
+from events.service import Loaded
+from events.store import GameRecord
+from replay.diff import state_differences
+from replay.explain import explain_at
+
+LEGAL_LIMIT = 500
+"""At most this many legal commands are listed; the typed input takes any."""
+
+
+@dataclass
+class GameModel:
+    record: GameRecord
+    game: Any
+    records: list[Any]
+    events: list[Any]
+    states: list[Any]
+    cursor: int = 0
+    """Index into ``events``/``states``: the board shows the state after event ``cursor + 1``."""
+    viewer: int | None = None
+    """None: the referee (the full state); else the seat whose view is shown."""
+    rounds: list[int] = field(default_factory=list)
+    round_starts: list[int] = field(default_factory=list)
+    _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.rounds:
+            self.rounds = [self.game.round_of(s) for s in self.states]
+        if not self.round_starts:
+            self.round_starts = [
+                i for i, r in enumerate(self.rounds) if i == 0 or r != self.rounds[i - 1]
+            ]
+
+    @classmethod
+    def from_loaded(cls, loaded: Loaded, cursor: int | None = None) -> GameModel:
+        states = loaded.history or [loaded.state]
+        model = cls(loaded.record, loaded.game, loaded.records, loaded.events, list(states))
+        model.cursor = model.last if cursor is None else max(0, min(cursor, model.last))
+        return model
+
+    # -- facts ---------------------------------------------------------------
+    @property
+    def game_id(self) -> str:
+        return self.record.id
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.record.players
+
+    @property
+    def last(self) -> int:
+        return len(self.events) - 1
+
+    @property
+    def version(self) -> int:
+        return self.records[-1].seq if self.records else 0
+
+    @property
+    def seq(self) -> int:
+        """The seq of the event at the cursor (1-based)."""
+        return self.cursor + 1
+
+    @property
+    def at_end(self) -> bool:
+        return self.cursor == self.last
+
+    @property
+    def state(self) -> Any:
+        return self.states[self.cursor]
+
+    # -- moving the cursor ---------------------------------------------------
+    def go(self, index: int) -> int:
+        self.cursor = max(0, min(index, self.last))
+        return self.cursor
+
+    def step(self, delta: int) -> int:
+        return self.go(self.cursor + delta)
+
+    def home(self) -> int:
+        return self.go(0)
+
+    def end(self) -> int:
+        return self.go(self.last)
+
+    def next_round(self) -> int:
+        """The first event of the next round (the end if there is none)."""
+        i = bisect.bisect_right(self.round_starts, self.cursor)
+        return self.go(self.round_starts[i] if i < len(self.round_starts) else self.last)
+
+    def prev_round(self) -> int:
+        """The start of this round, or of the previous one when already at a start."""
+        i = bisect.bisect_left(self.round_starts, self.cursor)
+        return self.go(self.round_starts[i - 1] if i > 0 else 0)
+
+    # -- views ---------------------------------------------------------------
+    def cycle_viewer(self) -> int | None:
+        order: list[int | None] = [None, *range(len(self.players))]
+        self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
+        return self.viewer
+
+    @property
+    def viewer_label(self) -> str:
+        return "referee" if self.viewer is None else self.players[self.viewer]
+
+    def view_state(self, index: int | None = None) -> Any:
+        state = self.states[self.cursor if index is None else index]
+        return state if self.viewer is None else self.game.view(state, self.viewer)
+
+    def board(self, index: int | None = None) -> str:
+        """The game's own rendering (rich markup) of the cursor's state, as the viewer sees it."""
+        return self.game.render(self.view_state(index), self.viewer)
+
+    def line(self, index: int) -> str:
+        """The readable line of event ``index``; redacted for a player's view."""
+        cache = self._lines.setdefault(self.viewer, {})
+        text = cache.get(index)
+        if text is None:
+            event = self.events[index]
+            if self.viewer is not None:
+                event = self.game.redact(event, self.viewer)
+            text = cache[index] = self.game.describe(event, self.players)
+        return text
+
+    def names(self, seats: Sequence[int]) -> str:
+        return ", ".join("chance" if s == CHANCE else self.players[s] for s in seats)
+
+    def status(self) -> str:
+        """Where the cursor is: seq, round, whose turn or the result."""
+        state = self.state
+        parts = [f"seq {self.seq}/{len(self.events)}", f"round {self.rounds[self.cursor]}"]
+        actors = self.game.to_act(state)
+        if actors:
+            parts.append(f"to act: {self.names(actors)}")
+        else:
+            result = self.game.result(state)
+            if result is not None:
+                winners = self.names(result.winners) or "nobody"
+                scores = ", ".join(str(s) for s in result.scores)
+                parts.append(f"game over — scores {scores}; winner: {winners}")
+            else:
+                parts.append("game over")
+        parts.append(f"view: {self.viewer_label}")
+        return " · ".join(parts)
+
+    def explain(self) -> str:
+        return explain_at(self.game, self.events, self.players, self.seq, self.record.seed is not None)
+
+    # -- playing -------------------------------------------------------------
+    def bots_to_act(self) -> list[int]:
+        actors = self.game.to_act(self.states[-1])
+        return [s for s in actors if s in self.record.bots]
+
+    def humans_to_act(self) -> list[int]:
+        """Human seats that may decide at the end of the log."""
+        actors = self.game.to_act(self.states[-1])
+        return [s for s in actors if s != CHANCE and s not in self.record.bots]
+
+    def acting_seat(self) -> int | None:
+        """The seat the play panel acts for: the viewer if it may act, else the first human."""
+        humans = self.humans_to_act()
+        if not humans:
+            return None
+        return self.viewer if self.viewer in humans else humans[0]
+
+    def legal(self, seat: int, limit: int = LEGAL_LIMIT) -> list[tuple[str, Any]]:
+        state = self.states[-1]
+        commands = itertools.islice(self.game.legal(state, seat), limit)
+        return [(self.game.format_command(c), c) for c in commands]
+
+    def parse(self, seat: int, text: str) -> Any:
+        """``text`` as a command; raises ``RulesError`` (bad syntax or illegal) with the rule id."""
+        state = self.states[-1]
+        command = self.game.parse_command(state, seat, text)
+        checked_decide(self.game, state, seat, command)
+        return command
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    game: str
+    players: str
+    status: str
+    events: int
+    parent: str
+
+    @classmethod
+    def of(cls, record: GameRecord, count: int) -> GameRow:
+        parent = f"{record.parent}@{record.fork_at}" if record.parent else ""
+        return cls(record.id, record.game, ", ".join(record.players), record.status, count, parent)
+
+    def cells(self) -> tuple[str, ...]:
+        return (self.id, self.game, self.players, self.status, str(self.events), self.parent)
+
+    def matches(self, query: str) -> bool:
+        hay = " ".join(self.cells()).lower()
+        return all(term in hay for term in query.lower().split())
+
+
+@dataclass
+class LibraryModel:
+    rows: list[GameRow] = field(default_factory=list)
+    query: str = ""
+
+    def visible(self) -> list[GameRow]:
+        return [r for r in self.rows if r.matches(self.query)]
+
+
+@dataclass
+class DiffModel:
+    """Two games and one cursor over both."""
+
+    a: GameModel
+    b: GameModel
+    summary: dict[str, Any]
+    """``replay.diff.diff`` of the two logs."""
+    cursor: int = 0
+
+    @property
+    def first_divergence(self) -> int | None:
+        return self.summary.get("first_divergence")
+
+    @property
+    def last(self) -> int:
+        return max(self.a.last, self.b.last)
+
+    def go(self, index: int) -> int:
+        self.cursor = max(0, min(index, self.last))
+        for side in (self.a, self.b):
+            side.go(self.cursor)
+        return self.cursor
+
+    def jump_to_divergence(self) -> int:
+        first = self.first_divergence
+        return self.go(self.cursor if first is None else first - 1)
+
+    def differences(self) -> list[dict[str, Any]]:
+        """How the two states after the cursor's event differ (empty past either end)."""
+        if self.cursor > self.a.last or self.cursor > self.b.last:
+            return []
+        return state_differences(self.a.states[self.cursor], self.b.states[self.cursor])
+
+    def side_line(self, side: GameModel) -> str:
+        if self.cursor > side.last:
+            return f"{side.game_id}: ended at seq {side.last + 1}"
+        return f"{side.game_id}: {side.seq} {side.line(side.cursor)}"
