@@ -11,6 +11,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from msgspec.structs import replace
 from typing import Any
 
 from core import registry
@@ -87,6 +89,7 @@ class Loaded:
 class GameService:
     def __init__(self, store: EventStore) -> None:
         self.store = store
+        self._cache: dict[str, Loaded] = {}
 
     # -- reading -------------------------------------------------------------
     def game_of(self, record: GameRecord) -> Game[Any, Any, Any]:
@@ -102,6 +105,21 @@ class GameService:
         return game
 
     def load(self, game_id: str, upto: int | None = None, history: bool = False) -> Loaded:
+        """The game folded to ``upto`` (default: its end).
+
+        The latest fold of each game is cached (DESIGN.md: snapshots are caches,
+        keyed by game, seq and rules version); a load reads only the events
+        appended since, and checks they chain onto the cached head.
+        """
+        cached = self._cache.get(game_id)
+        if upto is None and not history and cached is not None:
+            seq, head = self.store.head(game_id)
+            if (seq, head) == (cached.version, cached.head_hash):
+                return cached
+            if seq > cached.version:
+                new = self.store.read(game_id, after=cached.version)
+                if new and new[0].prev_hash == cached.head_hash:
+                    return self._extend(cached, new)
         record = self.store.get_game(game_id)
         game = self.game_of(record)
         records = self.store.read(game_id, upto)
@@ -115,7 +133,25 @@ class GameService:
                 states.append(state)
         if state is None:
             raise ServiceError(f"game {game_id} has no events")
-        return Loaded(record, game, records, events, state, states)
+        loaded = Loaded(record, game, records, events, state, states)
+        if upto is None:
+            self._cache[game_id] = Loaded(record, game, records, events, state)
+        return loaded
+
+    def _extend(
+        self, cached: Loaded, new: list[Recorded], events: list[Any] | None = None, state: Any = None
+    ) -> Loaded:
+        """The cached fold with ``new`` records on top (their events and state if known)."""
+        if events is None:
+            decoder = decoder_for(cached.game.event_type)
+            events = [decoder.decode(r.payload) for r in new]
+            state = cached.game.fold(events, cached.state)
+        record = cached.record
+        if not cached.game.to_act(state) and record.status != "over":
+            record = replace(record, status="over")
+        loaded = Loaded(record, cached.game, cached.records + new, cached.events + events, state)
+        self._cache[record.id] = loaded
+        return loaded
 
     # -- writing -------------------------------------------------------------
     def create(
@@ -190,7 +226,9 @@ class GameService:
                 state = game.apply(state, e)
             more, state = self._auto(game, loaded.record, state, loaded.version + len(events) + 1)
             events.extend(more)
-            return self._append(loaded.record, game, loaded.version, events, state)
+            written = self._append(loaded.record, game, loaded.version, events, state)
+        self._extend(loaded, written, events, state)  # committed: the cache moves on
+        return written
 
     def autoplay(self, game_id: str, policy: str, seats: Sequence[int] | None = None) -> list[Recorded]:
         """Bots play every remaining decision (of ``seats``, default all) to the end."""
@@ -217,6 +255,19 @@ class GameService:
             raise ServiceError(f"--at must be between 1 and {version}, not {at}")
         if seed is not None and parent.table_game:
             raise ServiceError("a --table game has no seed to change")
+        loaded = self.load(game_id)
+        events = loaded.events
+        if at < version and loaded.game.command_of(events[at]) is None:
+            start = at
+            while start > 1 and loaded.game.command_of(events[start - 1]) is None:
+                start -= 1
+            end = at + 1
+            while end < version and loaded.game.command_of(events[end]) is None:
+                end += 1
+            raise ServiceError(
+                f"seq {at} is inside the decision of seqs {start}..{end}: "
+                f"fork at {start - 1} (before it) or {end} (after it)"
+            )
         reseeds = tuple((s, v) for s, v in parent.reseeds if s <= at)
         if seed is not None:
             reseeds = reseeds + ((at + 1, seed),)

@@ -181,10 +181,11 @@ class EventStore(Protocol):
     def list_games(self) -> list[GameRecord]: ...
     def list_games_with_counts(self) -> list[tuple[GameRecord, int]]: ...
     def version(self, game_id: str) -> int: ...
+    def head(self, game_id: str) -> tuple[int, str]: ...
     def append(
         self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]
     ) -> list[Recorded]: ...
-    def read(self, game_id: str, upto: int | None = None) -> list[Recorded]: ...
+    def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]: ...
     def set_status(self, game_id: str, status: Status) -> None: ...
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...
     def close(self) -> None: ...
@@ -279,6 +280,10 @@ _SQL_INSERT = (
 )
 _SQL_READ = (
     "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq"
+)
+_SQL_READ_AFTER = (
+    "SELECT seq, type, payload, prev_hash, hash FROM events "
+    "WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
 )
 _SQL_READ_UPTO = (
     "SELECT seq, type, payload, prev_hash, hash FROM events "
@@ -524,6 +529,16 @@ class SqliteStore:
             raise GameNotFound(game_id)
         return 0
 
+    def head(self, game_id: str) -> tuple[int, str]:
+        """(last seq, its hash); (0, genesis) before the first event."""
+        row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+        if row is not None:
+            return row[0], row[1]
+        g = self._conn.execute(_SQL_GENESIS, (game_id,)).fetchone()
+        if g is None:
+            raise GameNotFound(game_id)
+        return 0, g[0]
+
     def append(
         self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]
     ) -> list[Recorded]:
@@ -583,9 +598,11 @@ class SqliteStore:
             raise
         return records
 
-    def read(self, game_id: str, upto: int | None = None) -> list[Recorded]:
-        """The game's records in seq order, up to and including ``upto``."""
-        if upto is None:
+    def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]:
+        """The game's records in seq order, after ``after`` up to and including ``upto``."""
+        if after:
+            cur = self._conn.execute(_SQL_READ_AFTER, (game_id, after, upto if upto is not None else 2**62))
+        elif upto is None:
             cur = self._conn.execute(_SQL_READ, (game_id,))
         else:
             cur = self._conn.execute(_SQL_READ_UPTO, (game_id, upto))

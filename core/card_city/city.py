@@ -80,9 +80,7 @@ def frontier(grid: Grid) -> list[Square]:
 
 def fits_frame(grid: Grid, sq: Square) -> bool:
     """CC-1: the bounding box of all cards, ``sq`` included, stays within 5 × 5."""
-    rows = [r for r, _ in grid] + [sq[0]]
-    cols = [c for _, c in grid] + [sq[1]]
-    return max(rows) - min(rows) < FRAME and max(cols) - min(cols) < FRAME
+    return _Facts(grid).fits(sq)
 
 
 def size_limit(grid: Grid) -> int:
@@ -95,32 +93,56 @@ def non_industrial(grid: Grid) -> int:
     return sum(1 for k in grid.values() if k != "I")
 
 
-def _base_violation(grid: Grid, kind: str, sq: Square) -> Violation | None:
+class _Facts:
+    """What every square's check needs, computed once per city."""
+
+    __slots__ = ("top", "bottom", "left", "right", "industrial", "others")
+
+    def __init__(self, grid: Grid) -> None:
+        rows = [r for r, _ in grid]
+        cols = [c for _, c in grid]
+        self.top, self.bottom = min(rows), max(rows)
+        self.left, self.right = min(cols), max(cols)
+        self.industrial = sum(1 for k in grid.values() if k == "I")
+        self.others = len(grid) - self.industrial
+
+    def fits(self, sq: Square) -> bool:
+        r, c = sq
+        return (
+            max(self.bottom, r) - min(self.top, r) < FRAME
+            and max(self.right, c) - min(self.left, c) < FRAME
+        )
+
+
+def _base_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = None) -> Violation | None:
     """Checks shared by construction, development and purchase."""
     if sq in grid:
         return ("Zoning Laws", f"square {format_square(sq)} is already built")
-    if not any(n in grid for n in neighbours(sq)):
+    around = neighbours(sq)
+    if not any(n in grid for n in around):
         return ("Zoning Laws", "a card must be orthogonally adjacent to a card of the city")
-    if not fits_frame(grid, sq):
+    f = facts or _Facts(grid)
+    if not f.fits(sq):
         return ("CC-1", "the city would no longer fit in a 5 × 5 square")
-    if kind != "I" and non_industrial(grid) + 1 > size_limit(grid):
-        industrial = sum(1 for k in grid.values() if k == "I")
+    limit = 5 * (1 + f.industrial)
+    if kind != "I" and f.others + 1 > limit:
         return (
             "CC-3",
-            f"size limit: {industrial} Industrial card(s) allow {size_limit(grid)} "
+            f"size limit: {f.industrial} Industrial card(s) allow {limit} "
             "non-Industrial cards and the city has them all",
         )
-    adjacent = [grid[n] for n in neighbours(sq) if n in grid]
-    if kind == "R" and "I" in adjacent:
+    if kind == "R" and any(grid.get(n) == "I" for n in around):
         return ("Zoning Laws", "Residential and Industrial cards may not be adjacent")
-    if kind == "I" and "R" in adjacent:
+    if kind == "I" and any(grid.get(n) == "R" for n in around):
         return ("Zoning Laws", "Residential and Industrial cards may not be adjacent")
     return None
 
 
-def construction_violation(grid: Grid, kind: str, sq: Square, coins: int) -> Violation | None:
+def construction_violation(
+    grid: Grid, kind: str, sq: Square, coins: int, facts: _Facts | None = None
+) -> Violation | None:
     """Why ``kind`` may not be built at ``sq`` in the Construction phase (None: it may)."""
-    found = _base_violation(grid, kind, sq)
+    found = _base_violation(grid, kind, sq, facts)
     if found is not None:
         return found
     if kind in DEVELOPMENT_KINDS and any(grid.get(n) == kind for n in neighbours(sq)):
@@ -135,12 +157,19 @@ def construction_violation(grid: Grid, kind: str, sq: Square, coins: int) -> Vio
 
 
 def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
-    return [sq for sq in frontier(grid) if construction_violation(grid, kind, sq, coins) is None]
+    facts = _Facts(grid)
+    return [sq for sq in frontier(grid) if construction_violation(grid, kind, sq, coins, facts) is None]
 
 
-def development_violation(grid: Grid, kind: str, sq: Square) -> Violation | None:
+def can_construct(grid: Grid, kind: str, coins: int) -> bool:
+    """Whether ``kind`` has at least one legal square (CC-2), without listing them all."""
+    facts = _Facts(grid)
+    return any(construction_violation(grid, kind, sq, coins, facts) is None for sq in frontier(grid))
+
+
+def development_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = None) -> Violation | None:
     """CC-4: a developed card obeys R–I non-adjacency, the size limit and the frame."""
-    return _base_violation(grid, kind, sq)
+    return _base_violation(grid, kind, sq, facts)
 
 
 def eligible_districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
@@ -169,9 +198,10 @@ def eligible_districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
 def development_options(grid: Grid) -> list[tuple[str, Square]]:
     """Every (kind, square) where a card may be developed now, in a stable order."""
     options: set[tuple[str, Square]] = set()
+    facts = _Facts(grid)
     for kind, members in eligible_districts(grid):
         for sq in border(grid, members):
-            if sq not in grid and development_violation(grid, kind, sq) is None:
+            if sq not in grid and development_violation(grid, kind, sq, facts) is None:
                 options.add((kind, sq))
     return sorted(options)
 

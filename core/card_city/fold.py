@@ -42,7 +42,10 @@ def apply(state: State | None, event: ev.Event) -> State:
         if not isinstance(event, ev.GameCreated):
             raise TypeError("a Card City log starts with cc.created")
         return _created(event)
-    return _apply(event, state)
+    handler = _apply.registry.get(type(event))  # a plain dict lookup: the fold is hot
+    if handler is None:
+        raise TypeError(f"not a Card City event: {event!r}")
+    return handler(event, state)
 
 
 def _created(e: ev.GameCreated) -> State:

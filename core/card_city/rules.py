@@ -21,6 +21,7 @@ from core.card_city.cards import (
     industrial_cost,
 )
 from core.card_city.city import (
+    can_construct,
     construction_squares,
     construction_violation,
     development_options,
@@ -227,9 +228,9 @@ def unbuildable_reason(s: State, seat: int, card: str) -> tuple[str, str] | None
     """Why ``card`` has no legal square for ``seat`` now (CC-2), or None if it has one."""
     p = s.players[seat]
     grid = p.grid()
-    if construction_squares(grid, card, p.coins):
+    if can_construct(grid, card, p.coins):
         return None
-    if card == "L" and p.coins < LEISURE_COST and construction_squares(grid, card, LEISURE_COST):
+    if card == "L" and p.coins < LEISURE_COST and can_construct(grid, card, LEISURE_COST):
         return ("CC-2", f"Leisure costs {LEISURE_COST} coins and {p.name} has {p.coins}")
     return ("CC-2", f"no legal square for the {NAMES[card]} card (zoning, size limit or frame)")
 
@@ -297,7 +298,7 @@ def purchase_block(s: State, seat: int) -> str | None:
         return "the reserve has no Industrial card (CC-10)"
     if p.coins < cost:
         return f"{p.coins} coins, the next Industrial card costs {cost} (CC-10)"
-    if not construction_squares(p.grid(), "I", p.coins):
+    if not can_construct(p.grid(), "I", p.coins):
         return "no legal square for an Industrial card (CC-10)"
     return None
 
