@@ -1,0 +1,64 @@
+"""Screens at a fixed 120×40 size: fixed game ids and seeds, so they are deterministic.
+
+Regenerate with ``python -m pytest tests/tui/test_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+
+from cli.tui.app import CitylogApp
+from tests.tui.conftest import HAS_5X5
+from tests.tui.helpers import settle
+
+SIZE = (120, 40)
+
+
+def keys(*press: str):
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press(*press)
+        await settle(pilot)
+
+    return run_before
+
+
+def test_library(snap_compare, db: str) -> None:
+    assert snap_compare(CitylogApp(db), terminal_size=SIZE, run_before=keys())
+
+
+def test_card_city_board(snap_compare, db: str) -> None:
+    app = CitylogApp(db, "cc-demo")
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", "pagedown", "pagedown", "pagedown", "right"))
+
+
+def test_card_city_board_as_a_player(snap_compare, db: str) -> None:
+    app = CitylogApp(db, "cc-demo")
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", "pagedown", "pagedown", "right", "right", "v"))
+
+
+@pytest.mark.skipif(not HAS_5X5, reason="5x5-city is not available in this build")
+def test_5x5_city_board(snap_compare, db: str) -> None:
+    app = CitylogApp(db, "55-demo")
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", *["pagedown"] * 6))
+
+
+def test_point_city_tableau(snap_compare, db: str) -> None:
+    app = CitylogApp(db, "pc-demo")
+    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", *["pagedown"] * 8))
+
+
+def test_play_panel(snap_compare, db: str) -> None:
+    assert snap_compare(CitylogApp(db, "cc-play"), terminal_size=SIZE, run_before=keys())
+
+
+def test_diff_view(snap_compare, db: str) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        pilot.app.open_diff("cc-demo", "cc-other")
+        await settle(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+
+    assert snap_compare(CitylogApp(db), terminal_size=SIZE, run_before=run_before)
