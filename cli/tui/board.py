@@ -83,5 +83,6 @@ class Timeline(Widget, can_focus=True):
         return Text("\n").join(out)
 
     def on_click(self, event: Click) -> None:
-        if self.model is not None:
-            self.post_message(self.Picked(self._start + event.y))
+        offset = event.get_content_offset(self)
+        if self.model is not None and offset is not None:
+            self.post_message(self.Picked(self._start + offset.y))

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from core.engine import RulesError
-from events.service import ServiceError
+from events.service import ServiceError, StaleMove
 from events.store import StoreError
 from cli.tui.board import Board, StatusLine, Timeline, markup
 from cli.tui.modals import SeedModal, TextModal
@@ -76,6 +76,8 @@ class GameScreen(Screen[None]):
             model = self.app.backend.submit(self.game_id, seat, command, version)  # type: ignore[attr-defined]
         except FAILURES as exc:
             self.app.call_from_thread(self.query_one(PlayPanel).say, f"refused: {exc}", True)
+            if isinstance(exc, StaleMove):  # someone else moved: show the game as it is now
+                self.app.call_from_thread(self.load)
             return
         self.app.call_from_thread(self.loaded, model)
 
@@ -101,7 +103,10 @@ class GameScreen(Screen[None]):
     def loaded(self, model: GameModel) -> None:
         if self.model is not None:
             model.viewer = self.model.viewer
+        elif model.acting_seat() is not None:
+            model.viewer = model.acting_seat()  # a player at the table sees their own view
         self.model = model
+        self.query_one("#typed", Input).value = ""
         rec = model.record
         title = f"citylog — {model.game.spec.title} — game {rec.id} ({rec.status})"
         if rec.parent:

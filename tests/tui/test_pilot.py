@@ -178,6 +178,20 @@ async def test_diff_jumps_to_first_divergence(db: str, service) -> None:
         assert isinstance(app.screen, GameScreen)
 
 
+async def test_library_d_then_enter_opens_a_diff(db: str) -> None:
+    app = CitylogApp(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"cc-", "enter")  # cc-demo, cc-other, cc-play
+        await pilot.press("d", "down", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DiffScreen) and screen.model is not None
+        assert (screen.model.a.game_id, screen.model.b.game_id) == ("cc-demo", "cc-other")
+        await pilot.press("end", "j")
+        assert screen.model.cursor + 1 == screen.model.first_divergence
+
+
 async def test_play_submits_a_legal_command(db: str) -> None:
     app = CitylogApp(db, "cc-play")
     async with app.run_test(size=SIZE) as pilot:
@@ -187,6 +201,7 @@ async def test_play_submits_a_legal_command(db: str) -> None:
         before = model.version
         panel = screen.query_one(PlayPanel)
         assert panel.display and panel.seat == 0 and panel.commands
+        assert model.viewer == 0  # the human to act sees their own view
         chosen = panel.commands[0][1]
         assert app.focused is screen.query_one("#legal")
         await pilot.press("enter")
