@@ -73,6 +73,7 @@ def parse_board(text: str, source: str) -> dict[Square, str]:
 
 
 def _check_connected(grid: Grid, rows: list[tuple[int, list[tuple[int, str]]]], source: str) -> None:
+    """CL-5: a board is one connected city around its City Hall."""
     hall = next(sq for sq, k in grid.items() if k == "H")
     seen, stack = {hall}, [hall]
     while stack:
@@ -84,7 +85,7 @@ def _check_connected(grid: Grid, rows: list[tuple[int, list[tuple[int, str]]]], 
         if sq not in seen:
             number, tokens = rows[sq[0]]
             raise BoardFileError(
-                source, number, tokens[sq[1]][0], "this card is not connected to the city (Zoning Laws)"
+                source, number, tokens[sq[1]][0], "this card is not connected to the city (CL-5)"
             )
 
 
@@ -127,7 +128,7 @@ def where(text: str, source: str, card: str, params: Mapping[str, str]) -> Board
     if card not in NAMES or card == "H":
         raise BadOptions(f"--card must be one of R C L I P, not {card!r}")
     grid = parse_board(text, source)
-    coins = _coins(params) if "coins" in params else 5
+    coins = _coins(params) if "coins" in params else 5  # CL-6: unknown coins: cost not held against it
     legal = construction_squares(grid, card, coins)
     illegal = []
     for sq in frontier(grid):

@@ -72,6 +72,8 @@ class Kept(_Event, tag="cc.kept"):
     down: tuple[str, ...]
     source: str = "holding"
     """Where the cards come from: "holding", or the offer's "pair" or "rest"."""
+    known_to: tuple[int, ...] = ()
+    """Other seats that have seen the face-down cards: the divider (CC-7)."""
 
 
 class Holding(_Event, tag="cc.holding"):
@@ -80,6 +82,8 @@ class Holding(_Event, tag="cc.holding"):
     seat: int
     up: tuple[str, ...]
     down: tuple[str, ...]
+    known_to: tuple[int, ...] = ()
+    """Other seats that have seen the face-down cards: the divider (CC-7)."""
 
 
 class SoloChose(_Event, tag="cc.solo_chose"):

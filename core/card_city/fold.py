@@ -136,7 +136,7 @@ def _offer_less(s: State, group: str) -> Offer | None:
 
 @_apply.register
 def _(e: ev.Kept, s: State) -> State:
-    players = _player(s, e.seat, hand=Hand(e.up, e.down))
+    players = _player(s, e.seat, hand=Hand(e.up, e.down, e.known_to))
     if e.source == "holding":
         return replace(s, players=players, holding=Hand())
     return replace(s, players=players, offer=_offer_less(s, e.source))
@@ -144,7 +144,9 @@ def _(e: ev.Kept, s: State) -> State:
 
 @_apply.register
 def _(e: ev.Holding, s: State) -> State:
-    return replace(s, divider=e.seat, holding=Hand(e.up, e.down), offer=_offer_less(s, "rest"))
+    return replace(
+        s, divider=e.seat, holding=Hand(e.up, e.down, e.known_to), offer=_offer_less(s, "rest")
+    )
 
 
 @_apply.register

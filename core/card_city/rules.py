@@ -72,6 +72,7 @@ def without_cards(s: State) -> list[int]:
 
 
 def next_without_cards(s: State, after: int) -> int:
+    """CL-4: the next player without cards, clockwise from the divider ``after``."""
     for step in range(1, s.n):
         seat = (after + step) % s.n
         if not len(s.players[seat].hand) and seat != after:
@@ -194,9 +195,11 @@ def _take(s: State, seat: int, cmd: Take) -> tuple[ev.Event, ...]:
         out.append(ev.Kept(seat=offer.divider, up=offer.pair, down=(), source="pair"))
         holder = seat
     if last:
-        out.append(ev.Kept(seat=holder, up=offer.up, down=offer.down, source="rest"))
+        out.append(
+            ev.Kept(seat=holder, up=offer.up, down=offer.down, source="rest", known_to=(offer.divider,))
+        )
     else:
-        out.append(ev.Holding(seat=holder, up=offer.up, down=offer.down))
+        out.append(ev.Holding(seat=holder, up=offer.up, down=offer.down, known_to=(offer.divider,)))
     return tuple(out)
 
 
@@ -314,6 +317,7 @@ def advance(s: State) -> tuple[ev.Event, ...]:
     if s.phase == "acquisition":
         return _advance_acquisition(s)
     if s.phase == "construction":
+        # CL-2: when no card left in a hand has a legal square, discard them one by one
         for seat, p in enumerate(s.players):
             cards = p.hand.cards
             if cards and all(unbuildable_reason(s, seat, c) for c in cards):
@@ -371,7 +375,8 @@ def _advance_acquisition(s: State) -> tuple[ev.Event, ...]:
     if s.offer is not None:
         return ()
     if held and len(held) == 2 and len(without_cards(s)) == 1:
-        return (ev.Kept(seat=s.divider, up=s.holding.up, down=s.holding.down),)
+        h = s.holding
+        return (ev.Kept(seat=s.divider, up=h.up, down=h.down, known_to=h.known_to),)
     if held:
         return ()
     if all(len(p.hand) for p in s.players):
@@ -380,7 +385,7 @@ def _advance_acquisition(s: State) -> tuple[ev.Event, ...]:
 
 
 def _end_of_round(s: State) -> tuple[ev.Event, ...]:
-    if s.round < ROUNDS:
+    if s.round < ROUNDS:  # CL-3: the pawn passes between rounds; after round 10, scoring
         nxt = (s.first + 1) % s.n
         return (
             ev.PawnPassed(to=nxt),

@@ -31,6 +31,8 @@ class Hand(msgspec.Struct, frozen=True):
 
     up: tuple[str, ...] = ()
     down: tuple[str, ...] = ()
+    known_to: tuple[int, ...] = ()
+    """Seats besides the holder that have seen ``down`` (the divider, CC-7)."""
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -43,9 +45,9 @@ class Hand(msgspec.Struct, frozen=True):
         """The hand less one ``card``, taken from the face-up part first."""
         if card in self.up:
             i = self.up.index(card)
-            return Hand(self.up[:i] + self.up[i + 1 :], self.down)
+            return Hand(self.up[:i] + self.up[i + 1 :], self.down, self.known_to)
         i = self.down.index(card)
-        return Hand(self.up, self.down[:i] + self.down[i + 1 :])
+        return Hand(self.up, self.down[:i] + self.down[i + 1 :], self.known_to)
 
 
 class Offer(msgspec.Struct, frozen=True):

@@ -17,13 +17,15 @@ def _mask(cards: tuple[str, ...]) -> tuple[str, ...]:
     return (HIDDEN,) * len(cards)
 
 
-def _hand(hand: Hand, visible: bool) -> Hand:
-    return hand if visible else Hand(hand.up, _mask(hand.down))
+def _hand(hand: Hand, holder: int, seat: int | None) -> Hand:
+    if seat is not None and (seat == holder or seat in hand.known_to):
+        return hand
+    return Hand(hand.up, _mask(hand.down), hand.known_to)
 
 
 def view(s: State, seat: int | None) -> State:
     """``s`` as ``seat`` sees it; ``None`` is a spectator."""
-    players = tuple(replace(p, hand=_hand(p.hand, i == seat)) for i, p in enumerate(s.players))
+    players = tuple(replace(p, hand=_hand(p.hand, i, seat)) for i, p in enumerate(s.players))
     offer = s.offer
     if offer is not None and seat != offer.divider:
         offer = replace(offer, down=_mask(offer.down))
@@ -31,7 +33,7 @@ def view(s: State, seat: int | None) -> State:
         s,
         players=players,
         pool=(),  # the make-up of the pool is hidden; pool_size stays
-        holding=_hand(s.holding, s.divider == seat),
+        holding=_hand(s.holding, s.divider, seat),
         offer=offer,
     )
 
@@ -42,6 +44,6 @@ def redact(e: ev.Event, seat: int | None) -> ev.Event:
         return replace(e, cards=_mask(e.cards))
     if isinstance(e, ev.Split) and e.seat != seat:
         return replace(e, down=_mask(e.down))
-    if isinstance(e, (ev.Kept, ev.Holding)) and e.seat != seat:
+    if isinstance(e, (ev.Kept, ev.Holding)) and seat != e.seat and seat not in e.known_to:
         return replace(e, down=_mask(e.down))
     return e

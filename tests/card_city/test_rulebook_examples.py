@@ -234,3 +234,15 @@ def test_solo_levels(score: int, level: str) -> None:
     from core.card_city.scoring import solo_level
 
     assert solo_level(score) == level
+
+
+def test_face_down_cards_are_known_to_the_divider_and_the_taker_only_cc7() -> None:
+    s = _example_draw()
+    s, events = step(s, 1, Take("rest"))
+    holding = [e for e in events if isinstance(e, ev.Holding)][0]
+    assert holding.seat == 1 and holding.known_to == (0,)
+    assert GAME.redact(holding, 0).down == holding.down  # the divider made the split
+    assert GAME.redact(holding, 1).down == holding.down  # the taker sees them
+    assert set(GAME.redact(holding, 2).down) == {"?"}  # the third player does not
+    assert set(GAME.view(s, 2).holding.down) == {"?"}
+    assert GAME.view(s, 0).holding.down == ("I", "L")

@@ -1,0 +1,49 @@
+"""Regenerate the golden logs (only when a rules change is intended and recorded).
+
+    python tests/card_city/golden/make_golden.py
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+
+from events.service import GameService
+from events.store import SqliteStore
+from replay import logfile
+from replay.sources import export
+
+HERE = Path(__file__).parent
+GAMES = {
+    "two-players": (["ann", "bob"], "golden-2", {}),
+    "four-players-variants": (
+        ["ann", "bob", "cy", "dee"],
+        "golden-4",
+        {"decentralization": "yes", "parking-meters": "yes"},
+    ),
+    "solo": (["ann"], "golden-1", {}),
+}
+
+
+def main() -> None:
+    expected = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = GameService(SqliteStore(Path(tmp) / "g.db"))
+        for name, (players, seed, options) in GAMES.items():
+            gid = svc.create(
+                "card-city", players, seed=seed, options=options,
+                bots=dict.fromkeys(range(len(players)), "greedy"), game_id=name,
+            )
+            buffer = io.StringIO()
+            logfile.write(export(svc, gid), buffer)
+            (HERE / f"{name}.jsonl").write_text(buffer.getvalue())
+            loaded = svc.load(gid)
+            result = loaded.game.result(loaded.state)
+            expected[name] = {"scores": list(result.scores), "winners": list(result.winners)}
+    (HERE / "expected.json").write_text(json.dumps(expected, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
