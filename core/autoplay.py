@@ -6,7 +6,7 @@ The service uses the same steps against the store; tests, benchmarks and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core.engine import CHANCE, Game, IllegalCommand, checked_decide
@@ -43,8 +43,10 @@ def play_game(
     policies: Sequence[str],
     options: Mapping[str, str] | None = None,
     keep_events: bool = True,
+    hook: Callable[[Any, int, Any, tuple[Any, ...]], None] | None = None,
 ) -> tuple[Any, list[Any]]:
-    """A whole bot game: (final state, events).  ``keep_events=False`` keeps none."""
+    """A whole bot game: (final state, events).  ``keep_events=False`` keeps none;
+    ``hook(before, seat, command, events)`` sees every decision (tests use it)."""
     created = game.create(players, options or {})
     state = game.apply(None, created)
     events: list[Any] = [created]
@@ -57,7 +59,10 @@ def play_game(
                 raise RuntimeError("a human seat must act; give every seat a policy")
             return state, events
         seat, command = step
-        for event in checked_decide(game, state, seat, command):
+        produced = checked_decide(game, state, seat, command)
+        if hook is not None:
+            hook(state, seat, command, produced)
+        for event in produced:
             state = game.apply(state, event)
             seq += 1
             if keep_events:

@@ -25,46 +25,27 @@ from core.card_city.city import (
     neighbours,
 )
 from core.card_city.scoring import final_score
+from core.boardtext import Token, board_tokens
 from core.engine import BadOptions, BoardFileError, BoardScore
 
 TOKENS = {"H", "R", "C", "L", "I", "P", "."}
 
 
 def parse_board(text: str, source: str) -> dict[Square, str]:
-    rows: list[tuple[int, list[tuple[int, str]]]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0]
-        if not line.strip():
-            continue
-        tokens: list[tuple[int, str]] = []
-        col = 0
-        for part in line.split():
-            col = line.index(part, col)
-            tokens.append((col + 1, part))
-            col += len(part)
-        rows.append((number, tokens))
-    if len(rows) != 5:
-        last = rows[-1][0] if rows else 1
-        at = rows[5][0] if len(rows) > 5 else last
-        raise BoardFileError(source, at, 1, f"a board has 5 rows, this one has {len(rows)}")
+    rows = board_tokens(text, source)
     grid: dict[Square, str] = {}
     halls: list[tuple[int, int]] = []
-    for r, (number, tokens) in enumerate(rows):
-        if len(tokens) != 5:
-            column = tokens[5][0] if len(tokens) > 5 else len(text.splitlines()[number - 1]) + 1
-            raise BoardFileError(source, number, column, f"a row has 5 squares, this one has {len(tokens)}")
-        for c, (column, token) in enumerate(tokens):
+    for r, row in enumerate(rows):
+        for c, (line, column, token) in enumerate(row):
             if token not in TOKENS:
-                raise BoardFileError(
-                    source, number, column, f"unknown token {token!r} (use H R C L I P or .)"
-                )
+                raise BoardFileError(source, line, column, f"unknown token {token!r} (use H R C L I P or .)")
             if token == ".":
                 continue
             grid[(r, c)] = token
             if token == "H":
-                halls.append((number, column))
+                halls.append((line, column))
     if not halls:
-        raise BoardFileError(source, rows[0][0], 1, "the board has no City Hall (H)")
+        raise BoardFileError(source, rows[0][0][0], 1, "the board has no City Hall (H)")
     if len(halls) > 1:
         line, column = halls[1]
         raise BoardFileError(source, line, column, "a city has only one City Hall")
@@ -72,7 +53,7 @@ def parse_board(text: str, source: str) -> dict[Square, str]:
     return grid
 
 
-def _check_connected(grid: Grid, rows: list[tuple[int, list[tuple[int, str]]]], source: str) -> None:
+def _check_connected(grid: Grid, rows: list[list[Token]], source: str) -> None:
     """CL-5: a board is one connected city around its City Hall."""
     hall = next(sq for sq, k in grid.items() if k == "H")
     seen, stack = {hall}, [hall]
@@ -83,10 +64,8 @@ def _check_connected(grid: Grid, rows: list[tuple[int, list[tuple[int, str]]]], 
                 stack.append(n)
     for sq in sorted(grid):
         if sq not in seen:
-            number, tokens = rows[sq[0]]
-            raise BoardFileError(
-                source, number, tokens[sq[1]][0], "this card is not connected to the city (CL-5)"
-            )
+            line, column, _ = rows[sq[0]][sq[1]]
+            raise BoardFileError(source, line, column, "this card is not connected to the city (CL-5)")
 
 
 def _coins(params: Mapping[str, str]) -> int:

@@ -1,8 +1,8 @@
 """Income (Phase 4, CC-14) and final scoring (End of the Game, CC-11, CC-13).
 
->>> g = {(0, 0): "H", (0, 1): "C", (1, 1): "R", (1, 2): "C", (0, 2): "C"}
->>> income(g, parking_meters=False).total
-4
+>>> g = {(0, 0): "H", (0, 1): "C", (1, 1): "R", (1, 2): "C"}  # two 1-card districts
+>>> income(g, parking_meters=False)
+Income(salary=1, commercial=(1, 1), meters=())
 """
 
 from __future__ import annotations

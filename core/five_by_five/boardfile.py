@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from core.boardtext import board_tokens
 from core.engine import BadOptions, BoardFileError, BoardScore
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.scoring import score_board
@@ -36,30 +37,9 @@ def _token(tok: str, source: str, line: int, col: int) -> str:
 
 def parse_board(text: str, source: str) -> tuple[str, ...]:
     """The 25 cells of a board file; ``BoardFileError`` names line and column."""
-    cells: list[str] = []
-    rows = 0
-    last_line = 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        last_line = number
-        body = raw.split("#", 1)[0]
-        if not body.strip():
-            continue
-        rows += 1
-        if rows > 5:
-            raise BoardFileError(source, number, 1, "more than 5 rows")
-        toks: list[tuple[int, str]] = []
-        col = 0
-        for part in body.split():
-            col = body.index(part, col)
-            toks.append((col + 1, part))
-            col += len(part)
-        if len(toks) != 5:
-            where = toks[5][0] if len(toks) > 5 else len(body.rstrip()) + 1
-            raise BoardFileError(source, number, where, f"expected 5 tokens, found {len(toks)}")
-        cells.extend(_token(tok, source, number, c) for c, tok in toks)
-    if rows < 5:
-        raise BoardFileError(source, last_line + 1, 1, f"expected 5 rows, found {rows}")
-    return tuple(cells)
+    return tuple(
+        _token(tok, source, line, col) for row in board_tokens(text, source) for line, col, tok in row
+    )
 
 
 def score_text(text: str, source: str, params: Mapping[str, str]) -> BoardScore:

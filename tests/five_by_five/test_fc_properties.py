@@ -105,7 +105,9 @@ class Checker:
         if seat == CHANCE:
             legal = _chance_possible(before, probe)
         else:
-            legal = probe in set(GAME.legal(before, seat))
+            listed = set(GAME.legal(before, seat))
+            # a swap is symmetric (FL-3): legal() lists each pair once, in square order
+            legal = probe in listed or (isinstance(probe, cm.Swap) and cm.Swap(probe.b, probe.a) in listed)
         if not legal:
             snapshot = ENC.encode(before)
             try:

@@ -7,11 +7,12 @@ from typing import Any
 
 import msgspec
 
+from core.autoplay import play_game
 from core.engine import CHANCE, checked_decide
+from core.rng import Rng
 from core.point_city.cards import CARDS, Card
 from core.point_city.game import GAME
 from core.point_city.state import Seat, Slot, State
-from core.rng import Rng
 
 Hook = Callable[[State, int, Any, tuple[Any, ...]], None]
 
@@ -24,22 +25,8 @@ def play(
     hook: Hook | None = None,
 ) -> tuple[State, list[Any]]:
     """A whole seeded game; ``hook(before, seat, command, events)`` sees every decision."""
-    bots = bots or ["random"] * n
-    events: list[Any] = [GAME.create([f"p{i}" for i in range(n)], options or {})]
-    s = GAME.apply(None, events[0])
-    while actors := GAME.to_act(s):
-        if actors == (CHANCE,):
-            seat, cmd = CHANCE, GAME.chance(s, Rng.derive(seed, len(events) + 1))
-        else:
-            seat = actors[0]
-            cmd = GAME.bots[bots[seat]](GAME, s, seat, Rng.derive(seed, len(events) + 1, "bot"))
-        evs = checked_decide(GAME, s, seat, cmd)
-        if hook is not None:
-            hook(s, seat, cmd, evs)
-        for e in evs:
-            s = GAME.apply(s, e)
-            events.append(e)
-    return s, events
+    players = [f"p{i}" for i in range(n)]
+    return play_game(GAME, players, seed, bots or ["random"] * n, options, hook=hook)
 
 
 def cards(pred: Callable[[Card], bool], k: int = 1, skip: Iterable[int] = ()) -> list[int]:
