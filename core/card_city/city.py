@@ -14,6 +14,7 @@ own coordinates.  Nothing here depends on where the origin is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 
 from core.card_city.cards import (
     COLOURS,
@@ -213,3 +214,20 @@ def format_square(sq: Square) -> str:
 def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
     for sq in sorted(grid):
         yield sq, grid[sq]
+
+
+# -- cached by city ---------------------------------------------------------------
+# A city in a game state is an immutable tuple of (row, col, kind) cells, so the
+# answers below are pure functions of it; the rules ask them many times per
+# decision (every automatic step re-checks every hand), hence the caches.
+Cells = tuple[tuple[int, int, str], ...]
+
+
+@lru_cache(maxsize=8192)
+def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
+    return can_construct({(r, c): k for r, c, k in cells}, kind, coins)
+
+
+@lru_cache(maxsize=8192)
+def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
+    return tuple(development_options({(r, c): k for r, c, k in cells}))

@@ -21,7 +21,8 @@ from core.card_city.cards import (
     industrial_cost,
 )
 from core.card_city.city import (
-    can_construct,
+    cells_can_construct,
+    cells_development_options,
     construction_squares,
     construction_violation,
     development_options,
@@ -230,10 +231,9 @@ def _build(s: State, seat: int, cmd: Build) -> tuple[ev.Event, ...]:
 def unbuildable_reason(s: State, seat: int, card: str) -> tuple[str, str] | None:
     """Why ``card`` has no legal square for ``seat`` now (CC-2), or None if it has one."""
     p = s.players[seat]
-    grid = p.grid()
-    if can_construct(grid, card, p.coins):
+    if cells_can_construct(p.city, card, p.coins):
         return None
-    if card == "L" and p.coins < LEISURE_COST and can_construct(grid, card, LEISURE_COST):
+    if card == "L" and p.coins < LEISURE_COST and cells_can_construct(p.city, card, LEISURE_COST):
         return ("CC-2", f"Leisure costs {LEISURE_COST} coins and {p.name} has {p.coins}")
     return ("CC-2", f"no legal square for the {NAMES[card]} card (zoning, size limit or frame)")
 
@@ -289,7 +289,7 @@ def _buy(s: State, seat: int, cmd: Buy) -> tuple[ev.Event, ...]:
 
 # -- automatic steps ----------------------------------------------------------
 def can_develop(s: State, seat: int) -> bool:
-    options = development_options(s.players[seat].grid())
+    options = cells_development_options(s.players[seat].city)
     return any(s.reserve[KINDS.index(kind)] > 0 for kind, _ in options)
 
 
@@ -301,7 +301,7 @@ def purchase_block(s: State, seat: int) -> str | None:
         return "the reserve has no Industrial card (CC-10)"
     if p.coins < cost:
         return f"{p.coins} coins, the next Industrial card costs {cost} (CC-10)"
-    if not can_construct(p.grid(), "I", p.coins):
+    if not cells_can_construct(p.city, "I", p.coins):
         return "no legal square for an Industrial card (CC-10)"
     return None
 
