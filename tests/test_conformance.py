@@ -92,18 +92,25 @@ def test_misplaced_commands_are_refused_cleanly(name: str, seed: int, data: st.D
     _, events = play_game(game, _players(game, n), str(seed), ["random"] * n)
     commands = [c for c in (game.command_of(e) for e in events) if c is not None]
     # replay to a random point, then try commands taken from elsewhere in the game
-    stop = data.draw(st.integers(1, len(events) - 1), label="stop")
+    # decision points only: states inside a decision's events are never acted on
+    points = [i for i in range(1, len(events)) if game.command_of(events[i]) is not None]
+    stop = data.draw(st.sampled_from(points), label="stop")
     state = game.fold(events[:stop])
     before = ENC.encode(state)
+    chance_types = {type(c) for who, c in commands if who == CHANCE}
     for _ in range(20):
         seat, command = data.draw(st.sampled_from(commands))
         seat = data.draw(st.sampled_from([seat, CHANCE, *range(n)]))
         try:
             checked_decide(game, state, seat, command)
+            accepted = True
         except IllegalCommand as exc:
+            accepted = False
             assert exc.rule and str(exc)
         except RulesError as exc:  # pragma: no cover - a wrong error class is a bug
             pytest.fail(f"{type(exc).__name__} instead of IllegalCommand: {exc}")
+        if accepted:  # chance outcomes come only from CHANCE, moves only from players
+            assert (seat == CHANCE) == (type(command) in chance_types), f"{seat} made {command!r}"
         assert ENC.encode(state) == before
 
 

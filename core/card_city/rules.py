@@ -124,7 +124,12 @@ def settle(s: State, first: tuple[ev.Event, ...]) -> tuple[ev.Event, ...]:
 
 
 def _first_event(s: State, seat: int, cmd: Command) -> tuple[ev.Event, ...]:
+    if isinstance(cmd, Draw) != (seat == CHANCE):
+        who = "chance" if seat == CHANCE else "a player"
+        raise IllegalCommand("engine", f"{who} cannot make that move: draws are chance outcomes")
     if isinstance(cmd, Draw):
+        if not s.need_draw:
+            raise IllegalCommand("Phase 1", "no draw is due now")
         draw_possible(s, cmd.cards)
         return (ev.CardsDrawn(seat=s.first, cards=cmd.cards),)
     if isinstance(cmd, SplitCards):
@@ -209,6 +214,8 @@ def _keep(s: State, seat: int, cmd: Keep) -> tuple[ev.Event, ...]:
     if s.n != 1:
         raise IllegalCommand("CC-7", "keeping 2 of 3 is the solo rule; split the cards instead")
     held = Counter(s.holding.cards)
+    if len(s.holding) != 3:
+        raise IllegalCommand("CC-9", "there are no 3 drawn cards to choose from now")
     if len(cmd.cards) != 2 or Counter(cmd.cards) - held:
         have = "".join(sorted(s.holding.cards))
         raise IllegalCommand("CC-9", f"keep 2 of the 3 cards drawn ({have})")
