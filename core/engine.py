@@ -16,6 +16,8 @@ A game is a set of pure functions over frozen msgspec Structs:
   (that is all a game played with real cards can be checked for);
 * ``command_of(event)``: the (seat, command) that produced a decision's first
   event, so that a log can be re-decided event by event (``verify``);
+* ``square_of(command)``: the board grid position ``(row, col)`` a command places
+  something on, or ``None`` (the default); the TUI's clickable squares;
 * ``result``, ``view``, ``redact``, ``describe``, ``render``, ``parse_command`` /
   ``format_command`` and ``bots``.
 
@@ -212,6 +214,14 @@ class Game(ABC, Generic[S, E, C]):
     @abstractmethod
     def command_of(self, event: E) -> tuple[int, C] | None:
         """The decision that produced ``event``, if it opens a decision."""
+
+    def square_of(self, command: C) -> tuple[int, int] | None:
+        """The board grid position ``(row, col)`` ``command`` places something on, if any.
+
+        Rows grow downwards, columns rightwards; games choose their own origin
+        (negative values are allowed).  The default: no square.
+        """
+        return None
 
     def is_legal(self, state: S, seat: int, command: C) -> bool:
         try:

@@ -22,6 +22,62 @@ from replay.explain import explain_at
 LEGAL_LIMIT = 500
 """At most this many legal commands are listed; the typed input takes any."""
 
+Square = tuple[int, int]
+"""A board grid position ``(row, col)``, as ``Game.square_of`` gives it."""
+
+
+@dataclass
+class PlayModel:
+    """The legal commands of the seat to act, and the square the list is narrowed to.
+
+    ``squares[i]`` is where ``commands[i]`` places something (``Game.square_of``),
+    None for a command that names no square.
+    """
+
+    seat: int
+    commands: list[tuple[str, Any]]
+    squares: list[Square | None]
+    square_filter: Square | None = None
+    """None: every command is listed; else only those on this square."""
+
+    @classmethod
+    def of(cls, game: Any, seat: int, commands: list[tuple[str, Any]]) -> PlayModel:
+        return cls(seat, commands, [_square(game, c) for _, c in commands])
+
+    def grid_squares(self) -> list[Square]:
+        """The distinct squares of the legal commands, in reading order."""
+        return sorted({s for s in self.squares if s is not None})
+
+    def bounds(self) -> tuple[range, range] | None:
+        """The rows and columns of the squares' bounding box (None: no command names a square)."""
+        squares = self.grid_squares()
+        if not squares:
+            return None
+        rows = [r for r, _ in squares]
+        cols = [c for _, c in squares]
+        return range(min(rows), max(rows) + 1), range(min(cols), max(cols) + 1)
+
+    def on(self, square: Square) -> list[tuple[str, Any]]:
+        return [tc for tc, s in zip(self.commands, self.squares) if s == square]
+
+    def visible(self) -> list[tuple[str, Any]]:
+        """The commands the list shows: all, or those on the filtered square."""
+        return self.commands if self.square_filter is None else self.on(self.square_filter)
+
+    def pick_square(self, square: Square) -> Any | None:
+        """Narrow the list to ``square``; the command itself when it is the only one there."""
+        self.square_filter = square
+        here = self.on(square)
+        return here[0][1] if len(here) == 1 else None
+
+    def clear_filter(self) -> None:
+        self.square_filter = None
+
+
+def _square(game: Any, command: Any) -> Square | None:
+    square = game.square_of(command)
+    return None if square is None else (int(square[0]), int(square[1]))
+
 
 @dataclass
 class GameModel:
@@ -37,6 +93,7 @@ class GameModel:
     rounds: list[int] = field(default_factory=list)
     round_starts: list[int] = field(default_factory=list)
     _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
+    _play: dict[int, PlayModel] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not self.rounds:
@@ -186,6 +243,13 @@ class GameModel:
         state = self.states[-1]
         commands = itertools.islice(self.game.legal(state, seat), limit)
         return [(self.game.format_command(c), c) for c in commands]
+
+    def play(self, seat: int) -> PlayModel:
+        """The play panel's state for ``seat`` at the end of the log (kept while this model lives)."""
+        play = self._play.get(seat)
+        if play is None:
+            play = self._play[seat] = PlayModel.of(self.game, seat, self.legal(seat))
+        return play
 
     def parse(self, seat: int, text: str) -> Any:
         """``text`` as a command; raises ``RulesError`` (bad syntax or illegal) with the rule id."""

@@ -178,7 +178,7 @@ class GameScreen(Screen[None]):
 
     def action_back(self) -> None:
         focused = self.focused
-        if isinstance(focused, Input) or focused is self.query_one("#legal"):
+        if focused is not None and self.query_one(PlayPanel) in focused.ancestors_with_self:
             self.query_one(Timeline).focus()
             return
         self.app.pop_screen()

@@ -116,6 +116,12 @@ class CardCity(Game[State, ev.Event, Command]):
                 return event.seat, Pass()
         return None
 
+    def square_of(self, command: Command) -> tuple[int, int] | None:
+        """Build, develop and buy name a square relative to City Hall (0,0)."""
+        if isinstance(command, (Build, Develop, Buy)):
+            return (command.row, command.col)
+        return None
+
     def result(self, state: State) -> Result | None:
         if state.phase != "over":
             return None

@@ -118,6 +118,14 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
                 return seat, cm.Keep()
         return None
 
+    def square_of(self, command: cm.Command) -> tuple[int, int] | None:
+        """Place and Replace name a square 0–24 in reading order; a swap, its first square."""
+        if isinstance(command, (cm.Place, cm.Replace)):
+            return divmod(command.square, 5)
+        if isinstance(command, cm.Swap):
+            return divmod(command.a, 5)
+        return None
+
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None

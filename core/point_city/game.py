@@ -10,7 +10,7 @@ from core.engine import (
 )
 from core.point_city import rules, scoring, text, view
 from core.point_city.bots import greedy_bot
-from core.point_city.commands import Command
+from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
 from core.point_city.fold import apply
 from core.point_city.state import State
@@ -55,6 +55,14 @@ class PointCity(Game[State, Any, Any]):
 
     def command_of(self, event: Any) -> tuple[int, Command] | None:
         return rules.command_of(event)
+
+    def square_of(self, command: Command) -> tuple[int, int] | None:
+        """The market cell (4×4, reading order) a flip names, or a take's first cell."""
+        if isinstance(command, Flip):
+            return divmod(command.cell, 4)
+        if isinstance(command, Take):
+            return divmod(command.cells[0], 4)
+        return None
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
