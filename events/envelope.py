@@ -4,7 +4,7 @@ Every stored event is a :class:`Recorded`: the game's id, its sequence number
 (from 1), the event's type tag, the msgspec-JSON payload, and two links of a
 SHA-256 chain::
 
-    hash(seq) = sha256(f"{prev_hash}:{seq}:{type}:{sha256(payload)}")
+    hash(seq) = sha256(f"{prev_hash}:{seq}:{type}:{sha256(nonce(seq) + payload)}")
     prev_hash(1) = genesis_hash(definition)
 
 The chain is computed over the payload's *digest*, so a player's redacted
@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable
 
 import msgspec
@@ -74,9 +75,23 @@ def genesis_hash(definition: GameDefinition) -> str:
     return hashlib.sha256(_canonical.encode(definition)).hexdigest()
 
 
-def payload_digest(payload: bytes) -> str:
-    """sha256 hex of a payload."""
-    return hashlib.sha256(payload).hexdigest()
+def line_nonce(secret: str | None, seq: int) -> bytes:
+    """A per-line salt, known only to whoever knows the game's secret (its seed).
+
+    Hidden payloads are small (a few cards), so a bare digest in a player's
+    redacted export could be brute-forced back into the hidden cards; salting
+    every payload's digest with a nonce derived from the secret prevents that.
+    Exports give players the nonces of the lines they may see.
+    """
+    if secret is None:
+        return b""
+    key = b"citylog-line-v1:" + secret.encode()
+    return hmac.new(key, str(seq).encode(), hashlib.sha256).digest()[:16]
+
+
+def payload_digest(payload: bytes, nonce: bytes = b"") -> str:
+    """sha256 hex of a payload, salted with the line's nonce."""
+    return hashlib.sha256(nonce + payload).hexdigest()
 
 
 def chain_hash(prev_hash: str, seq: int, type: str, digest: str) -> str:
@@ -104,9 +119,11 @@ def first_bad_link(genesis: str, links: Iterable[tuple[int, str, str, str, str]]
     return None
 
 
-def verify_chain(definition: GameDefinition, records: Iterable[Recorded]) -> int | None:
+def verify_chain(
+    definition: GameDefinition, records: Iterable[Recorded], secret: str | None = None
+) -> int | None:
     """The first seq whose record does not chain (changed, reordered, dropped
-    or of another game), else None."""
+    or of another game), else None.  ``secret``: the game's seed (line nonces)."""
 
     def links() -> Iterable[tuple[int, str, str, str, str]]:
         game_id: str | None = None
@@ -116,7 +133,7 @@ def verify_chain(definition: GameDefinition, records: Iterable[Recorded]) -> int
             elif r.game_id != game_id:
                 yield (-1, "", "", "", "")  # a seq that never matches: bad here
                 return
-            yield r.seq, r.type, payload_digest(r.payload), r.prev_hash, r.hash
+            yield r.seq, r.type, payload_digest(r.payload, line_nonce(secret, r.seq)), r.prev_hash, r.hash
 
     return first_bad_link(genesis_hash(definition), links())
 
@@ -127,6 +144,7 @@ def chain(
     items: Iterable[tuple[str, bytes]],
     start_seq: int = 1,
     prev_hash: str | None = None,
+    secret: str | None = None,
 ) -> list[Recorded]:
     """Build records for ``(type, payload)`` items, as a store would.
 
@@ -141,7 +159,7 @@ def chain(
     out: list[Recorded] = []
     seq = start_seq
     for type_, payload in items:
-        h = chain_hash(prev_hash, seq, type_, payload_digest(payload))
+        h = chain_hash(prev_hash, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
         out.append(Recorded(game_id, seq, type_, payload, prev_hash, h))
         prev_hash = h
         seq += 1

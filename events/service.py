@@ -177,7 +177,8 @@ class GameService:
                 raise ServiceError(f"no seat {seat} for a bot")
         if table and seed is not None:
             raise ServiceError("a --table game takes its chance from the table, not from a seed")
-        if seed is None and not table:
+        if seed is None:
+            # a --table game's seed draws nothing; it only salts the log's digests
             seed = secrets.token_hex(8)
         created = game.create(players, options or {}, table=table)
         normalized = normalize_options(game.spec, options or {})
@@ -279,6 +280,7 @@ class GameService:
             parent=parent.id,
             fork_at=at,
             reseeds=reseeds,
+            salted=parent.salted,
         )
         records = self.store.read(game_id, at)
         with self.store.transaction():

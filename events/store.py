@@ -41,6 +41,7 @@ from events.envelope import (
     canonical_definition,
     chain_hash,
     genesis_hash,
+    line_nonce,
     payload_digest,
 )
 
@@ -116,6 +117,8 @@ class GameRecord(msgspec.Struct, frozen=True):
     """The parent's seq this fork was taken after."""
     status: Status = "active"
     created_at: str = ""
+    salted: bool = True
+    """Line digests are salted with nonces from the seed (every game since schema 5)."""
     reseeds: tuple[tuple[int, str], ...] = ()
     """Forks taken with a new seed: ``(from_seq, seed)``; chance events at and
     after ``from_seq`` come from that seed (the genesis keeps the first seed's
@@ -181,6 +184,17 @@ class EventStore(Protocol):
     def list_games(self) -> list[GameRecord]: ...
     def list_games_with_counts(self) -> list[tuple[GameRecord, int]]: ...
     def version(self, game_id: str) -> int: ...
+    def _secret(self, game_id: str) -> str | None:
+        """The game's seed, which salts its lines' digests (a game's seed never changes)."""
+        if game_id not in self._secrets:
+            row = self._conn.execute(
+                "SELECT seed, salted FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            self._secrets[game_id] = row[0] if row[1] else None
+        return self._secrets[game_id]
+
     def head(self, game_id: str) -> tuple[int, str]: ...
     def append(
         self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]
@@ -246,6 +260,8 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (2, _v2_genesis),
     (3, "CREATE INDEX IF NOT EXISTS games_created ON games (created_at, id)"),
     (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
+    # games chained before line nonces keep unsalted digests (salted = 0)
+    (5, "ALTER TABLE games ADD COLUMN salted INTEGER NOT NULL DEFAULT 0"),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
@@ -265,7 +281,7 @@ def _schema_version(conn: sqlite3.Connection) -> int:
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at, reseeds"
+    "bots, parent, fork_at, status, created_at, reseeds, salted"
 )
 _options_dec = msgspec.json.Decoder(dict[str, str])
 _players_dec = msgspec.json.Decoder(tuple[str, ...])
@@ -293,7 +309,7 @@ _SQL_READ_UPTO = (
 
 def _game_from_row(row: tuple) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created, reseeds) = row
+     status, created, reseeds, salted) = row
     return GameRecord(
         id=gid,
         game=game,
@@ -309,6 +325,7 @@ def _game_from_row(row: tuple) -> GameRecord:
         status=status,
         created_at=created,
         reseeds=_reseeds_dec.decode(reseeds),
+        salted=bool(salted),
     )
 
 
@@ -350,6 +367,7 @@ class SqliteStore:
             raise StoreError(f"cannot open {self.path}: {e}") from e
         self._conn = conn
         self._depth = 0
+        self._secrets: dict[str, str | None] = {}
         self._sp = 0
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
@@ -472,7 +490,9 @@ class SqliteStore:
             rec.created_at or _now(),
             genesis_hash(definition),
             _json.encode(rec.reseeds).decode(),
+            int(rec.salted),
         )
+        self._secrets.pop(rec.id, None)
         with self.transaction():
             conn = self._conn
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (rec.id,)).fetchone():
@@ -482,7 +502,7 @@ class SqliteStore:
             conn.execute(
                 "INSERT INTO games (id, game, definition, options, players, bots, rules_version, "
                 "seed, seed_commitment, table_game, parent, fork_at, status, created_at, genesis, "
-                "reseeds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "reseeds, salted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
 
@@ -529,6 +549,17 @@ class SqliteStore:
             raise GameNotFound(game_id)
         return 0
 
+    def _secret(self, game_id: str) -> str | None:
+        """The game's seed, which salts its lines' digests (a game's seed never changes)."""
+        if game_id not in self._secrets:
+            row = self._conn.execute(
+                "SELECT seed, salted FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            self._secrets[game_id] = row[0] if row[1] else None
+        return self._secrets[game_id]
+
     def head(self, game_id: str) -> tuple[int, str]:
         """(last seq, its hash); (0, genesis) before the first event."""
         row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
@@ -572,6 +603,7 @@ class SqliteStore:
                 version, prev = head
             if version != expected_version:
                 raise Conflict(game_id, expected_version, version)
+            secret = self._secret(game_id)
             records: list[Recorded] = []
             rows: list[tuple[str, int, str, bytes, str, str]] = []
             seq = version
@@ -579,7 +611,7 @@ class SqliteStore:
                 if type(payload) is not bytes:
                     payload = bytes(payload)  # memoryview/bytearray; str raises TypeError
                 seq += 1
-                h = chain_hash(prev, seq, type_, payload_digest(payload))
+                h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
                 records.append(Recorded(game_id, seq, type_, payload, prev, h))
                 rows.append((game_id, seq, type_, payload, prev, h))
                 prev = h

@@ -23,7 +23,14 @@ from typing import IO, Any
 
 import msgspec
 
-from events.envelope import GameDefinition, Recorded, chain_hash, genesis_hash, payload_digest
+from events.envelope import (
+    GameDefinition,
+    Recorded,
+    chain_hash,
+    genesis_hash,
+    line_nonce,
+    payload_digest,
+)
 
 FORMAT = "citylog-log/1"
 
@@ -43,6 +50,8 @@ class Header(msgspec.Struct, frozen=True):
     fork_at: int | None = None
     view: str | None = None
     status: str = "active"
+    salted: bool = True
+    """Line digests are salted with nonces derived from the seed."""
 
 
 class Line(msgspec.Struct, frozen=True):
@@ -53,6 +62,9 @@ class Line(msgspec.Struct, frozen=True):
     hash: str
     digest: str | None = None
     redacted: bool = False
+    nonce: str | None = None
+    """Hex salt of this line's digest; in a player's view (no seed), on the lines
+    the player may see.  Redacted lines give only their salted digest."""
 
 
 class LogFile(msgspec.Struct):
@@ -66,7 +78,13 @@ class LogFile(msgspec.Struct):
         return [Recorded(gid, x.seq, x.type, bytes(x.payload), x.prev_hash, x.hash) for x in self.lines]
 
     def digest_of(self, line: Line) -> str:
-        return line.digest if line.redacted and line.digest else payload_digest(bytes(line.payload))
+        if line.redacted and line.digest:
+            return line.digest
+        if line.nonce is not None:
+            nonce = bytes.fromhex(line.nonce)
+        else:
+            nonce = line_nonce(self.header.seed if self.header.salted else None, line.seq)
+        return payload_digest(bytes(line.payload), nonce)
 
 
 _enc = msgspec.json.Encoder()
@@ -114,7 +132,11 @@ def first_bad_line(log: LogFile) -> tuple[int, str] | None:
             return number, "prev_hash does not link to the line before (the log was edited or reordered)"
         if line.redacted and not line.digest:
             return number, "a redacted line must carry the digest of its payload"
-        expected = chain_hash(prev, line.seq, line.type, log.digest_of(line))
+        try:
+            digest = log.digest_of(line)
+        except ValueError:
+            return number, "the line's nonce is not hex"
+        expected = chain_hash(prev, line.seq, line.type, digest)
         if line.hash != expected:
             return number, "hash does not match the payload (the line was edited)"
         prev = line.hash
@@ -129,13 +151,15 @@ def from_records(header: Header, records: Iterable[Recorded]) -> LogFile:
 
 
 def redacted_lines(
-    records: Iterable[Recorded], decoded: Iterable[Any], redact: Any, seat: int
+    records: Iterable[Recorded], decoded: Iterable[Any], redact: Any, seat: int, secret: str | None
 ) -> Iterator[Line]:
-    """Lines as ``seat`` may see them: changed payloads keep the real digest."""
+    """Lines as ``seat`` may see them: a visible line carries its nonce; a changed
+    (redacted) payload carries only the salted digest of the real one."""
     for r, event in zip(records, decoded, strict=True):
         seen = redact(event, seat)
+        nonce = line_nonce(secret, r.seq)
         if seen == event:
-            yield Line(r.seq, r.type, msgspec.Raw(r.payload), r.prev_hash, r.hash)
+            yield Line(r.seq, r.type, msgspec.Raw(r.payload), r.prev_hash, r.hash, nonce=nonce.hex())
         else:
             yield Line(
                 r.seq,
@@ -143,6 +167,6 @@ def redacted_lines(
                 msgspec.Raw(_enc.encode(seen)),
                 r.prev_hash,
                 r.hash,
-                digest=payload_digest(r.payload),
+                digest=payload_digest(r.payload, nonce),
                 redacted=True,
             )

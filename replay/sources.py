@@ -30,6 +30,7 @@ def header_of(record: GameRecord, view: str | None = None) -> Header:
         fork_at=record.fork_at,
         view=view,
         status=record.status,
+        salted=record.salted,
     )
 
 
@@ -39,7 +40,15 @@ def export(service: GameService, game_id: str, player: str | None = None) -> Log
     if player is None:
         return logfile.from_records(header_of(loaded.record), loaded.records)
     seat = loaded.seat(player)
-    lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat))
+    lines = list(
+        logfile.redacted_lines(
+            loaded.records,
+            loaded.events,
+            loaded.game.redact,
+            seat,
+            loaded.record.seed if loaded.record.salted else None,
+        )
+    )
     return LogFile(header_of(loaded.record, loaded.players[seat]), lines)
 
 
@@ -87,6 +96,7 @@ def import_log(service: GameService, log: LogFile) -> str:
         parent=parent,
         fork_at=h.fork_at if parent else None,
         reseeds=h.reseeds,
+        salted=h.salted,
     )
     store = service.store
     with store.transaction():
