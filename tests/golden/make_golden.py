@@ -1,6 +1,6 @@
 """Regenerate the golden logs (only when a rules change is intended and recorded).
 
-    python tests/card_city/golden/make_golden.py
+    python tests/golden/make_golden.py
 """
 
 from __future__ import annotations
@@ -17,13 +17,19 @@ from replay.sources import export
 
 HERE = Path(__file__).parent
 GAMES = {
-    "two-players": (["ann", "bob"], "golden-2", {}),
-    "four-players-variants": (
+    "card-city-two-players": ("card-city", ["ann", "bob"], "golden-2", {}),
+    "card-city-four-players-variants": (
+        "card-city",
         ["ann", "bob", "cy", "dee"],
         "golden-4",
         {"decentralization": "yes", "parking-meters": "yes"},
     ),
-    "solo": (["ann"], "golden-1", {}),
+    "card-city-solo": ("card-city", ["ann"], "golden-1", {}),
+    "5x5-city-three-players-advanced": (
+        "5x5-city", ["ann", "bob", "cy"], "golden-3", {"advanced": "yes", "sides": "random"}
+    ),
+    "point-city-two-players": ("point-city", ["ann", "bob"], "golden-2", {}),
+    "point-city-solo-level-3": ("point-city", ["ann"], "golden-1", {"solo-level": "3"}),
 }
 
 
@@ -31,9 +37,9 @@ def main() -> None:
     expected = {}
     with tempfile.TemporaryDirectory() as tmp:
         svc = GameService(SqliteStore(Path(tmp) / "g.db"))
-        for name, (players, seed, options) in GAMES.items():
+        for name, (game, players, seed, options) in GAMES.items():
             gid = svc.create(
-                "card-city", players, seed=seed, options=options,
+                game, players, seed=seed, options=options,
                 bots=dict.fromkeys(range(len(players)), "greedy"), game_id=name,
             )
             buffer = io.StringIO()
