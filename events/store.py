@@ -429,17 +429,7 @@ class SqliteStore:
         block began, and sqlite errors come out as :class:`StoreError`.
         """
         conn = self._conn
-        outer = self._depth == 0
-        name = ""
-        try:
-            if outer:
-                conn.execute("BEGIN IMMEDIATE")
-            else:
-                self._sp += 1
-                name = f"citylog_sp{self._sp}"
-                conn.execute(f"SAVEPOINT {name}")
-        except sqlite3.OperationalError as e:
-            raise StoreBusy(f"{self.path}: {e}") from e
+        outer, name = self._begin()
         self._depth += 1
         try:
             yield self
@@ -455,6 +445,21 @@ class SqliteStore:
         except sqlite3.Error as e:
             self._undo(outer, name)
             raise StoreError(str(e)) from e
+
+    def _begin(self) -> tuple[bool, str]:
+        """Open the outermost transaction (``BEGIN IMMEDIATE``) or a savepoint inside one."""
+        outer = self._depth == 0
+        name = ""
+        try:
+            if outer:
+                self._conn.execute("BEGIN IMMEDIATE")
+            else:
+                self._sp += 1
+                name = f"citylog_sp{self._sp}"
+                self._conn.execute(f"SAVEPOINT {name}")
+        except sqlite3.OperationalError as e:
+            raise StoreBusy(f"{self.path}: {e}") from e
+        return outer, name
 
     def _undo(self, outer: bool, name: str) -> None:
         conn = self._conn
@@ -581,17 +586,7 @@ class SqliteStore:
         game.  An empty batch only checks the version.
         """
         conn = self._conn
-        outer = self._depth == 0
-        name = ""
-        try:
-            if outer:
-                conn.execute("BEGIN IMMEDIATE")
-            else:
-                self._sp += 1
-                name = f"citylog_sp{self._sp}"
-                conn.execute(f"SAVEPOINT {name}")
-        except sqlite3.OperationalError as e:
-            raise StoreBusy(f"{self.path}: {e}") from e
+        outer, name = self._begin()
         try:
             head = conn.execute(_SQL_HEAD, (game_id,)).fetchone()
             if head is None:

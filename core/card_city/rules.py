@@ -9,8 +9,9 @@ group, discarding unbuildable cards (CC-2), development turns (CC-6), income
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
+from typing import Any
 
 from core.card_city import events as ev
 from core.card_city.cards import (
@@ -132,25 +133,16 @@ def _first_event(s: State, seat: int, cmd: Command) -> tuple[ev.Event, ...]:
             raise IllegalCommand("Phase 1", "no draw is due now")
         draw_possible(s, cmd.cards)
         return (ev.CardsDrawn(seat=s.first, cards=cmd.cards),)
-    if isinstance(cmd, SplitCards):
-        return _split(s, seat, cmd)
-    if isinstance(cmd, Take):
-        return _take(s, seat, cmd)
-    if isinstance(cmd, Keep):
-        return _keep(s, seat, cmd)
-    if isinstance(cmd, Build):
-        return _build(s, seat, cmd)
-    if isinstance(cmd, Discard):
-        return _discard(s, seat, cmd)
-    if isinstance(cmd, Develop):
-        return _develop(s, seat, cmd)
-    if isinstance(cmd, Buy):
-        return _buy(s, seat, cmd)
-    if isinstance(cmd, Pass):
-        if s.phase != "purchase":
-            raise IllegalCommand("Phase 5", "passing is for the Industrial purchase (Phase 5)")
-        return (ev.Passed(seat=seat),)
+    handler = _HANDLERS.get(type(cmd))
+    if handler is not None:
+        return handler(s, seat, cmd)
     raise IllegalCommand("engine", f"unknown command {cmd!r}")
+
+
+def _pass(s: State, seat: int, cmd: Pass) -> tuple[ev.Event, ...]:
+    if s.phase != "purchase":
+        raise IllegalCommand("Phase 5", "passing is for the Industrial purchase (Phase 5)")
+    return (ev.Passed(seat=seat),)
 
 
 def _phase(s: State, phase: str, rule: str) -> None:
@@ -292,6 +284,18 @@ def _buy(s: State, seat: int, cmd: Buy) -> tuple[ev.Event, ...]:
     if found:
         raise IllegalCommand(*found)
     return (ev.Bought(seat=seat, row=cmd.row, col=cmd.col, cost=cost),)
+
+
+_HANDLERS: dict[type, Callable[[State, int, Any], tuple[ev.Event, ...]]] = {
+    SplitCards: _split,
+    Take: _take,
+    Keep: _keep,
+    Build: _build,
+    Discard: _discard,
+    Develop: _develop,
+    Buy: _buy,
+    Pass: _pass,
+}
 
 
 # -- automatic steps ----------------------------------------------------------
