@@ -38,7 +38,25 @@ def explain_at(game: Any, events: list[Any], players: tuple[str, ...], seq: int,
     else:
         start = decision_start(game, events, seq)
         lines.append(f"An automatic step, following the decision at seq {start}.")
+    after = game.apply(before, event)
+    result = game.result(after)
+    if result is not None and game.result(before) is None:
+        lines.append(breakdown_text(result, players))
     return "\n".join(lines)
+
+
+def breakdown_text(result: Any, players: tuple[str, ...]) -> str:
+    """Every seat's final score, line by line, as a referee reads it out."""
+    out = []
+    for b in result.breakdowns:
+        title = f" — {b.title}" if b.title else ""
+        out.append(f"{players[b.seat]}: {b.total}{title}")
+        for line in b.lines:
+            detail = f"  {line.detail}" if line.detail else ""
+            out.append(f"  {line.label:<24} {line.points:>5}{detail}")
+    winners = " and ".join(players[w] for w in result.winners) or "nobody among the seats"
+    out.append(f"winner: {winners}")
+    return "\n".join(out)
 
 
 def try_at(game: Any, events: list[Any], players: tuple[str, ...], seq: int, seat: int, text: str) -> tuple[bool, str]:

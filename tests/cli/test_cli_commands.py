@@ -274,3 +274,15 @@ def test_play_by_email_round_trip_and_stale_moves(db: Path, tmp_path: Path) -> N
     move.write_text("{not json")
     code, _, err = run(db, "apply", str(move))
     assert code == 2 and "not a citylog move file" in err
+
+
+@pytest.mark.parametrize("game", ["card-city", "5x5-city", "point-city"])
+def test_explaining_the_end_gives_every_breakdown(db: Path, game: str) -> None:
+    out = ok(db, "new", game, "--players", "ann,bob", "--seed", "e", "--bots", "greedy", "--json")
+    gid = json.loads(out)["game_id"]
+    last = len(ok(db, "log", gid).splitlines())
+    text = ok(db, "explain", gid, "--at", str(last))
+    final = json.loads(ok(db, "show", gid, "--json"))
+    assert "winner:" in text
+    for name, score in zip(final["players"], final["scores"], strict=True):
+        assert f"{name}: {score}" in text
