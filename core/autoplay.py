@@ -67,3 +67,27 @@ def play_game(
             seq += 1
             if keep_events:
                 events.append(event)
+
+
+def greedy_margins(
+    game: Game[Any, Any, Any],
+    games: int,
+    seed_prefix: str = "margin",
+    options: Sequence[Mapping[str, str]] = ({},),
+) -> list[int]:
+    """Greedy's score minus random's over ``games`` two-player games.
+
+    Seats alternate (greedy first in even games); ``options`` cycle game by game.
+    """
+    out = []
+    for k in range(games):
+        policies = ["greedy", "random"] if k % 2 == 0 else ["random", "greedy"]
+        state, _ = play_game(
+            game, ["a", "b"], f"{seed_prefix}/{k}", policies, options[k % len(options)], keep_events=False
+        )
+        result = game.result(state)
+        if result is None:
+            raise RuntimeError("a bot game did not end")
+        g = policies.index("greedy")
+        out.append(result.scores[g] - result.scores[1 - g])
+    return out

@@ -107,3 +107,12 @@ def test_round_one_holds_no_leisure_after_replacement(seed: int) -> None:
     aside = sum(e.count for e in round_one if isinstance(e, ev.LeisureSetAside))
     back = sum(e.count for e in round_one if isinstance(e, ev.LeisureReturned))
     assert drawn - aside == 4 and aside == back
+
+
+def test_greedy_beats_random() -> None:
+    """A small sample; the full measurement is bench/bench_bots.py."""
+    from core.autoplay import greedy_margins
+
+    m = greedy_margins(GAME, 24, "t")
+    assert sum(m) / len(m) > 3
+    assert sum(1 for x in m if x > 0) >= 16

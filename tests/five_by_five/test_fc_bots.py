@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from fc_measure import margins
-
+from core.autoplay import greedy_margins
 from core.five_by_five.game import GAME
 
 
@@ -12,6 +11,6 @@ def test_bots_registered() -> None:
 
 
 def test_greedy_beats_random_clearly() -> None:
-    m = margins(12)
+    m = greedy_margins(GAME, 12, "t", [{"sides": x} for x in ("A", "B", "random")])
     assert sum(m) / len(m) > 20, m
     assert sum(1 for x in m if x > 0) >= 11, m
