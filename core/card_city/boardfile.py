@@ -116,8 +116,8 @@ def where(text: str, source: str, card: str, params: Mapping[str, str]) -> Board
             illegal.append({"square": [sq[0], sq[1]], "rule": found[0], "reason": found[1]})
     data = {"legal": [[r, c] for r, c in legal], "illegal": illegal}
     out = [f"[bold]{source}[/]: where may a {NAMES[card]} card go?"]
-    out.append("  legal: " + (", ".join(f"{r},{c}" for r, c in legal) or "nowhere (CC-2: discard it)"))
+    out.append("  legal: " + (" ".join(f"({r},{c})" for r, c in legal) or "nowhere (CC-2: discard it)"))
     for item in illegal:
         r, c = item["square"]
-        out.append(f"  {r},{c}: [{item['rule']}] {item['reason']}")
+        out.append(f"  ({r},{c}) [{item['rule']}] {item['reason']}")
     return BoardScore(data=data, text="\n".join(out))
