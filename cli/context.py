@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import typer
 
@@ -14,7 +15,7 @@ from events.store import SqliteStore, default_db_path
 @dataclass
 class AppState:
     db: Path | None = None
-    durability: str = "full"
+    durability: Literal["full", "normal"] = "full"
     _service: GameService | None = field(default=None, repr=False)
 
     def service(self) -> GameService:

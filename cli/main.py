@@ -37,7 +37,7 @@ def _root(
 ) -> None:
     if durability not in ("full", "normal"):
         raise typer.BadParameter("--durability is 'full' or 'normal'")
-    ctx.obj = AppState(db=db, durability=durability)
+    ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
 for module in (games, play, inspect, files, referee, simulate, tui):

@@ -184,17 +184,6 @@ class EventStore(Protocol):
     def list_games(self) -> list[GameRecord]: ...
     def list_games_with_counts(self) -> list[tuple[GameRecord, int]]: ...
     def version(self, game_id: str) -> int: ...
-    def _secret(self, game_id: str) -> str | None:
-        """The game's seed, which salts its lines' digests (a game's seed never changes)."""
-        if game_id not in self._secrets:
-            row = self._conn.execute(
-                "SELECT seed, salted FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            if row is None:
-                raise GameNotFound(game_id)
-            self._secrets[game_id] = row[0] if row[1] else None
-        return self._secrets[game_id]
-
     def head(self, game_id: str) -> tuple[int, str]: ...
     def append(
         self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]

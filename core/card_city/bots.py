@@ -94,7 +94,8 @@ def greedy_bot(game: Any, s: State, seat: int, rng: Rng) -> Any:
         return Take("pair" if _worth(offer.pair, gains) >= _worth(rest, gains) else "rest")
     if isinstance(first, Keep):
         gains = card_gains(s, seat)
-        return max(options, key=lambda k: _worth(k.cards, gains))
+        keeps = [o for o in options if isinstance(o, Keep)]
+        return max(keeps, key=lambda k: _worth(k.cards, gains))
     if isinstance(first, SplitCards):
         # the offeree takes what looks better to them; the divider keeps the other group
         mine = card_gains(s, seat)
@@ -107,7 +108,7 @@ def greedy_bot(game: Any, s: State, seat: int, rng: Rng) -> Any:
             left = o.up + o.down if pair_looks >= rest_looks else o.pair
             return _worth(left, mine)
 
-        return max(options, key=kept)
+        return max((o for o in options if isinstance(o, SplitCards)), key=kept)
     if isinstance(first, (Build, Develop, Buy, Discard, Pass)):
         best, best_value = options[0], float("-inf")
         for o in options:
