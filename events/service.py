@@ -93,16 +93,21 @@ class GameService:
 
     # -- reading -------------------------------------------------------------
     def game_of(self, record: GameRecord) -> Game[Any, Any, Any]:
+        """The game's rules.  Any rules version can be read (the fold never validates)."""
         try:
-            game = registry.get(record.game)
+            return registry.get(record.game)
         except registry.UnknownGame as exc:
             raise ServiceError(str(exc)) from None
-        if game.spec.rules_version != record.rules_version:
+
+    @staticmethod
+    def check_rules(loaded: Loaded) -> None:
+        """Only a game recorded under the current rules may be continued."""
+        current = loaded.game.spec.rules_version
+        if loaded.record.rules_version != current:
             raise ServiceError(
-                f"game {record.id} was recorded under rules {record.rules_version}; "
-                f"this citylog plays {game.spec.rules_version}"
+                f"game {loaded.record.id} was recorded under rules {loaded.record.rules_version}; "
+                f"this citylog plays {current}: it can be replayed, not continued"
             )
-        return game
 
     def load(self, game_id: str, upto: int | None = None, history: bool = False) -> Loaded:
         """The game folded to ``upto`` (default: its end).
@@ -219,6 +224,7 @@ class GameService:
                 raise StaleMove(
                     f"stale move: seq {loaded.version}'s hash does not match the one the move was made against"
                 )
+            self.check_rules(loaded)
             if seat == CHANCE and not loaded.record.table_game:
                 raise ServiceError("chance outcomes come from the seed; only --table games take them by hand")
             game, state = loaded.game, loaded.state
@@ -235,6 +241,7 @@ class GameService:
         """Bots play every remaining decision (of ``seats``, default all) to the end."""
         with self.store.transaction():
             loaded = self.load(game_id)
+            self.check_rules(loaded)
             game = loaded.game
             if policy not in game.bots:
                 raise ServiceError(f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")

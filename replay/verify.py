@@ -47,10 +47,6 @@ def decode_events(log: LogFile) -> tuple[Any, list[Any]] | Verdict:
         game = registry.get(d.game)
     except registry.UnknownGame as exc:
         return Verdict(False, str(exc), line=1)
-    if game.spec.rules_version != d.rules_version:
-        return Verdict(
-            False, f"recorded under rules {d.rules_version}; this citylog plays {game.spec.rules_version}", line=1
-        )
     decoder = decoder_for(game.event_type)
     events = []
     for line in log.lines:
@@ -79,6 +75,14 @@ def verify(log: LogFile) -> Verdict:
     if h.view is not None:
         return Verdict(True, f"{n} events; hash chain verified ({h.view}'s view: hidden events "
                        "are checked by their digests, not re-decided)", events=n)
+    if game.spec.rules_version != d.rules_version:
+        return Verdict(
+            False,
+            f"recorded under rules {d.rules_version}; this citylog plays {game.spec.rules_version}, "
+            "so it can replay the log but not vouch for its legality",
+            line=1,
+            events=n,
+        )
     if h.seed is not None and seed_commitment(h.seed) != d.seed_commitment:
         return Verdict(False, "the seed does not match the game's seed commitment", line=1, events=n)
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from core import registry
-from events.service import GameService, StaleMove
+from events.service import GameService, ServiceError, StaleMove
 from events.store import Conflict, SqliteStore
 
 GAMES = registry.available()
@@ -88,3 +88,21 @@ def test_two_processes_one_wins_each_version(tmp_path: Path) -> None:
     assert [r.seq for r in after.records] == list(range(1, after.version + 1))
     splits = [e for e in after.events if type(e).__name__ == "Split"]
     assert len(splits) == 1  # nothing duplicated
+
+
+def test_a_game_under_older_rules_replays_but_cannot_be_continued(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    svc = GameService(SqliteStore(db))
+    gid = svc.create("card-city", ["ann", "bob"], seed="old")
+    with sqlite3.connect(db) as conn:  # as if recorded by an earlier citylog
+        conn.execute("UPDATE games SET rules_version = 'card-city/0' WHERE id = ?", (gid,))
+    fresh = GameService(SqliteStore(db))
+    loaded = fresh.load(gid)  # the fold reads any rules version
+    assert loaded.version > 1
+    seat = loaded.game.to_act(loaded.state)[0]
+    command = next(iter(loaded.game.legal(loaded.state, seat)))
+    with pytest.raises(ServiceError, match="can be replayed, not continued"):
+        fresh.submit(gid, seat, command)
+    assert fresh.store.version(gid) == loaded.version
