@@ -256,7 +256,8 @@ class GameService:
             return self._append(loaded.record, game, loaded.version, events, state)
 
     def fork(self, game_id: str, at: int, seed: str | None = None) -> str:
-        """A new game holding events 1..``at`` of ``game_id``, with its lineage."""
+        """A new game holding events 1..``at`` of ``game_id``, with its lineage, then
+        whatever chance (from the new seed, if any) and bot seats play next."""
         parent = self.store.get_game(game_id)
         version = self.store.version(game_id)
         if not 1 <= at <= version:
@@ -289,13 +290,13 @@ class GameService:
             reseeds=reseeds,
             salted=parent.salted,
         )
-        records = self.store.read(game_id, at)
+        game = loaded.game
+        state = game.fold(events[:at])
+        # like a new game, the fork plays its chance and bot seats up to a human decision
+        more, state = self._auto(game, child, state, at + 1)
         with self.store.transaction():
             self.store.create_game(child)
-            self.store.append(child.id, 0, [(r.type, r.payload) for r in records])
-            loaded = self.load(child.id)
-            if not loaded.game.to_act(loaded.state):
-                self.store.set_status(child.id, "over")
+            self._append(child, game, 0, events[:at] + more, state)
         return child.id
 
     # -- helpers -------------------------------------------------------------

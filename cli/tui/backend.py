@@ -46,14 +46,6 @@ class Backend:
             svc.submit(game_id, seat, command, expected_version=expected_version)
             return GameModel.from_loaded(svc.load(game_id, history=True))
 
-    def autoplay_bots(self, game_id: str) -> GameModel:
-        """Let the game's bot seats play up to the next human decision (e.g. after a fork)."""
-        with self.service() as svc:
-            loaded = svc.load(game_id)
-            policy = next(iter(loaded.record.bots.values()), next(iter(loaded.game.bots)))
-            svc.autoplay(game_id, policy, seats=[])
-            return GameModel.from_loaded(svc.load(game_id, history=True))
-
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:
             return svc.fork(game_id, at, seed)

@@ -218,15 +218,6 @@ class GameModel:
         return explain_at(self.game, self.events, self.players, self.seq, self.record.seed is not None)
 
     # -- playing -------------------------------------------------------------
-    def bots_to_act(self) -> list[int]:
-        """Bot seats (and seeded chance) the service would play at the end of the log.
-
-        The service plays them after every submit; a fork stops wherever it was taken.
-        """
-        actors = self.game.to_act(self.states[-1])
-        seeded = not self.record.table_game
-        return [s for s in actors if s in self.record.bots or (s == CHANCE and seeded)]
-
     def humans_to_act(self) -> list[int]:
         """Human seats that may decide at the end of the log."""
         actors = self.game.to_act(self.states[-1])

@@ -128,10 +128,7 @@ class PlayPanel(Vertical):
         row = self.query_one("#square-row")
         row.display = False
         if seat is None:
-            bots = model.bots_to_act()
-            self.display = bool(bots)
-            if bots:
-                title.update(Text(f"bots to act ({model.names(bots)}): press b to let them play"))
+            self.display = False
             return
         self.display = True
         if not model.at_end:

@@ -35,7 +35,6 @@ class GameScreen(Screen[None]):
         Binding("f", "fork", "fork"),
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
-        Binding("b", "bots", "bots play", show=False),
         Binding("escape", "back", "library"),
     ]
 
@@ -78,15 +77,6 @@ class GameScreen(Screen[None]):
             self.app.call_from_thread(self.query_one(PlayPanel).say, f"refused: {exc}", True)
             if isinstance(exc, StaleMove):  # someone else moved: show the game as it is now
                 self.app.call_from_thread(self.load)
-            return
-        self.app.call_from_thread(self.loaded, model)
-
-    @work(thread=True, exclusive=True, group="game-io")
-    def autoplay(self) -> None:
-        try:
-            model = self.app.backend.autoplay_bots(self.game_id)  # type: ignore[attr-defined]
-        except FAILURES as exc:
-            self.app.call_from_thread(self.failed, str(exc))
             return
         self.app.call_from_thread(self.loaded, model)
 
@@ -171,10 +161,6 @@ class GameScreen(Screen[None]):
 
     def action_diff(self) -> None:
         self.app.pick_diff(self.game_id)  # type: ignore[attr-defined]
-
-    def action_bots(self) -> None:
-        if self.model is not None and self.model.bots_to_act():
-            self.autoplay()
 
     def action_back(self) -> None:
         focused = self.focused

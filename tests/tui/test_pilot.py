@@ -120,7 +120,10 @@ async def test_fork_at_cursor(db: str, service) -> None:
         record = service.store.get_game(screen.game_id)
         assert record.parent == "cc-demo" and record.fork_at == at + 1
         assert record.reseeds == ((at + 2, "fresh"),)
-        assert screen.model.version == at + 1
+        # the prefix is the parent's; the all-bot fork then plays on from the new seed
+        parent = service.load("cc-demo")
+        assert [r.hash for r in screen.model.records[: at + 1]] == [r.hash for r in parent.records[: at + 1]]
+        assert screen.model.version > at + 1 and screen.model.record.status == "over"
         # blank seed: the same seed, no reseed
         at2 = fork_point(screen.model, 1)
         await pilot.press("home", *["right"] * at2, "f")
@@ -129,10 +132,10 @@ async def test_fork_at_cursor(db: str, service) -> None:
         await settle(pilot)
         child = service.store.get_game(app.screen.game_id)
         assert child.parent == record.id and child.fork_at == at2 + 1 and child.reseeds == ()
-        # the forked game is all bots: b lets them play it out
-        await pilot.press("b")
-        await settle(pilot)
-        assert app.screen.model.version > at2 + 1
+        # forked before the reseed, with no new seed: the original seed and the same
+        # bots, so it plays on exactly as the original game did
+        mine = [r.hash for r in app.screen.model.records]
+        assert mine == [r.hash for r in service.load("cc-demo").records]
 
 
 async def test_fork_refused_shows_why(db: str, service) -> None:
