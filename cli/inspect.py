@@ -34,19 +34,7 @@ def explain(
             text = explain_at(game, events, players, at, seeded)
             emit_json({"seq": at, "explanation": text}) if json else say(text)
             return
-        before = game.fold(events[: at - 1]) if at > 1 else None
-        if before is None:
-            raise ServiceError("--try needs --at 2 or later")
-        if as_ is not None:
-            if as_ not in players:
-                raise ServiceError(f"no player {as_!r} (players: {', '.join(players)})")
-            seat = players.index(as_)
-        else:
-            actors = game.to_act(before)
-            if not actors:
-                raise ServiceError("nobody was to act there; the game was over")
-            seat = actors[0]
-        legal, text = try_at(game, events, players, at, seat, try_)
+        legal, text = try_at(game, events, players, at, as_, try_)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
     if json:

@@ -59,11 +59,25 @@ def breakdown_text(result: Any, players: tuple[str, ...]) -> str:
     return "\n".join(out)
 
 
-def try_at(game: Any, events: list[Any], players: tuple[str, ...], seq: int, seat: int, text: str) -> tuple[bool, str]:
-    """Would ``text`` by ``seat`` have been legal just before the event at ``seq``?"""
+def try_at(
+    game: Any, events: list[Any], players: tuple[str, ...], seq: int, player: str | None, text: str
+) -> tuple[bool, str]:
+    """Would ``text`` have been legal just before the event at ``seq``?
+
+    ``player`` tries it; by default whoever was to act there.
+    """
     if not 2 <= seq <= len(events) + 1:
         raise ValueError(f"--at must be between 2 and {len(events) + 1}, not {seq}")
     before = game.fold(events[: seq - 1])
+    if player is not None:
+        if player not in players:
+            raise ValueError(f"no player {player!r} (players: {', '.join(players)})")
+        seat = players.index(player)
+    else:
+        actors = game.to_act(before)
+        if not actors:
+            raise ValueError("nobody was to act there; the game was over")
+        seat = actors[0]
     try:
         command = game.parse_command(before, seat, text)
         produced = checked_decide(game, before, seat, command)
