@@ -28,8 +28,18 @@ from core.engine import CHANCE
 GAMES = registry.available()
 
 
+FREE_OPTIONS = {"sides": ["A", "B", "random", "BABABABABA"]}
+"""Values to try for options that take free text (5x5 City's card sides)."""
+
+
 def _options(game: Any, draw: st.DrawFn) -> dict[str, str]:
-    return {o.key: draw(st.sampled_from(o.choices)) for o in game.spec.options if o.choices}
+    """Every option of the game, each with a drawn value (variants, sides, solo levels)."""
+    out = {}
+    for o in game.spec.options:
+        values = list(o.choices) or FREE_OPTIONS.get(o.key, [])
+        if values:
+            out[o.key] = draw(st.sampled_from(values), label=o.key)
+    return out
 
 
 def check_view_laws(game: Any, events: list[Any], seats: range) -> int:
