@@ -24,22 +24,11 @@ from hypothesis import strategies as st
 from core import registry
 from core.autoplay import play_game
 from core.engine import CHANCE
+from tests.options import draw_options
 
 GAMES = registry.available()
 
 
-FREE_OPTIONS = {"sides": ["A", "B", "random", "BABABABABA"]}
-"""Values to try for options that take free text (5x5 City's card sides)."""
-
-
-def _options(game: Any, draw: st.DrawFn) -> dict[str, str]:
-    """Every option of the game, each with a drawn value (variants, sides, solo levels)."""
-    out = {}
-    for o in game.spec.options:
-        values = list(o.choices) or FREE_OPTIONS.get(o.key, [])
-        if values:
-            out[o.key] = draw(st.sampled_from(values), label=o.key)
-    return out
 
 
 def check_view_laws(game: Any, events: list[Any], seats: range) -> int:
@@ -71,6 +60,6 @@ def test_view_laws_on_random_games(name: str, data: st.DataObject) -> None:
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
     policies = [data.draw(st.sampled_from(sorted(game.bots))) for _ in range(n)]
-    options = _options(game, data.draw)
+    options = draw_options(game, data.draw)
     _, events = play_game(game, [f"p{i}" for i in range(n)], seed, policies, options)
     assert check_view_laws(game, events, range(n)) == n * len(events)
