@@ -51,3 +51,9 @@ def test_a_log_of_older_rules_stays_readable_but_is_not_vouched_for(name: str) -
     assert game.spec.rules_version != rules
     assert len(states) == len(events) and game.to_act(states[-1]) == ()
     assert tuple(events[-1].scores) == scores
+    # show and log agree: the result is the recorded one (the log is the truth), and a
+    # breakdown that today's card list prices differently says so
+    result = game.result(states[-1])
+    assert result is not None and tuple(result.scores) == scores
+    assert tuple(result.winners) == tuple(events[-1].winners)
+    assert any("under an older card list" in b.title for b in result.breakdowns)
