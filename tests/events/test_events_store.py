@@ -17,7 +17,7 @@ from typing import ContextManager
 import msgspec
 import pytest
 
-import events.store as store_mod
+import events.sqlite_store as store_mod
 from events.envelope import (
     GameDefinition,
     Recorded,
@@ -38,6 +38,7 @@ from events.store import (
     StoreBusy,
     StoreError,
     default_db_path,
+    open_store,
 )
 
 
@@ -63,8 +64,28 @@ def _sqlite_fail_insert_at(store: EventStore, seq: int) -> Iterator[None]:
         conn.execute("DROP TRIGGER fail_insert")
 
 
+@contextlib.contextmanager
+def _pg_fail_insert_at(store: EventStore, seq: int) -> Iterator[None]:
+    conn = store._conn  # type: ignore[attr-defined]
+    conn.execute(
+        "CREATE FUNCTION fail_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        f"IF NEW.seq = {int(seq)} THEN RAISE EXCEPTION 'injected failure'; END IF; "
+        "RETURN NEW; END $$"
+    )
+    conn.execute(
+        "CREATE TRIGGER fail_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_insert()"
+    )
+    try:
+        yield
+    finally:
+        conn.execute("DROP TRIGGER fail_insert ON events")
+        conn.execute("DROP FUNCTION fail_insert()")
+
+
 BACKENDS = [
     Backend("sqlite", lambda d: SqliteStore(d / "citylog.db"), _sqlite_fail_insert_at),
+    # ``open`` gets the URL of a fresh schema (the ``pg_url`` fixture), not a directory
+    Backend("postgresql", lambda url: open_store(str(url)), _pg_fail_insert_at),
 ]
 
 
@@ -74,8 +95,16 @@ def backend(request: pytest.FixtureRequest) -> Backend:
 
 
 @pytest.fixture
-def store(backend: Backend, tmp_path: Path) -> Iterator[EventStore]:
-    s = backend.open(tmp_path)
+def where(backend: Backend, request: pytest.FixtureRequest) -> object:
+    """What ``backend.open`` takes: a fresh directory, or a fresh schema's URL."""
+    if backend.name == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return request.getfixturevalue("tmp_path")
+
+
+@pytest.fixture
+def store(backend: Backend, where: Path) -> Iterator[EventStore]:
+    s = backend.open(where)
     yield s
     s.close()
 
