@@ -25,7 +25,7 @@ def explain(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Who did what at SEQ and why it was legal; with --try, whether a command would have been."""
-    log = open_log(service(ctx), ref)
+    log = open_log(service(ctx, readonly=True), ref)
     game, events, _ = fold_log(log)
     players = log.header.definition.players
     try:
@@ -52,7 +52,7 @@ def diff(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Identical, or the first diverging seq, the two events and how the states differ."""
-    svc = service(ctx)
+    svc = service(ctx, readonly=True)
     result = diff_logs(open_log(svc, a), open_log(svc, b))
     if json:
         emit_json(result)
@@ -76,7 +76,7 @@ def verify(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The hash chain, every event legal from the start, chance re-derived from the seed."""
-    verdict = verify_log(open_log(service(ctx), ref))
+    verdict = verify_log(open_log(service(ctx, readonly=True), ref))
     if json:
         emit_json(verdict)
     elif verdict.ok:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli import games, inspect, files, play, referee, simulate, tui
+from cli import games, inspect, files, play, referee, simulate, stores, tui
 from cli.context import AppState
 
 app = typer.Typer(
@@ -24,8 +23,12 @@ app = typer.Typer(
 def _root(
     ctx: typer.Context,
     db: Annotated[
-        Optional[Path],
-        typer.Option("--db", envvar="CITYLOG_DB", help="The database file (default: the user data dir)."),
+        Optional[str],
+        typer.Option(
+            "--db",
+            envvar="CITYLOG_DB",
+            help="The SQLite file (default: the user data dir) or a postgresql:// URL.",
+        ),
     ] = None,
     durability: Annotated[
         str,
@@ -40,7 +43,7 @@ def _root(
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
-for module in (games, play, inspect, files, referee, simulate, tui):
+for module in (games, play, inspect, files, referee, simulate, stores, tui):
     module.register(app)
 
 

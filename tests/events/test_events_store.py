@@ -32,6 +32,7 @@ from events.store import (
     Conflict,
     EventStore,
     GameExists,
+    GameFilter,
     GameNotFound,
     GameRecord,
     SqliteStore,
@@ -307,6 +308,58 @@ class TestEventStoreContract:
         with pytest.raises(StoreError):
             store.set_status("g1", "paused")  # type: ignore[arg-type]
         assert store.get_game("g1").status == "over"
+
+    # -- heads in the games row, listing, waiting ------------------------------
+    def test_head_is_kept_in_the_row(self, store: EventStore, backend: Backend) -> None:
+        store.create_game(rec("g1"))
+        assert store.head("g1") == (0, genesis_hash(DEF))
+        written = store.append("g1", 0, items(3))
+        assert store.head("g1") == (3, written[-1].hash)
+        with pytest.raises(Conflict):
+            store.append("g1", 1, items(1))
+        with backend.fail_insert_at(store, 5):
+            with pytest.raises(StoreError):
+                store.append("g1", 3, items(2))
+        assert store.head("g1") == (3, written[-1].hash)  # a failed append moves nothing
+        assert [(g.id, n) for g, n in store.list_games_with_counts()] == [("g1", 3)]
+
+    def test_list_filters_and_pages(self, store: EventStore) -> None:
+        for i, (game, players, status) in enumerate(
+            [("demo", ("ann", "bob"), "active"), ("other", ("bob", "cy"), "over"),
+             ("demo", ("cy", "dee"), "over"), ("demo", ("ann", "annie"), "active")]
+        ):
+            d = msgspec.structs.replace(DEF, game=game, players=players)
+            store.create_game(rec(f"g{i}", d, status=status, created_at=f"2024-01-0{i + 1}T00:00:00+00:00"))
+        ids = lambda **kw: [g.id for g, _ in store.list_games_with_counts(GameFilter(**kw))]  # noqa: E731
+        assert ids() == ["g0", "g1", "g2", "g3"]
+        assert ids(game="demo") == ["g0", "g2", "g3"]
+        assert ids(player="ann") == ["g0", "g3"]  # a name, not a substring ("annie")
+        assert ids(player="bob", status="over") == ["g1"]
+        assert ids(status="active", game="other") == []
+        assert ids(limit=2) == ["g0", "g1"]
+        assert ids(limit=2, after="g1") == ["g2", "g3"]
+        assert ids(limit=2, after="g3") == []
+        assert ids(game="demo", after="g0", limit=1) == ["g2"]
+
+    def test_wait_sees_another_writer(self, store: EventStore, backend: Backend, where: object) -> None:
+        import threading
+
+        store.create_game(rec("g1"))
+        store.append("g1", 0, items(1))
+        assert store.wait("g1", 0, timeout=5) == 1  # already past: no waiting
+        assert store.wait("g1", 1, timeout=0.05) == 1  # nothing new: the timeout
+
+        def write() -> None:  # another connection (a store belongs to its thread)
+            other = backend.open(where)  # type: ignore[arg-type]
+            other.append("g1", 1, items(2))
+            other.close()
+
+        t = threading.Timer(0.2, write)
+        t.start()
+        try:
+            assert store.wait("g1", 1, timeout=30) == 3
+        finally:
+            t.join()
 
     # -- the hash chain ------------------------------------------------------
     def test_hash_chain_is_correct(self, store: EventStore) -> None:
