@@ -179,6 +179,25 @@ def _wrap(e: sqlite3.Error, what: str) -> StoreError:
     return StoreError(f"{what}: {e}")
 
 
+def _connect_readonly(path: str, busy_timeout: float) -> sqlite3.Connection:
+    """``mode=ro``.  A WAL database whose directory we cannot write (no
+    ``-shm`` can be made) and that has no ``-wal`` file holds everything in
+    the main file: read it as immutable then."""
+    uri = "file:" + quote(os.path.abspath(path))
+    conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=busy_timeout, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as e:
+        code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+        conn.close()
+        if code not in (8, 14) or Path(path + "-wal").exists() or os.access(
+            os.path.dirname(os.path.abspath(path)), os.W_OK
+        ):
+            raise
+    return sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
+
+
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
@@ -330,8 +349,7 @@ class SqliteStore:
         missing = not memory and not Path(self.path).exists()
         try:
             if readonly and not memory and not missing:
-                uri = "file:" + quote(os.path.abspath(self.path)) + "?mode=ro"
-                conn = sqlite3.connect(uri, uri=True, timeout=busy_timeout, isolation_level=None)
+                conn = _connect_readonly(self.path, busy_timeout)
             elif readonly:
                 conn = sqlite3.connect(":memory:", isolation_level=None)  # nothing to read
             else:
@@ -377,8 +395,7 @@ class SqliteStore:
         # Upgrading needs write access; do it once, then read.
         self._conn.close()
         SqliteStore(self.path, durability=self.durability).close()
-        uri = "file:" + quote(os.path.abspath(self.path)) + "?mode=ro"
-        self._conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        self._conn = _connect_readonly(self.path, 10.0)
 
     @property
     def db(self) -> Database:
