@@ -16,6 +16,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain Click help and errors: no rich/markdown import at start-up
 )
 
 
@@ -47,7 +48,29 @@ for module in (games, play, inspect, files, referee, simulate, stores, tui):
     module.register(app)
 
 
+_ROOT_OPTIONS_WITH_VALUES = ("--db", "--durability")
+
+
+def only_invoked(argv: list[str]) -> None:
+    """Keep only the command ``argv`` invokes (if it names one), so that Typer
+    builds one command's parameters at start-up instead of every command's."""
+    name = None
+    args = iter(argv)
+    for arg in args:
+        if arg in _ROOT_OPTIONS_WITH_VALUES:
+            next(args, None)
+        elif not arg.startswith("-"):
+            name = arg
+            break
+    if name is None:
+        return
+    chosen = [c for c in app.registered_commands if c.name == name]
+    if chosen:
+        app.registered_commands[:] = chosen
+
+
 def main() -> None:
+    only_invoked(sys.argv[1:])
     try:
         app()
     except KeyboardInterrupt:

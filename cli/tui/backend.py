@@ -1,7 +1,7 @@
 """Store I/O for the TUI, safe to call from worker threads.
 
-A ``SqliteStore`` is one connection and belongs to one thread, so every call
-opens its own store on the database file, uses the same :class:`GameService`
+A store is one connection and belongs to one thread, so every call opens its
+own store (a SQLite file or a PostgreSQL URL), uses the same :class:`GameService`
 as the CLI, and closes it.  Call these from Textual thread workers only.
 """
 
@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from events.service import GameService
-from events.store import SqliteStore
+from events.store import open_store
 from replay.diff import diff
 from replay.sources import export
 
@@ -26,7 +26,7 @@ class Backend:
 
     @contextmanager
     def service(self) -> Iterator[GameService]:
-        store = SqliteStore(self.db, durability=self.durability)  # type: ignore[arg-type]
+        store = open_store(self.db, durability=self.durability)  # type: ignore[arg-type]
         try:
             yield GameService(store)
         finally:
