@@ -88,11 +88,11 @@ _MIGRATE_LOCK = 0x6369_7479  # pg_advisory_xact_lock key: one process migrates
 
 _SQL_HEAD = "SELECT head_seq, head_hash FROM games WHERE id = %s"
 _SQL_LOCK_HEAD = "SELECT head_seq, head_hash, seed, salted FROM games WHERE id = %s FOR UPDATE"
-_SQL_INSERT = (
-    "INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) "
-    "VALUES (%s, %s, %s, %s, %s, %s)"
+_SQL_WRITE = (
+    "WITH ins AS (INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) "
+    "SELECT %s, * FROM unnest(%s::bigint[], %s::text[], %s::bytea[], %s::text[], %s::text[])) "
+    "UPDATE games SET head_seq = %s, head_hash = %s WHERE id = %s RETURNING pg_notify(%s, id)"
 )
-_SQL_MOVE_HEAD = "UPDATE games SET head_seq = %s, head_hash = %s WHERE id = %s"
 _SQL_READ = "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = %s"
 
 
@@ -308,11 +308,13 @@ class PgStore:
                     records.append(Recorded(game_id, seq, type_, payload, prev, h))
                     rows.append((game_id, seq, type_, payload, prev, h))
                     prev = h
-                if rows:
-                    with conn.cursor() as cur:
-                        cur.executemany(_SQL_INSERT, rows)
-                    conn.execute(_SQL_MOVE_HEAD, (seq, prev, game_id))
-                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, game_id))
+                if rows:  # events, the head and the notification: one statement
+                    cols = list(zip(*rows))
+                    conn.execute(
+                        _SQL_WRITE,
+                        (game_id, list(cols[1]), list(cols[2]), list(cols[3]), list(cols[4]),
+                         list(cols[5]), seq, prev, game_id, CHANNEL),
+                    )
         except pgerr.UniqueViolation as e:
             raise Conflict(game_id, expected_version, self.version(game_id)) from e
         except psycopg.Error as e:
