@@ -86,25 +86,29 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
 PG_SCHEMA_VERSION = PG_MIGRATIONS[-1][0]
 _MIGRATE_LOCK = 0x6369_7479  # pg_advisory_xact_lock key: one process migrates
 
-_SQL_HEAD = "SELECT head_seq, head_hash FROM games WHERE id = %s"
+_SQL_HEAD = "SELECT head_seq, head_hash, seed, salted FROM games WHERE id = %s"
 _SQL_LOCK_HEAD = "SELECT head_seq, head_hash, seed, salted FROM games WHERE id = %s FOR UPDATE"
-_SQL_WRITE = (
-    "WITH ins AS (INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) "
-    "SELECT %s, * FROM unnest(%s::bigint[], %s::text[], %s::bytea[], %s::text[], %s::text[])) "
-    "UPDATE games SET head_seq = %s, head_hash = %s WHERE id = %s RETURNING pg_notify(%s, id)"
+_SQL_WRITE_IF_HEAD = (  # one statement: nothing is written unless the head is still (seq, hash)
+    "WITH moved AS (UPDATE games SET head_seq = %s, head_hash = %s "
+    "WHERE id = %s AND head_seq = %s AND head_hash = %s RETURNING id, pg_notify(%s, id)), "
+    "ins AS (INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) "
+    "SELECT m.id, u.* FROM moved m, "
+    "unnest(%s::bigint[], %s::text[], %s::bytea[], %s::text[], %s::text[]) AS u RETURNING 1) "
+    "SELECT count(*) FROM ins"
 )
 _SQL_READ = "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = %s"
 
 
 def _wrap(e: psycopg.Error, what: str) -> StoreError:
     """A psycopg error as the store's: environment failures kept apart."""
+    text = f"{what}: {_first_line(e)}"
     if isinstance(e, (pgerr.LockNotAvailable, pgerr.DeadlockDetected, pgerr.QueryCanceled,
                       pgerr.SerializationFailure)):
-        return StoreBusy(f"{what}: {e}".strip())
+        return StoreBusy(text)
     if isinstance(e, (psycopg.OperationalError, pgerr.InsufficientResources,
                       pgerr.ReadOnlySqlTransaction)):
-        return StoreUnavailable(f"{what}: {e}".strip())
-    return StoreError(f"{what}: {e}".strip())
+        return StoreUnavailable(text)
+    return StoreError(text)
 
 
 class PgStore:
@@ -126,13 +130,16 @@ class PgStore:
         self.location = redact_url(url)
         self.readonly = readonly
         self._secrets: dict[str, str | None] = {}
+        """game id -> the seed that salts its digests (a game's seed never changes)."""
+        self._heads: dict[str, tuple[int, str]] = {}
+        """game id -> the head this connection last saw (the append's fast path)."""
         self._listener: psycopg.Connection[Any] | None = None
         try:
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=connect_timeout)
-        except psycopg.Error as e:
+        except psycopg.OperationalError as e:  # no server, refused, timed out
             raise StoreUnavailable(f"cannot connect to {self.location}: {_first_line(e)}") from e
         except Exception as e:  # a malformed URL is the user's input
-            raise StoreError(f"cannot connect to {self.location}: {e}") from e
+            raise StoreError(f"cannot connect to {self.location}: {_first_line(e)}") from e
         try:
             self._conn.execute(f"SET lock_timeout = {int(busy_timeout * 1000)}")
             self._migrate()
@@ -212,6 +219,7 @@ class PgStore:
         check_new_game(rec)
         row = game_row(rec)
         self._secrets.pop(rec.id, None)
+        self._heads.pop(rec.id, None)
         with self.transaction():
             conn = self._conn
             if conn.execute("SELECT 1 FROM games WHERE id = %s", (rec.id,)).fetchone():
@@ -260,6 +268,8 @@ class PgStore:
         row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
+        self._secrets[game_id] = row[2] if row[3] else None
+        self._heads[game_id] = (int(row[0]), row[1])
         return int(row[0]), row[1]
 
     def wait(self, game_id: str, seq: int, timeout: float) -> int:
@@ -286,40 +296,72 @@ class PgStore:
         self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]
     ) -> list[Recorded]:
         """As :meth:`SqliteStore.append`: all or nothing, :class:`Conflict` on a
-        stale version, the head moved in the game's row, then ``NOTIFY``."""
+        stale version, the head moved in the game's row, then ``NOTIFY``.
+
+        When this connection last saw the game's head at ``expected_version``
+        (the service reads it just before), the events, the head and the
+        notification are one conditional statement — it writes nothing if the
+        head moved meanwhile.  Otherwise the game's row is locked first.  Inside
+        an outer :meth:`transaction` no savepoint is taken: a failed write
+        aborts that transaction (PostgreSQL), and the error propagates.
+        """
         conn = self._conn
+        known = self._heads.get(game_id)
         try:
-            with conn.transaction():
-                head = conn.execute(_SQL_LOCK_HEAD, (game_id,)).fetchone()
-                if head is None:
-                    raise GameNotFound(game_id)
-                version, prev, seed, salted = int(head[0]), head[1], head[2], head[3]
+            if not items:
+                version = self.version(game_id)
                 if version != expected_version:
                     raise Conflict(game_id, expected_version, version)
-                secret = seed if salted else None
-                records: list[Recorded] = []
-                rows: list[tuple[str, int, str, bytes, str, str]] = []
-                seq = version
-                for type_, payload in items:
-                    if type(payload) is not bytes:
-                        payload = bytes(payload)
-                    seq += 1
-                    h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
-                    records.append(Recorded(game_id, seq, type_, payload, prev, h))
-                    rows.append((game_id, seq, type_, payload, prev, h))
-                    prev = h
-                if rows:  # events, the head and the notification: one statement
-                    cols = list(zip(*rows))
-                    conn.execute(
-                        _SQL_WRITE,
-                        (game_id, list(cols[1]), list(cols[2]), list(cols[3]), list(cols[4]),
-                         list(cols[5]), seq, prev, game_id, CHANNEL),
-                    )
+                return []
+            if known is not None and known[0] == expected_version and game_id in self._secrets:
+                records, args = self._rows(game_id, expected_version, known[1], items)
+                row = conn.execute(_SQL_WRITE_IF_HEAD, args).fetchone()
+                if not row or row[0] != len(records):
+                    self._heads.pop(game_id, None)
+                    raise Conflict(game_id, expected_version, self.version(game_id))
+            else:
+                with contextlib.ExitStack() as stack:
+                    if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                        stack.enter_context(conn.transaction())
+                    head = conn.execute(_SQL_LOCK_HEAD, (game_id,)).fetchone()
+                    if head is None:
+                        raise GameNotFound(game_id)
+                    version, prev = int(head[0]), head[1]
+                    self._secrets[game_id] = head[2] if head[3] else None
+                    if version != expected_version:
+                        raise Conflict(game_id, expected_version, version)
+                    records, args = self._rows(game_id, version, prev, items)
+                    conn.execute(_SQL_WRITE_IF_HEAD, args)
         except pgerr.UniqueViolation as e:
+            self._heads.pop(game_id, None)
             raise Conflict(game_id, expected_version, self.version(game_id)) from e
         except psycopg.Error as e:
+            self._heads.pop(game_id, None)
             raise _wrap(e, f"append to {game_id!r} failed") from e
+        self._heads[game_id] = (records[-1].seq, records[-1].hash)
         return records
+
+    def _rows(
+        self, game_id: str, version: int, prev: str, items: Sequence[tuple[str, bytes]]
+    ) -> tuple[list[Recorded], tuple[object, ...]]:
+        """The records ``items`` become after ``(version, prev)``, and the write's arguments."""
+        secret = self._secrets[game_id]
+        expected_prev = prev
+        records: list[Recorded] = []
+        seq = version
+        for type_, payload in items:
+            if type(payload) is not bytes:
+                payload = bytes(payload)
+            seq += 1
+            h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
+            records.append(Recorded(game_id, seq, type_, payload, prev, h))
+            prev = h
+        args = (
+            seq, prev, game_id, version, expected_prev, CHANNEL,
+            [r.seq for r in records], [r.type for r in records], [r.payload for r in records],
+            [r.prev_hash for r in records], [r.hash for r in records],
+        )
+        return records, args
 
     def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]:
         sql, args = _SQL_READ, [game_id]

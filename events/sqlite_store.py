@@ -346,6 +346,8 @@ class SqliteStore:
         self.durability = durability
         self.readonly = readonly
         memory = self.path == ":memory:"
+        if not memory and Path(self.path).is_dir():
+            raise StoreError(f"{self.path} is a directory, not a database file")
         missing = not memory and not Path(self.path).exists()
         try:
             if readonly and not memory and not missing:

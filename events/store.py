@@ -231,6 +231,8 @@ def open_store(
     store and nothing is created.
     """
     where = default_db_target() if target is None else os.fspath(target)
+    if not where.strip():
+        raise StoreError("the database path is empty (--db or CITYLOG_DB)")
     if is_url(where):
         if not where.startswith(PG_SCHEMES):
             raise StoreError(

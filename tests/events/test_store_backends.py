@@ -340,3 +340,42 @@ def test_the_service_cache_is_bounded(tmp_path: Path) -> None:
     assert ids[0] in svc._cache and ids[-3] not in svc._cache and len(svc._cache) == 4
     assert CACHE_GAMES >= 1
     svc.store.close()
+
+
+@pytest.mark.parametrize(
+    "db, code, words",
+    [
+        ("", 2, "empty"),
+        ("{tmp}", 2, "is a directory"),
+        ("postgresql://u@/x?nosuchoption=1", 2, "cannot connect"),
+        ("sqlite:///x.db", 2, "unsupported store URL"),
+    ],
+)
+def test_bad_store_targets_are_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         db: str, code: int, words: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    for args in (["list"], ["new", "card-city", "--players", "2"]):
+        res = CliRunner().invoke(app, ["--db", db.format(tmp=tmp_path), *args])
+        assert res.exit_code == code and words in res.output, res.output
+        assert res.output.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_copy_hostile_arguments(tmp_path: Path) -> None:
+    src = tmp_path / "src.db"
+    GameService(SqliteStore(src, durability="normal")).store.close()
+    runner = CliRunner()
+    missing = runner.invoke(app, ["copy", "--from", str(tmp_path / "nope.db"), "--to", str(tmp_path / "t.db")])
+    assert missing.exit_code == 2 and "no database" in missing.output
+    same = runner.invoke(app, ["copy", "--from", str(src), "--to", str(src)])
+    assert same.exit_code == 2 and "same store" in same.output
+    foreign = tmp_path / "foreign.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE t (x)")
+    conn.commit()
+    conn.close()
+    into_foreign = runner.invoke(app, ["copy", "--from", str(src), "--to", str(foreign)])
+    assert into_foreign.exit_code == 2 and "not citylog's" in into_foreign.output
+    # nothing created besides SQLite's own -wal/-shm of the (read-only) source
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("src.db-")) == [
+        "foreign.db", "src.db"]
