@@ -323,6 +323,31 @@ class TestEventStoreContract:
         assert store.head("g1") == (3, written[-1].hash)  # a failed append moves nothing
         assert [(g.id, n) for g, n in store.list_games_with_counts()] == [("g1", 3)]
 
+    def test_append_checks_the_stored_head_not_a_remembered_one(
+        self, store: EventStore, backend: Backend, where: object
+    ) -> None:
+        store.create_game(rec("g1", seed="s"))
+        store.append("g1", 0, items(1))
+        assert store.head("g1")[0] == 1  # this connection has seen seq 1
+        other = backend.open(where)  # type: ignore[arg-type]
+        other.append("g1", 1, items(2, start=1))
+        other.close()
+        with pytest.raises(Conflict, match="expected version 1, found 3"):
+            store.append("g1", 1, items(1, start=9))
+        class Boom(Exception):
+            pass
+
+        with pytest.raises(Boom):
+            with store.transaction():
+                store.append("g1", 3, items(1, start=3))  # seq 4, rolled back
+                raise Boom
+        with pytest.raises(Conflict, match="expected version 4, found 3"):
+            store.append("g1", 4, items(1, start=9))
+        written = store.append("g1", 3, items(1, start=3))
+        assert [r.seq for r in written] == [4]
+        assert store.read("g1") == chain(DEF, "g1", items(4), secret="s")
+        assert store.head("g1") == (4, written[0].hash)
+
     def test_list_filters_and_pages(self, store: EventStore) -> None:
         for i, (game, players, status) in enumerate(
             [("demo", ("ann", "bob"), "active"), ("other", ("bob", "cy"), "over"),
