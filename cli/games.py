@@ -9,7 +9,7 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
-from cli.output import emit_json, say
+from cli.output import emit_json, plain, say
 from core.engine import CHANCE
 from events.service import GameService, ServiceError
 from replay.sources import fold_log, open_log
@@ -115,6 +115,7 @@ def list_games(
                     "game": rec.game,
                     "players": rec.players,
                     "status": rec.status,
+                    "winners": rec.winners,
                     "events": count,
                     "parent": rec.parent,
                     "fork_at": rec.fork_at,
@@ -123,9 +124,11 @@ def list_games(
             )
         else:
             parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
-            say(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}")
+            won = f"  won by {' and '.join(rec.winners)}" if rec.winners else ""
+            # plain: names are the users' text, never markup
+            plain(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}{won}")
     if more and not json:
-        say(f"… more: citylog list --after {rows[-1][0].id} (same filters)")
+        plain(f"… more: citylog list --after {rows[-1][0].id} (same filters)")
     if not rows and not json and after is None and not (game or player or status):
         say("no games yet — try: citylog new card-city --players 3 --bots greedy")
 

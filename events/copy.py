@@ -102,8 +102,8 @@ def copy_games(
             for i in range(start, len(source), BATCH):
                 chunk = source[i : i + BATCH]
                 dst.append(rec.id, i, [(r.type, r.payload) for r in chunk])
-            if (have is None or have.status != rec.status) and rec.status != "active":
-                dst.set_status(rec.id, rec.status)
+            if have is not None and (have.status, have.winners) != (rec.status, rec.winners):
+                dst.set_status(rec.id, rec.status, rec.winners)
             written = dst.read(rec.id)
             if written != source:  # same seq, type, payload, prev_hash and hash
                 raise CopyError(f"game {rec.id}: the copy does not read back identical; rolled back")

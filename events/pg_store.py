@@ -22,7 +22,7 @@ import psycopg
 from psycopg import errors as pgerr
 
 from events.envelope import Recorded, chain_hash, line_nonce, payload_digest
-from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, filter_sql, game_from_row, game_row
+from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row
 from events.store import (
     Conflict,
     GameExists,
@@ -65,7 +65,8 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
             reseeds TEXT NOT NULL DEFAULT '[]',
             salted INTEGER NOT NULL DEFAULT 0,
             head_seq BIGINT NOT NULL DEFAULT 0,
-            head_hash TEXT NOT NULL
+            head_hash TEXT NOT NULL,
+            winners TEXT NOT NULL DEFAULT '[]'
         );
         CREATE TABLE events (
             game_id TEXT NOT NULL REFERENCES games (id),
@@ -253,10 +254,13 @@ class PgStore:
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)  # type: ignore[call-overload]
         return [(game_from_row(r[:-1]), int(r[-1])) for r in cur]
 
-    def set_status(self, game_id: str, status: Status) -> None:
+    def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
         check_status(status)
         with self.transaction():
-            cur = self._conn.execute("UPDATE games SET status = %s WHERE id = %s", (status, game_id))
+            cur = self._conn.execute(
+                "UPDATE games SET status = %s, winners = %s WHERE id = %s",
+                (status, _json.encode(tuple(winners)).decode(), game_id),
+            )
             if cur.rowcount == 0:
                 raise GameNotFound(game_id)
 

@@ -355,9 +355,16 @@ class GameService:
         written = self.store.append(record.id, version, [to_item(e) for e in events])
         if state is None:
             state = game.fold(events)
-        if not game.to_act(state):
-            self.store.set_status(record.id, "over")
+        self.finish(record, game, state)
         return written
+
+    def finish(self, record: GameRecord, game: Game[Any, Any, Any], state: Any) -> None:
+        """If the game is over at ``state``: mark it so, with its winners, in its row."""
+        if game.to_act(state):
+            return
+        result = game.result(state)
+        winners = [record.players[w] for w in result.winners] if result is not None else []
+        self.store.set_status(record.id, "over", winners)
 
 
 def parse_command(loaded: Loaded, seat: int, text: str) -> Any:

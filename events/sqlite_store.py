@@ -116,6 +116,7 @@ UPDATE games SET
     head_seq = coalesce((SELECT max(seq) FROM events e WHERE e.game_id = games.id), 0),
     head_hash = coalesce(
         (SELECT hash FROM events e WHERE e.game_id = games.id ORDER BY seq DESC LIMIT 1), genesis);
+ALTER TABLE games ADD COLUMN winners TEXT NOT NULL DEFAULT '[]';
 CREATE INDEX IF NOT EXISTS games_game ON games (game, created_at, id);
 CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at, id);
 """
@@ -128,7 +129,8 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
     # games chained before line nonces keep unsalted digests (salted = 0)
     (5, "ALTER TABLE games ADD COLUMN salted INTEGER NOT NULL DEFAULT 0"),
-    # each game's head (seq, hash) in its row, kept by append: list costs no history
+    # each game's head (seq, hash) in its row, kept by append, and its winners (set with
+    # its status by the service; '[]' for games that ended before): list costs no history
     (6, _V6_HEADS),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
@@ -201,7 +203,7 @@ def _connect_readonly(path: str, busy_timeout: float) -> sqlite3.Connection:
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at, reseeds, salted"
+    "bots, parent, fork_at, status, created_at, reseeds, salted, winners"
 )
 _options_dec = msgspec.json.Decoder(dict[str, str])
 _players_dec = msgspec.json.Decoder(tuple[str, ...])
@@ -230,7 +232,7 @@ _SQL_READ_UPTO = (
 def game_from_row(row: Sequence[object]) -> GameRecord:
     """A :class:`GameRecord` from the ``_GAME_COLS`` columns (both backends)."""
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created, reseeds, salted) = row
+     status, created, reseeds, salted, winners) = row
     return GameRecord(
         id=gid,  # type: ignore[arg-type]
         game=game,  # type: ignore[arg-type]
@@ -247,6 +249,7 @@ def game_from_row(row: Sequence[object]) -> GameRecord:
         created_at=created,  # type: ignore[arg-type]
         reseeds=_reseeds_dec.decode(reseeds),  # type: ignore[arg-type]
         salted=bool(salted),
+        winners=_players_dec.decode(winners),  # type: ignore[arg-type]
     )
 
 
@@ -273,12 +276,13 @@ def game_row(rec: GameRecord) -> tuple[object, ...]:
         _json.encode(rec.reseeds).decode(),
         int(rec.salted),
         genesis,
+        _json.encode(rec.winners).decode(),
     )
 
 
 INSERT_GAME_COLS = (
     "id, game, definition, options, players, bots, rules_version, seed, seed_commitment, "
-    "table_game, parent, fork_at, status, created_at, genesis, reseeds, salted, head_hash"
+    "table_game, parent, fork_at, status, created_at, genesis, reseeds, salted, head_hash, winners"
 )
 
 
@@ -538,10 +542,13 @@ class SqliteStore:
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)
         return [(game_from_row(r[:-1]), r[-1]) for r in cur]
 
-    def set_status(self, game_id: str, status: Status) -> None:
+    def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
         check_status(status)
         with self.transaction():
-            cur = self._conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            cur = self._conn.execute(
+                "UPDATE games SET status = ?, winners = ? WHERE id = ?",
+                (status, _json.encode(tuple(winners)).decode(), game_id),
+            )
             if cur.rowcount == 0:
                 raise GameNotFound(game_id)
 

@@ -128,6 +128,8 @@ class GameRecord(msgspec.Struct, frozen=True):
     """Forks taken with a new seed: ``(from_seq, seed)``; chance events at and
     after ``from_seq`` come from that seed (the genesis keeps the first seed's
     commitment, so a fork shares its parent's prefix)."""
+    winners: tuple[str, ...] = ()
+    """Once over: the winners' names (from the fold; kept in the row for ``list``)."""
 
     @classmethod
     def of(cls, id: str, definition: GameDefinition, **rest: object) -> GameRecord:
@@ -286,7 +288,10 @@ class EventStore(Protocol):
         self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]
     ) -> list[Recorded]: ...
     def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]: ...
-    def set_status(self, game_id: str, status: Status) -> None: ...
+    def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
+        """Set the game's status (and, once over, its winners' names)."""
+        ...
+
     def wait(self, game_id: str, seq: int, timeout: float) -> int:
         """Block until the game's head passes ``seq`` or ``timeout`` seconds
         pass; the head's seq then (another process's appends included)."""

@@ -495,8 +495,14 @@ class TestSqliteStore:
                 "SELECT 1 FROM sqlite_master WHERE name = 'games_created'"
             ).fetchone()
             assert index is not None
+            # migration 6 filled in each game's head from its events
+            old_chain = chain(DEF, "old", items(2))
+            assert s.head("old") == (2, old_chain[-1].hash)
+            assert s.head("empty") == (0, genesis_hash(DEF))
+            assert [(g.id, n) for g, n in s.list_games_with_counts()] == [("empty", 0), ("old", 2)]
+            assert s.get_game("old").winners == ()
             # old data intact and extendable; the genesis path works for an empty game
-            assert store_mod.SqliteStore.read(s, "old") == chain(DEF, "old", items(2))
+            assert store_mod.SqliteStore.read(s, "old") == old_chain
             s.append("old", 2, items(1, start=2))
             assert verify_chain(DEF, s.read("old")) is None
             s.append("empty", 0, items(1))

@@ -379,3 +379,29 @@ def test_copy_hostile_arguments(tmp_path: Path) -> None:
     # nothing created besides SQLite's own -wal/-shm of the (read-only) source
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("src.db-")) == [
         "foreign.db", "src.db"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_list_pages_filters_and_winners_from_the_cli(kind: str, tmp_path: Path,
+                                                     request: pytest.FixtureRequest) -> None:
+    db = str(request.getfixturevalue("pg_url")) if kind == "postgresql" else str(tmp_path / "l.db")
+    svc = GameService(open_store(db))
+    done = play(svc, "card-city", "w1")
+    five = svc.create("point-city", ["cy", "dee"], seed="w2")
+    also = svc.create("card-city", ["ann", "cy"], seed="w3")
+    rec = svc.store.get_game(done)
+    assert rec.status == "over" and rec.winners and set(rec.winners) <= {"ann", "bob"}
+    svc.store.close()
+    run = lambda *a: CliRunner().invoke(app, ["--db", db, "list", *a])  # noqa: E731
+    res = run()
+    assert res.exit_code == 0
+    assert [line.split()[0] for line in res.output.splitlines()] == [done, five, also]
+    assert f"won by {' and '.join(rec.winners)}" in res.output.splitlines()[0]
+    assert [ln.split()[0] for ln in run("--player", "cy").output.splitlines()] == [five, also]
+    assert [ln.split()[0] for ln in run("--game", "card-city", "--status", "active").output.splitlines()] == [also]
+    page = run("--limit", "1").output.splitlines()
+    assert page == [page[0], f"… more: citylog list --after {done} (same filters)"]
+    assert [ln.split()[0] for ln in run("--limit", "1", "--after", done).output.splitlines()][0] == five
+    assert run("--status", "paused").exit_code == 2
+    assert run("--limit", "0").exit_code == 2
+    assert run("--after", "nosuchgame").exit_code == 2
