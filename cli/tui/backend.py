@@ -7,7 +7,7 @@ as the CLI, and closes it.  Call these from Textual thread workers only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -35,6 +35,30 @@ class Backend:
     def games(self) -> list[GameRow]:
         with self.service() as svc:
             return [GameRow.of(rec, n) for rec, n in svc.store.list_games_with_counts()]
+
+    def follow(
+        self,
+        game_id: str,
+        current: Callable[[], GameModel | None],
+        deliver: Callable[[GameModel], None],
+        stop: Callable[[], bool],
+        poll: float = 0.5,
+    ) -> None:
+        """Live mode: until ``stop()`` or the game is over, wait for events
+        appended by anyone (PostgreSQL: LISTEN/NOTIFY; SQLite: the head, polled)
+        and ``deliver`` the current model extended by them — never refolded."""
+        store = open_store(self.db, readonly=True)
+        try:
+            while not stop():
+                model = current()
+                if model is None or not model.game.to_act(model.states[-1]):
+                    return
+                if store.wait(game_id, model.version, poll) > model.version:
+                    new = store.read(game_id, after=model.version)
+                    if new and new[0].prev_hash == model.records[-1].hash and not stop():
+                        deliver(model.extended(new))
+        finally:
+            store.close()
 
     def load(self, game_id: str, cursor: int | None = None) -> GameModel:
         with self.service() as svc:
