@@ -1,6 +1,9 @@
 """Start-up cost of citylog commands, side by side with ``python -c pass``.
 
-    python bench/bench_startup.py [--repeats 15]
+    python bench/bench_startup.py [--repeats 15] [--before DIR]
+
+``--before DIR``: also time ``show`` and ``--help`` from another checkout
+(e.g. ``git archive`` of main extracted in DIR), run with this interpreter.
 
 Runs each command as a fresh process (interleaved, so machine load hits all
 alike) against a small SQLite database, and prints the median wall time and
@@ -54,6 +57,7 @@ def imported(args: list[str], env: dict[str, str]) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--before", type=Path, help="another checkout to compare with")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "CITYLOG_DB": os.path.join(tmp, "s.db")}
@@ -72,6 +76,17 @@ def main() -> None:
             f"citylog move {gid} --as alice 'pass'": [*citylog(), "move", gid, "--as", "alice", "pass"],
             "citylog tui --help": [*citylog(), "tui", "--help"],
         }
+        if args.before is not None:
+            old = [sys.executable, "-c",
+                   f"import sys; sys.path.insert(0, {str(args.before)!r}); sys.argv[0] = 'citylog'; "
+                   "from cli.main import main; main()"]
+            new = [sys.executable, "-c",
+                   f"import sys; sys.path.insert(0, {str(ROOT)!r}); sys.argv[0] = 'citylog'; "
+                   "from cli.main import main; main()"]
+            cases["before: --help"] = [*old, "--help"]
+            cases["after:  --help"] = [*new, "--help"]
+            cases["before: list (fresh db)"] = [*old, "--db", os.path.join(tmp, "old.db"), "list"]
+            cases["after:  list"] = [*new, "list"]
         times: dict[str, list[float]] = {k: [] for k in cases}
         for k in cases:  # warm the page cache
             run(cases[k], env)
