@@ -55,14 +55,17 @@ def copy(
 def watch(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME_ID")],
-    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
+    as_: Annotated[
+        Optional[str], typer.Option("--as", help="What this player may see (default: a spectator's view)")
+    ] = None,
     last: Annotated[int, typer.Option(help="Show this many past events first")] = 5,
     for_: Annotated[Optional[float], typer.Option("--for", help="Stop after this many seconds")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Follow a game as other processes append to it, until it ends (PostgreSQL:
     LISTEN/NOTIFY; SQLite: polling the head).  Each new event is folded onto
-    the last state — never the whole log again."""
+    the last state — never the whole log again.  Hidden cards stay hidden: a
+    spectator's view, or ``--as`` a player's."""
     if last < 0:
         raise ServiceError("--last must be 0 or more")
     if for_ is not None and for_ < 0:
