@@ -72,12 +72,21 @@ def copy_games(
     game_ids: Iterable[str] | None = None,
     progress: Callable[[str, str], None] | None = None,
 ) -> CopyReport:
-    """Copy ``game_ids`` (default: every game) from ``src`` to ``dst``."""
+    """Copy ``game_ids`` (default: every game) from ``src`` to ``dst``; a fork
+    brings its ancestors along (its lineage must exist in the target)."""
     report = CopyReport()
     if game_ids is None:
         games = src.list_games()
     else:
-        games = [src.get_game(g) for g in game_ids]
+        games, seen = [], set()
+        for gid in game_ids:
+            rec = src.get_game(gid)
+            while rec.id not in seen:
+                seen.add(rec.id)
+                games.append(rec)
+                if rec.parent is None:
+                    break
+                rec = src.get_game(rec.parent)
     for rec in _lineage_order(games):
         source = src.read(rec.id)
         _check(rec, source, "source")

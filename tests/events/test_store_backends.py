@@ -405,3 +405,62 @@ def test_list_pages_filters_and_winners_from_the_cli(kind: str, tmp_path: Path,
     assert run("--status", "paused").exit_code == 2
     assert run("--limit", "0").exit_code == 2
     assert run("--after", "nosuchgame").exit_code == 2
+
+
+def test_copy_continues_a_game_the_target_holds_a_prefix_of(tmp_path: Path, pg_url: str) -> None:
+    svc = GameService(SqliteStore(tmp_path / "src.db", durability="normal"))
+    gid = svc.create("card-city", ["ann", "bob"], seed="p", bots={1: "random"})
+    dst = open_store(pg_url)
+    assert copy_games(svc.store, dst).copied == [gid]
+    svc.autoplay(gid, "random")  # the game goes on in the source
+    report = copy_games(svc.store, dst)
+    assert report.extended == [gid] and report.events > 0
+    assert lines(dst, gid) == lines(svc.store, gid)
+    assert dst.get_game(gid) == svc.store.get_game(gid)  # status and winners too
+    assert dst.get_game(gid).status == "over"
+    # a fork asked for alone brings its parent along
+    child = svc.fork(gid, 10)
+    other = SqliteStore(tmp_path / "other.db")
+    assert copy_games(svc.store, other, [child]).copied == [gid, child]
+    assert lines(other, child) == lines(svc.store, child)
+    other.close()
+    dst.close()
+    svc.store.close()
+
+
+@settings(max_examples=25)
+@given(
+    games=st.lists(
+        st.tuples(st.sampled_from(["demo", "other"]),
+                  st.lists(st.sampled_from(["ann", "bob", "cy", "dee"]), min_size=1, max_size=3, unique=True),
+                  st.sampled_from(["active", "over"])),
+        max_size=12,
+    ),
+    game=st.none() | st.sampled_from(["demo", "other", "nope"]),
+    player=st.none() | st.sampled_from(["ann", "cy", "an"]),
+    status=st.none() | st.sampled_from(["active", "over"]),
+    limit=st.none() | st.integers(1, 5),
+    after=st.none() | st.integers(0, 11),
+)
+def test_list_filters_agree_with_a_model(games, game, player, status, limit, after) -> None:  # type: ignore[no-untyped-def]
+    """The store's filtered, paged listing == filtering every game in Python."""
+    from events.envelope import GameDefinition
+    from events.store import GameFilter, GameRecord
+
+    store = SqliteStore(":memory:")
+    recs = []
+    for i, (name, players, st_) in enumerate(games):
+        d = GameDefinition(name, "1", {}, tuple(players), "00")
+        r = GameRecord.of(f"g{i:02d}", d, status=st_, created_at=f"2024-01-01T00:00:{i:02d}")
+        store.create_game(r)
+        recs.append(r)
+    after_id = f"g{after:02d}" if after is not None and after < len(recs) else None
+    want = [r.id for r in recs
+            if (game is None or r.game == game) and (player is None or player in r.players)
+            and (status is None or r.status == status) and (after_id is None or r.id > after_id)]
+    if limit is not None:
+        want = want[:limit]
+    got = store.list_games_with_counts(GameFilter(game=game, player=player, status=status,
+                                                  after=after_id, limit=limit))
+    assert [g.id for g, _ in got] == want
+    store.close()
