@@ -45,9 +45,14 @@ def pg_cluster() -> Iterator[str]:
         with pg_server.throwaway_cluster() as url:
             yield url
     except pg_server.NoServer as exc:
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {exc}")
-        pytest.skip(f"no PostgreSQL server: {exc}")
+        no_server(str(exc))
+
+
+def no_server(reason: str) -> None:
+    """Skip (locally) or fail (CI=true: the PostgreSQL tests must run there)."""
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {reason}")
+    pytest.skip(f"no PostgreSQL server: {reason}")
 
 
 @pytest.fixture
