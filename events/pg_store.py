@@ -29,6 +29,7 @@ from events.store import (
     GameFilter,
     GameNotFound,
     GameRecord,
+    NotCitylog,
     Status,
     StoreBusy,
     StoreError,
@@ -169,7 +170,10 @@ class PgStore:
         row = self._conn.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'"
         ).fetchone() if self._has_meta() else None
-        return int(row[0]) if row else 0
+        try:
+            return int(row[0]) if row else 0
+        except (TypeError, ValueError):
+            raise NotCitylog(f"{self.location}: schema version {row[0]!r} is not a number") from None
 
     def _has_meta(self) -> bool:
         row = self._conn.execute("SELECT to_regclass('meta') IS NOT NULL").fetchone()
@@ -186,7 +190,9 @@ class PgStore:
                     "WHERE table_schema = current_schema() AND table_name IN ('games', 'events')"
                 ).fetchone()
                 if tables and tables[0]:
-                    raise StoreError(f"{self.location} has games/events tables that are not citylog's")
+                    raise NotCitylog(
+                        f"{self.location} has games/events tables but is not citylog's; left untouched"
+                    )
                 self._conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             current = self.schema_version()
             if current > PG_SCHEMA_VERSION:

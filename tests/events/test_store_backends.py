@@ -464,3 +464,25 @@ def test_list_filters_agree_with_a_model(games, game, player, status, limit, aft
                                                   after=after_id, limit=limit))
     assert [g.id for g, _ in got] == want
     store.close()
+
+
+def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE games (name TEXT)")
+        conn.execute("INSERT INTO games VALUES ('chess')")
+    for args in (["list"], ["new", "card-city", "--players", "2"]):
+        res = CliRunner().invoke(app, ["--db", pg_url, *args])
+        assert res.exit_code == 2 and "not citylog's" in res.output, res.output
+    with psycopg.connect(pg_url) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+        assert tables == [("games",)]  # no meta, no events: nothing created
+        assert conn.execute("SELECT name FROM games").fetchall() == [("chess",)]
+        conn.execute("DROP TABLE games")
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute("INSERT INTO meta VALUES ('schema_version', 'garbage')")
+    res = CliRunner().invoke(app, ["--db", pg_url, "list"])
+    assert res.exit_code == 2 and "not a number" in res.output, res.output
