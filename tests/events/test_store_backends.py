@@ -43,7 +43,7 @@ def lines(store: EventStore, gid: str) -> list[tuple[object, ...]]:
 
 
 # -- the law: both stores record a game identically -------------------------------
-@settings(max_examples=6)
+@settings(max_examples=max(6, settings.default.max_examples // 4))  # ci 6, thorough 500 (two games each)
 @given(game=st.sampled_from(GAMES), seed=st.text("abcdef0123456789", min_size=1, max_size=8))
 def test_both_stores_record_identical_lines(pg_cluster: str, tmp_path_factory: pytest.TempPathFactory,
                                             game: str, seed: str) -> None:
@@ -428,7 +428,6 @@ def test_copy_continues_a_game_the_target_holds_a_prefix_of(tmp_path: Path, pg_u
     svc.store.close()
 
 
-@settings(max_examples=25)
 @given(
     games=st.lists(
         st.tuples(st.sampled_from(["demo", "other"]),
