@@ -485,3 +485,26 @@ def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: s
         conn.execute("INSERT INTO meta VALUES ('schema_version', 'garbage')")
     res = CliRunner().invoke(app, ["--db", pg_url, "list"])
     assert res.exit_code == 2 and "not a number" in res.output, res.output
+
+
+@pytest.mark.parametrize(
+    "argv, kept",
+    [
+        (["--db", "list", "show", "g1"], ["show"]),  # --db's value is not the command
+        (["--durability", "normal", "simulate", "card-city"], ["simulate"]),
+        (["--db=x.db", "watch", "g"], ["watch"]),
+        (["--help"], None),
+        (["nosuchcommand"], None),
+        ([], None),
+    ],
+)
+def test_start_up_builds_only_the_invoked_command(argv: list[str], kept: list[str] | None) -> None:
+    from cli import main as cli_main
+
+    saved = list(cli_main.app.registered_commands)
+    try:
+        cli_main.only_invoked(argv)
+        names = [c.name for c in cli_main.app.registered_commands]
+        assert names == (kept if kept is not None else [c.name for c in saved])
+    finally:
+        cli_main.app.registered_commands[:] = saved
