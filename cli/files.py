@@ -24,7 +24,7 @@ def export(
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The file (default: stdout)")] = None,
 ) -> None:
     """The log as JSON Lines: a header, then one event per line with its hash."""
-    log = export_log(service(ctx), game_id, as_)
+    log = export_log(service(ctx, readonly=True), game_id, as_)
     buffer = io.StringIO()
     logfile.write(log, buffer)
     if out is None:

@@ -136,8 +136,7 @@ def import_log(service: GameService, log: LogFile) -> str:
         if [w.hash for w in written] != [x.hash for x in log.lines]:
             raise ServiceError("not imported: the stored hashes differ from the file's")
         loaded = service.load(record.id)
-        if not loaded.game.to_act(loaded.state):
-            store.set_status(record.id, "over")
+        service.finish(record, loaded.game, loaded.state)
     return record.id
 
 
