@@ -81,7 +81,27 @@ def fork(
         say(f"{gid}  (fork of {game_id} at seq {at})")
 
 
+def picture(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    at: Annotated[Optional[int], typer.Option(help="After event SEQ (default: the latest)")] = None,
+    as_: Annotated[Optional[str], typer.Option("--as", help="As this player sees it")] = None,
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The .svg file (default: stdout)")] = None,
+) -> None:
+    """The position as an SVG picture: boards, cards, the last move marked, scores so far."""
+    from replay.picture import picture as draw
+    from replay.sources import open_log
+
+    svg = draw(open_log(service(ctx), ref), at, as_)
+    if out is None:
+        sys.stdout.write(svg)
+    else:
+        out.write_text(svg, encoding="utf-8")
+        say(f"wrote {out}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("export")(guarded(export))
     app.command("import")(guarded(import_))
     app.command("fork")(guarded(fork))
+    app.command("picture")(guarded(picture))
