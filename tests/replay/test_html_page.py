@@ -106,7 +106,7 @@ def test_the_page_steps_through_the_game_in_a_real_browser(
     index = 1 + loaded.players.index(taker)
     b.evaluate(
         f"(() => {{ const s = document.getElementById('view'); s.value = '{index}';"
-        " s.dispatchEvent(new Event('change')); }})()"
+        " s.dispatchEvent(new Event('change')); })()"
     )
     seen = _state(b)
     assert seen["view"] == taker and seen["seq"] == str(split) and seen["hatched"] > 0
