@@ -71,6 +71,8 @@ class Scene(msgspec.Struct, frozen=True):
     """Scores so far (or final), player by player."""
     caption: str = ""
     """The last event, described."""
+    legend: tuple[tuple[str, str], ...] = ()
+    """What the colours mean: ``(colour, text)`` pairs."""
 
 
 def mark_changes(before: Scene | None, after: Scene) -> Scene:

@@ -156,6 +156,19 @@ def render(scene: Scene) -> str:
     for p, x, py in placed:
         body += _panel(p, x, py)
     height = bottom + 16
+    width = max(widest + GAP, 420)
+    if scene.legend:
+        x = GAP
+        for colour, label in scene.legend:
+            w = 24 + 7 * len(label)
+            if x > GAP and x + w > width - GAP:
+                x, height = GAP, height + 20
+            body.append(
+                f'<rect x="{x}" y="{height - 2}" width="13" height="13" rx="2" fill="{esc(colour)}" stroke="#555555"/>'
+            )
+            body.append(_text(x + 18, height + 9, label, 12, fill="#333333"))
+            x += w + 12
+        height += 24
     if scene.caption:
         height += 8
         body.append(f'<rect x="0" y="{height - 6}" width="100%" height="30" fill="#fff0e0"/>')
@@ -164,7 +177,6 @@ def render(scene: Scene) -> str:
         )
         body.append(_text(GAP + 20, height + 13, "last: " + scene.caption, 13, fill="#5a3200"))
         height += 26
-    width = max(widest + GAP, 420)
     defs = (
         '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#9e9e9e" '

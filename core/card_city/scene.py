@@ -114,4 +114,5 @@ def scene(s: State, seat: int | None) -> Scene:
             (p.name, final_score(i, p.grid(), p.coins, s.options.decentralization, s.n == 1).total)
             for i, p in enumerate(s.players)
         )
-    return Scene("Card City", tuple(status), tuple(panels), scores)
+    legend = tuple((COLOUR[k], f"{k} {NAMES[k]}") for k in ("H", *KINDS))
+    return Scene("Card City", tuple(status), tuple(panels), scores, legend=legend)

@@ -102,4 +102,8 @@ def scene(s: State, seat: int | None) -> Scene:
         )
     else:
         scores = ()
-    return Scene("5x5 City", tuple(status), tuple(panels), scores)
+    legend = tuple((COLOUR[k], f"{k} {TYPE_NAMES[k]}") for k in COLOUR) + (
+        ("#ffffff", "e f c m: Goods (Electrical, Food, Clothing, Medicine)"),
+        (EMPTY, "number: the square's section"),
+    )
+    return Scene("5x5 City", tuple(status), tuple(panels), scores, legend=legend)

@@ -102,4 +102,7 @@ def scene(s: State, seat: int | None) -> Scene:
     status = [f"round {s.round} · {s.step}" if actors else "game over"]
     if actors:
         status.append("to act: " + ("the draw" if actors == (-1,) else ", ".join(s.players[a] for a in actors)))
-    return Scene("Point City", tuple(status), tuple(panels), tuple(scores))
+    legend = tuple((COLOUR[t], f"{ABBR[t]} {t}") for t in (*TYPES, WILD)) + (
+        ("#fbf6e9", "building side: →produces or VP, then its cost"),
+    )
+    return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend)
