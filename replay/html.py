@@ -21,7 +21,7 @@ import gzip
 import json
 from collections.abc import Sequence
 
-from core.scene import scene_at
+from core.scene import Scene, scene_at
 from events.service import GameService
 from events.store import Note
 from replay.logfile import LogFile
@@ -45,8 +45,9 @@ def page(log: LogFile, notes: Sequence[Note] = ()) -> str:
     bundle_views = []
     for name, seat in views:
         steps, lines = [], []
+        cache: dict[int, Scene] = {}
         for seq in range(1, len(events) + 1):
-            svg = render(scene_at(game, events, states, seq, seat, players))
+            svg = render(scene_at(game, events, states, seq, seat, players, cache))
             steps.append(index.setdefault(svg, len(index)))
             if len(index) > len(svgs):
                 svgs.append(svg)
