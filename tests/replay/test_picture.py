@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core import registry
@@ -82,7 +82,6 @@ def test_a_player_view_hides_what_the_player_cannot_see() -> None:
 
 
 @pytest.mark.parametrize("name", registry.available())
-@settings(max_examples=6)
 @given(seed=st.text("abc012", min_size=1, max_size=5), data=st.data())
 def test_every_position_is_well_formed_and_a_view_is_computable_from_its_file(
     name: str, seed: str, data: st.DataObject, tmp_path_factory: Any

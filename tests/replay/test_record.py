@@ -109,6 +109,13 @@ def test_table_games_with_chance_lines_round_trip(name: str, data: st.DataObject
     assert "(chance)" in text or svc.store.version(gid) == 1 or not _has_chance(svc, gid)
     if finish:
         assert '[Result "*"]' not in text
+    # a fork of a table game, played on with chance typed in
+    loaded = svc.load(gid)
+    points = [i for i in range(1, len(loaded.events)) if game.command_of(loaded.events[i]) is not None]
+    if points:
+        fork = svc.fork(gid, data.draw(st.sampled_from(points), label="fork at"))
+        _play_table_game(svc, fork, seed + "f", data.draw(st.integers(0, 20), label="fork moves"))
+        _round_trip(svc, fork, svc)
 
 
 def _has_chance(svc: GameService, gid: str) -> bool:
