@@ -10,6 +10,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from events.codec import decoder_for
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, Note, new_game_id
@@ -42,16 +44,41 @@ def export(service: GameService, game_id: str, player: str | None = None) -> Log
     if player is None:
         return logfile.from_records(header_of(loaded.record), loaded.records)
     seat = loaded.seat(player)
-    lines = list(
-        logfile.redacted_lines(
-            loaded.records,
-            loaded.events,
-            loaded.game.redact,
-            seat,
-            loaded.record.seed if loaded.record.salted else None,
-        )
-    )
+    secret = loaded.record.seed if loaded.record.salted else None
+    lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
     return LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+
+
+def view_of(log: LogFile, player: str) -> LogFile:
+    """``player``'s view of a full log: line for line what ``export --as`` writes.
+
+    This is the one redaction path: every command that takes ``--as P`` reads
+    P's view through it (from the store or from a full file), or reads P's
+    exported file itself, so what it prints is computable from P's file alone.
+    """
+    h = log.header
+    players = h.definition.players
+    if h.view is not None:
+        if player != h.view:
+            raise ServiceError(f"this file is {h.view}'s view; it cannot show what {player} sees")
+        return log
+    if player not in players:
+        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+    decoded = decode_events(log)
+    if not isinstance(decoded, tuple):
+        raise ServiceError(decoded.message("log"))
+    game, events = decoded
+    secret = h.seed if h.salted else None
+    lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
+    header = msgspec.structs.replace(h, seed=None, reseeds=(), view=player)
+    return LogFile(header, lines)
+
+
+def view_seat(log: LogFile) -> int | None:
+    """The seat a view file shows, None for a full (referee) log."""
+    if log.header.view is None:
+        return None
+    return log.header.definition.players.index(log.header.view)
 
 
 def read_path(path: Path) -> LogFile:
@@ -77,13 +104,17 @@ def export_record(service: GameService, game_id: str) -> str:
     return text_record.write(export(service, game_id), service.store.notes(game_id))
 
 
-def open_log(service: GameService, ref: str) -> LogFile:
-    """A game id in the store, or an exported file."""
+def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:
+    """A game id in the store, or an exported file; ``player``: that player's view of it.
+
+    A player's view file shows its own player only, whether or not ``player`` is given.
+    """
     path = Path(ref)
     if path.is_file():
-        return read_path(path)
+        log = read_path(path)
+        return log if player is None else view_of(log, player)
     try:
-        return export(service, ref)
+        return export(service, ref, player)
     except GameNotFound:
         raise ServiceError(f"no game or file {ref!r}") from None
 
