@@ -22,6 +22,7 @@ from replay.logfile import read
 from replay.picture import picture
 from replay.sources import export, fold_log
 from replay.svg import render
+from tests.options import draw_options
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -90,7 +91,8 @@ def test_every_position_is_well_formed_and_a_view_is_computable_from_its_file(
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     players = [f"p{i}" for i in range(n)]
     svc = GameService(SqliteStore(tmp_path_factory.mktemp("pic") / "p.db"))
-    gid = svc.create(name, players, seed=seed, bots=dict.fromkeys(range(n), "random"))
+    options = draw_options(game, data.draw)
+    gid = svc.create(name, players, seed=seed, options=options, bots=dict.fromkeys(range(n), "random"))
     full = export(svc, gid)
     game, events, states = fold_log(full)
     count = len(events)

@@ -23,6 +23,7 @@ from replay import record
 from replay.logfile import from_records
 from replay.record import RecordError
 from replay.sources import export, export_record, import_log
+from tests.options import draw_options
 
 GAMES = registry.available()
 
@@ -63,8 +64,7 @@ def _round_trip(svc: GameService, gid: str, into: GameService) -> str:
 
 def _game_setup(game: Any, data: st.DataObject) -> tuple[list[str], dict[str, str]]:
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
-    options = {o.key: data.draw(st.sampled_from(o.choices)) for o in game.spec.options if o.choices}
-    return [f"p{i}" for i in range(n)], options
+    return [f"p{i}" for i in range(n)], draw_options(game, data.draw)
 
 
 @pytest.mark.parametrize("name", GAMES)
