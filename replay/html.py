@@ -59,7 +59,7 @@ def page(log: LogFile, notes: Sequence[Note] = ()) -> str:
         note_map.setdefault(str(n.seq), []).append(n.text)
     bundle = {"svgs": svgs, "views": bundle_views, "notes": note_map}
     raw = json.dumps(bundle, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
-    packed = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode()
+    packed = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode()
     result = result_text(game, states[-1], players)
     title = f"{game.spec.title}: {', '.join(players)}"
     who = f" — {log.header.view}'s view" if log.header.view else ""
