@@ -151,3 +151,21 @@ def test_picture_and_file_conversions(db: Path, tmp_path: Path) -> None:
     code, _, err = run(db, "picture", str(garbage))
     assert code == 2 and "g.txt:2: malformed tag line" in err
     assert dump(db) == before
+
+
+def test_a_record_edited_on_windows_still_imports(db: Path, tmp_path: Path) -> None:
+    """A byte-order mark, CRLF line ends and indentation do not change a record."""
+    gid = bot_game(db)
+    ok(db, "note", gid, "--at", "6", "mailed")
+    text = ok(db, "export", gid, "--format", "text")
+    record = tmp_path / "r.txt"
+    record.write_bytes(b"\xef\xbb\xbf" + "\r\n".join("  " + line for line in text.splitlines()).encode())
+    new = json.loads(ok(db, "import", str(record), "--json"))["game_id"]
+    assert ok(db, "export", new, "--format", "text") == text
+
+
+def test_a_note_is_bounded(db: Path) -> None:
+    gid = bot_game(db)
+    code, _, err = run(db, "note", gid, "--at", "2", "x" * 2001)
+    assert code == 2 and "at most 2000 characters" in err
+    assert "noted" in ok(db, "note", gid, "--at", "2", "x" * 2000)
