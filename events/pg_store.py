@@ -30,6 +30,7 @@ from events.store import (
     GameNotFound,
     GameRecord,
     NotCitylog,
+    Note,
     Status,
     StoreBusy,
     StoreError,
@@ -81,6 +82,18 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX games_created ON games (created_at, id);
         CREATE INDEX games_game ON games (game, created_at, id);
         CREATE INDEX games_status ON games (status, created_at, id);
+        """,
+    ),
+    (
+        2,  # notes (issue 15): comments on a point of a game, outside the hash chain
+        """
+        CREATE TABLE notes (
+            id BIGSERIAL PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games (id),
+            seq BIGINT NOT NULL,
+            text TEXT NOT NULL
+        );
+        CREATE INDEX notes_game ON notes (game_id, seq, id);
         """,
     ),
 ]
@@ -259,6 +272,26 @@ class PgStore:
         sql, args = filter_sql(where, "%s", "g.players::jsonb ? %s")
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)  # type: ignore[call-overload]
         return [(game_from_row(r[:-1]), int(r[-1])) for r in cur]
+
+    def add_note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
+        with self.transaction():
+            version = self.version(game_id)  # GameNotFound if there is no such game
+            if not 1 <= seq <= version:
+                raise StoreError(f"game {game_id!r} has events 1..{version}; no seq {seq}")
+            self._conn.execute(
+                "INSERT INTO notes (game_id, seq, text) VALUES (%s, %s, %s)", (game_id, seq, text)
+            )
+
+    def notes(self, game_id: str) -> list[Note]:
+        """The game's notes by seq, in the order they were added."""
+        cur = self._conn.execute(
+            "SELECT seq, text FROM notes WHERE game_id = %s ORDER BY seq, id", (game_id,)
+        )
+        out = [Note(int(seq), text) for seq, text in cur]
+        if not out and not self._exists(game_id):
+            raise GameNotFound(game_id)
+        return out
 
     def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
         check_status(status)

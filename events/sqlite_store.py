@@ -44,6 +44,7 @@ from events.store import (
     GameNotFound,
     GameRecord,
     NotCitylog,
+    Note,
     Status,
     StoreBusy,
     StoreError,
@@ -132,6 +133,13 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     # each game's head (seq, hash) in its row, kept by append, and its winners (set with
     # its status by the service; '[]' for games that ended before): list costs no history
     (6, _V6_HEADS),
+    # notes (issue 15): comments on a point of a game, outside the hash chain
+    (
+        7,
+        "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, text TEXT NOT NULL); "
+        "CREATE INDEX IF NOT EXISTS notes_game ON notes (game_id, seq, id)",
+    ),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
@@ -541,6 +549,26 @@ class SqliteStore:
         )
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)
         return [(game_from_row(r[:-1]), r[-1]) for r in cur]
+
+    def add_note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
+        with self.transaction():
+            version = self.version(game_id)  # GameNotFound if there is no such game
+            if not 1 <= seq <= version:
+                raise StoreError(f"game {game_id!r} has events 1..{version}; no seq {seq}")
+            self._conn.execute(
+                "INSERT INTO notes (game_id, seq, text) VALUES (?, ?, ?)", (game_id, seq, text)
+            )
+
+    def notes(self, game_id: str) -> list[Note]:
+        """The game's notes by seq, in the order they were added."""
+        cur = self._conn.execute(
+            "SELECT seq, text FROM notes WHERE game_id = ? ORDER BY seq, id", (game_id,)
+        )
+        out = [Note(seq, text) for seq, text in cur]
+        if not out and not self._exists(game_id):
+            raise GameNotFound(game_id)
+        return out
 
     def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
         check_status(status)

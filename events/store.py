@@ -38,6 +38,7 @@ __all__ = [
     "GameExists",
     "GameNotFound",
     "GameRecord",
+    "Note",
     "NotCitylog",
     "StoreBusy",
     "StoreError",
@@ -173,6 +174,16 @@ class GameFilter(msgspec.Struct, frozen=True):
     limit: int | None = None
 
 
+class Note(msgspec.Struct, frozen=True):
+    """A comment attached to a point of a game (``citylog note``).
+
+    Kept outside the hash chain: a note never changes a game's events or hashes.
+    """
+
+    seq: int
+    text: str
+
+
 def new_game_id() -> str:
     """A short random id (ids never enter events, so randomness is fine)."""
     return secrets.token_hex(4)
@@ -295,6 +306,14 @@ class EventStore(Protocol):
     def wait(self, game_id: str, seq: int, timeout: float) -> int:
         """Block until the game's head passes ``seq`` or ``timeout`` seconds
         pass; the head's seq then (another process's appends included)."""
+        ...
+
+    def add_note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
+        ...
+
+    def notes(self, game_id: str) -> list[Note]:
+        """The game's notes by seq, in the order they were added."""
         ...
 
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...

@@ -15,6 +15,7 @@ from events.service import GameService
 from events.store import open_store
 from replay.diff import diff
 from replay.sources import export
+from replay.tree import flatten, game_tree
 
 from cli.tui.model import DiffModel, GameModel, GameRow
 
@@ -31,6 +32,11 @@ class Backend:
             yield GameService(store)
         finally:
             store.close()
+
+    def tree(self, game_id: str) -> list[tuple[str, str]]:
+        """The game's fork tree as (game id, line) rows (``citylog tree``)."""
+        with self.service() as svc:
+            return flatten(game_tree(svc, game_id), mark=game_id)
 
     def games(self) -> list[GameRow]:
         with self.service() as svc:
@@ -62,13 +68,13 @@ class Backend:
 
     def load(self, game_id: str, cursor: int | None = None) -> GameModel:
         with self.service() as svc:
-            return GameModel.from_loaded(svc.load(game_id, history=True), cursor)
+            return GameModel.from_loaded(svc.load(game_id, history=True), cursor, svc.store.notes(game_id))
 
     def submit(self, game_id: str, seat: int, command: Any, expected_version: int) -> GameModel:
         """Submit, then reload with the cursor at the new end (bots have moved too)."""
         with self.service() as svc:
             svc.submit(game_id, seat, command, expected_version=expected_version)
-            return GameModel.from_loaded(svc.load(game_id, history=True))
+            return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id))
 
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:

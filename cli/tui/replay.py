@@ -16,7 +16,7 @@ from core.engine import RulesError
 from events.service import ServiceError, StaleMove
 from events.store import StoreError
 from cli.tui.board import Board, StatusLine, Timeline, markup
-from cli.tui.modals import SeedModal, TextModal
+from cli.tui.modals import SeedModal, TextModal, TreeModal
 from cli.tui.model import GameModel
 from cli.tui.play import PlayPanel
 
@@ -36,6 +36,7 @@ class GameScreen(Screen[None]):
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
         Binding("w", "live", "live"),
+        Binding("t", "tree", "forks", show=False),
         Binding("escape", "back", "library"),
     ]
 
@@ -198,6 +199,21 @@ class GameScreen(Screen[None]):
                 self.fork(at, seed or None)
 
         self.app.push_screen(SeedModal(at), chosen)
+
+    @work(thread=True, exclusive=True, group="game-io")
+    def action_tree(self) -> None:
+        """The game's fork tree; choosing another game opens it."""
+        try:
+            rows = self.app.backend.tree(self.game_id)  # type: ignore[attr-defined]
+        except FAILURES as exc:
+            self.app.call_from_thread(self.failed, str(exc))
+            return
+
+        def chosen(game_id: str | None) -> None:
+            if game_id is not None and game_id != self.game_id:
+                self.app.open_game(game_id)  # type: ignore[attr-defined]
+
+        self.app.call_from_thread(self.app.push_screen, TreeModal(rows, self.game_id), chosen)
 
     def action_diff(self) -> None:
         self.app.pick_diff(self.game_id)  # type: ignore[attr-defined]
