@@ -124,6 +124,10 @@ class GameRecord(msgspec.Struct, frozen=True):
     after ``from_seq`` come from that seed (the genesis keeps the first seed's
     commitment, so a fork shares its parent's prefix)."""
     """UTC ISO-8601; filled in by :meth:`EventStore.create_game` when empty."""
+    salt: str | None = None
+    """Hex salt of the seed commitment (None: an older, unsalted commitment)."""
+    host_key: str = ""
+    """Play by email: the host's public key (part of the definition)."""
 
     @classmethod
     def of(cls, id: str, definition: GameDefinition, **rest: object) -> GameRecord:
@@ -136,6 +140,7 @@ class GameRecord(msgspec.Struct, frozen=True):
             players=tuple(definition.players),
             seed_commitment=definition.seed_commitment,
             table_game=definition.table,
+            host_key=definition.host_key,
             **rest,  # type: ignore[arg-type]
         )
 
@@ -148,7 +153,13 @@ class GameRecord(msgspec.Struct, frozen=True):
             players=self.players,
             seed_commitment=self.seed_commitment,
             table=self.table_game,
+            host_key=self.host_key,
         )
+
+    @property
+    def pbem(self) -> bool:
+        """A play-by-email game: seats join with keys, moves are signed."""
+        return bool(self.host_key)
 
     @property
     def genesis(self) -> str:
@@ -190,6 +201,8 @@ class EventStore(Protocol):
     ) -> list[Recorded]: ...
     def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]: ...
     def set_status(self, game_id: str, status: Status) -> None: ...
+    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None: ...
+    def signed(self, game_id: str) -> dict[int, bytes]: ...
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...
     def close(self) -> None: ...
 
@@ -243,6 +256,17 @@ def _v2_genesis(db: Database) -> None:
         db.execute("UPDATE games SET genesis = ? WHERE id = ?", (genesis_hash(d), game_id))
 
 
+def _v6_pbem(db: Database) -> None:
+    """Play by email (issue 10): the seed commitment's salt, the host's key, and the
+    signed statement (move or join file) behind each human decision."""
+    db.execute("ALTER TABLE games ADD COLUMN salt TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN host_key TEXT NOT NULL DEFAULT ''")
+    db.execute(
+        "CREATE TABLE signed (game_id TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, "
+        "statement BLOB NOT NULL, PRIMARY KEY (game_id, seq))"
+    )
+
+
 Migration = Union[str, Callable[[Database], None]]
 MIGRATIONS: list[tuple[int, Migration]] = [
     (1, _v1),
@@ -251,6 +275,9 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
     # games chained before line nonces keep unsalted digests (salted = 0)
     (5, "ALTER TABLE games ADD COLUMN salted INTEGER NOT NULL DEFAULT 0"),
+    # issue 10, play by email: the seed commitment's salt, the host's key, and the
+    # signed statement (move or join file) behind each human decision
+    (6, _v6_pbem),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
@@ -270,7 +297,7 @@ def _schema_version(conn: sqlite3.Connection) -> int:
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at, reseeds, salted"
+    "bots, parent, fork_at, status, created_at, reseeds, salted, salt, host_key"
 )
 _options_dec = msgspec.json.Decoder(dict[str, str])
 _players_dec = msgspec.json.Decoder(tuple[str, ...])
@@ -298,7 +325,7 @@ _SQL_READ_UPTO = (
 
 def _game_from_row(row: tuple) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created, reseeds, salted) = row
+     status, created, reseeds, salted, salt, host_key) = row
     return GameRecord(
         id=gid,
         game=game,
@@ -315,6 +342,8 @@ def _game_from_row(row: tuple) -> GameRecord:
         created_at=created,
         reseeds=_reseeds_dec.decode(reseeds),
         salted=bool(salted),
+        salt=salt,
+        host_key=host_key,
     )
 
 
@@ -485,6 +514,8 @@ class SqliteStore:
             genesis_hash(definition),
             _json.encode(rec.reseeds).decode(),
             int(rec.salted),
+            rec.salt,
+            rec.host_key,
         )
         self._secrets.pop(rec.id, None)
         with self.transaction():
@@ -496,7 +527,8 @@ class SqliteStore:
             conn.execute(
                 "INSERT INTO games (id, game, definition, options, players, bots, rules_version, "
                 "seed, seed_commitment, table_game, parent, fork_at, status, created_at, genesis, "
-                "reseeds, salted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "reseeds, salted, salt, host_key) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
 
@@ -532,6 +564,19 @@ class SqliteStore:
             cur = self._conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             if cur.rowcount == 0:
                 raise GameNotFound(game_id)
+
+    # -- signed statements ---------------------------------------------------
+    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
+        """Keep the signed move or join file behind the decision opening ``seq``."""
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO signed (game_id, seq, statement) VALUES (?, ?, ?)", (game_id, seq, statement)
+            )
+
+    def signed(self, game_id: str) -> dict[int, bytes]:
+        """seq -> the signed statement behind the decision opening it."""
+        cur = self._conn.execute("SELECT seq, statement FROM signed WHERE game_id = ? ORDER BY seq", (game_id,))
+        return {seq: bytes(st) for seq, st in cur}
 
     # -- events --------------------------------------------------------------
     def version(self, game_id: str) -> int:

@@ -52,6 +52,12 @@ class Header(msgspec.Struct, frozen=True):
     status: str = "active"
     salted: bool = True
     """Line digests are salted with nonces derived from the seed."""
+    salt: str | None = None
+    """The seed commitment's salt, with the seed (a referee export, or any export
+    of a finished game: the reveal)."""
+    seal: str | None = None
+    """Play by email: the host's signature over (game id, seq, head hash, view)
+    (:mod:`replay.trust`), so a cut-off or re-headed export is detected."""
 
 
 class Line(msgspec.Struct, frozen=True):
@@ -65,6 +71,9 @@ class Line(msgspec.Struct, frozen=True):
     nonce: str | None = None
     """Hex salt of this line's digest; in a player's view (no seed), on the lines
     the player may see.  Redacted lines give only their salted digest."""
+    signed: dict[str, Any] | None = None
+    """Play by email: the signed move or join file behind the decision this line
+    opens (left out of a view where it would show hidden cards)."""
 
 
 class LogFile(msgspec.Struct):

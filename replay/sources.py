@@ -14,17 +14,21 @@ from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, new_game_id
 from replay import logfile
 from replay.logfile import FORMAT, Header, LogFile
+from replay.trust import Sealer, attach_signed, seal
 from replay.verify import decode_events, verify
 
 
 def header_of(record: GameRecord, view: str | None = None) -> Header:
-    referee = view is None
+    """A referee export has the seed; a player's view has it (and the commitment's
+    salt) only once the game is over: the reveal (issue 10)."""
+    reveal = view is None or record.status == "over"
     return Header(
         format=FORMAT,
         definition=record.definition,
         game_id=record.id,
-        seed=record.seed if referee else None,
-        reseeds=record.reseeds if referee else (),
+        seed=record.seed if reveal else None,
+        reseeds=record.reseeds if reveal else (),
+        salt=record.salt if reveal else None,
         bots=record.bots,
         parent=record.parent,
         fork_at=record.fork_at,
@@ -34,22 +38,34 @@ def header_of(record: GameRecord, view: str | None = None) -> Header:
     )
 
 
-def export(service: GameService, game_id: str, player: str | None = None) -> LogFile:
-    """The whole log, or ``player``'s view of it (no seed, hidden cards redacted)."""
+def export(
+    service: GameService, game_id: str, player: str | None = None, sealer: Sealer | None = None
+) -> LogFile:
+    """The whole log, or ``player``'s view of it (no seed, hidden cards redacted).
+
+    Lines carry the signed move and join files behind them (a view leaves out
+    those that would show hidden cards); ``sealer`` (the host's key) seals it.
+    """
     loaded = service.load(game_id)
     if player is None:
-        return logfile.from_records(header_of(loaded.record), loaded.records)
-    seat = loaded.seat(player)
-    lines = list(
-        logfile.redacted_lines(
-            loaded.records,
-            loaded.events,
-            loaded.game.redact,
-            seat,
-            loaded.record.seed if loaded.record.salted else None,
+        log = logfile.from_records(header_of(loaded.record), loaded.records)
+    else:
+        seat = loaded.seat(player)
+        lines = list(
+            logfile.redacted_lines(
+                loaded.records,
+                loaded.events,
+                loaded.game.redact,
+                seat,
+                loaded.record.seed if loaded.record.salted else None,
+            )
         )
-    )
-    return LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+        log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+    if loaded.record.pbem:
+        attach_signed(log, service.store.signed(game_id))
+        if sealer is not None:
+            log.header = seal(log, sealer)
+    return log
 
 
 def read_path(path: Path) -> LogFile:
@@ -97,6 +113,7 @@ def import_log(service: GameService, log: LogFile) -> str:
         fork_at=h.fork_at if parent else None,
         reseeds=h.reseeds,
         salted=h.salted,
+        salt=h.salt,
     )
     store = service.store
     with store.transaction():
