@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -11,9 +10,7 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
-from cli.output import emit_json, say
-from replay import logfile
-from replay.sources import export as export_log
+from cli.output import emit_json, say, write_file
 from replay.sources import import_log, read_path
 
 
@@ -22,16 +19,18 @@ def export(
     game_id: Annotated[str, typer.Argument()],
     as_: Annotated[Optional[str], typer.Option("--as", help="Export this player's view only")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The file (default: stdout)")] = None,
+    key: Annotated[Optional[Path], typer.Option(help="The host's key (play by email: seals the export)")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
 ) -> None:
     """The log as JSON Lines: a header, then one event per line with its hash."""
-    log = export_log(service(ctx), game_id, as_)
-    buffer = io.StringIO()
-    logfile.write(log, buffer)
+    from cli.mail import export_bytes
+
+    data, n = export_bytes(ctx, service(ctx), game_id, as_, key)
     if out is None:
-        sys.stdout.write(buffer.getvalue())
+        sys.stdout.write(data.decode())
     else:
-        out.write_text(buffer.getvalue(), encoding="utf-8")
-        say(f"wrote {out}: {len(log.lines)} events" + (f", {as_}'s view" if as_ else ""))
+        write_file(out, data, force)
+        say(f"wrote {out}: {n} events" + (f", {as_}'s view" if as_ else ""))
 
 
 def import_(

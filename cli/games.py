@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
+from pathlib import Path
+
 import msgspec
 import typer
 
 from cli.context import service
+from cli.keys import key_for
 from cli.errors import guarded
 from cli.output import emit_json, say
 from core.engine import CHANCE
 from events.service import GameService, ServiceError
+from events.signing import public_hex
 from replay.sources import fold_log, open_log
 
 
@@ -66,13 +70,19 @@ def new(
     option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable")] = [],  # noqa: B006
     bots: Annotated[Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,…")] = None,
     table: Annotated[bool, typer.Option("--table", help="Played with real cards: enter chance by hand")] = False,
+    pbem: Annotated[
+        bool, typer.Option("--pbem", help="Play by email: players join with keys; the deal mixes in their entropy")
+    ] = False,
+    key: Annotated[Optional[Path], typer.Option(help="--pbem: the host's key (default: the key named 'host')")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Create a game; bot seats and chance play up to the first human decision."""
     names = parse_players(players)
     svc = service(ctx)
+    host_key = public_hex(key_for(ctx, "host", key)) if pbem else ""
     gid = svc.create(
-        game, names, seed=seed, options=parse_options(option), bots=parse_bots(bots, names), table=table
+        game, names, seed=seed, options=parse_options(option), bots=parse_bots(bots, names), table=table,
+        host_key=host_key,
     )
     if json:
         emit_json({"game_id": gid})
@@ -150,6 +160,10 @@ def show(
             "round": game.round_of(state),
             "state": msgspec.to_builtins(shown),
         }
+        if v["seat"] is not None and at is None:
+            from cli.mail import legal_commands
+
+            out["legal"] = legal_commands(game, shown, v["seat"])
         if result is not None:
             out["scores"] = result.scores
             out["winners"] = [v["players"][w] for w in result.winners]

@@ -13,26 +13,16 @@ import typer
 from cli.context import service
 from cli.errors import BAD_INPUT, fail, guarded
 from cli.games import seat_names
-from cli.output import emit_json, say
+from cli.keys import key_for
+from cli.output import emit_json, say, write_file
+from events import statements
+from events.signing import public_hex, sign
+from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from events.service import GameService, Loaded, ServiceError, parse_command
 from replay.sources import fold_log, read_path
 
-MOVE_FORMAT = "citylog-move/1"
-
-
-class MoveFile(msgspec.Struct, frozen=True):
-    """A move sent by email: the command and the position it was made against."""
-
-    format: str
-    game_id: str
-    player: str
-    command: str
-    seq: int
-    hash: str
-
-
-def _report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
+def report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
     loaded = svc.load(gid)
     if json:
         emit_json(
@@ -53,21 +43,28 @@ def _report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
 def move(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
-    command: Annotated[Optional[str], typer.Argument(help="e.g. 'build R 0,1'")] = None,
+    commands: Annotated[Optional[list[str]], typer.Argument(help="e.g. 'build R 0,1' (several: a move file)")] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="The player making the move")] = None,
     chance: Annotated[Optional[str], typer.Option(help="A chance outcome, for --table games")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Write a move file for email instead of playing")] = None,
+    out: Annotated[
+        Optional[Path], typer.Option(help="Write a (signed) move file for email: a file, or a directory")
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite the move file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Make one move, non-interactively (scripts, email)."""
+    """Make a move, non-interactively (scripts, email); ``--out``: several commands into one move file."""
     svc = service(ctx)
+    command = commands[0] if commands else None
     if (command is None) == (chance is None):
         raise fail("give a COMMAND with --as PLAYER, or a --chance outcome")
     if out is not None:
-        if as_ is None or command is None:
+        if as_ is None or not commands:
             raise fail("a move file needs --as PLAYER and a COMMAND")
-        _write_move_file(svc, ref, as_, command, out, json)
+        _write_move_file(ctx, svc, ref, as_, commands, out, key, force, json)
         return
+    if commands and len(commands) > 1:
+        raise fail("several commands go into a move file (--out); here give one")
     loaded = svc.load(ref)
     if chance is not None:
         cmd = parse_command(loaded, CHANCE, chance)
@@ -78,11 +75,15 @@ def move(
         seat = loaded.seat(as_)
         cmd = parse_command(loaded, seat, command or "")
         written = svc.submit(ref, seat, cmd, expected_version=loaded.version)
-    _report(svc, ref, written, json)
+    report(svc, ref, written, json)
 
 
-def _write_move_file(svc: GameService, ref: str, player: str, text: str, out: Path, json: bool) -> None:
-    """The move against the latest position of a game id or an exported (view) file."""
+def _write_move_file(
+    ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: Path,
+    key: Path | None, force: bool, json: bool,
+) -> None:
+    """The moves against the latest position of a game id or an exported (view) file;
+    signed with the player's key in a play-by-email game."""
     path = Path(ref)
     if path.is_file():
         log = read_path(path)
@@ -92,49 +93,50 @@ def _write_move_file(svc: GameService, ref: str, player: str, text: str, out: Pa
         seq = log.lines[-1].seq if log.lines else 0
         head = log.lines[-1].hash if log.lines else ""
         state = states[-1]
+        pbem = bool(log.header.definition.host_key)
+        if log.header.view is not None and log.header.view != player:
+            raise ServiceError(f"this file is {log.header.view}'s view; {player} cannot move from it")
     else:
         loaded = svc.load(ref)
         game, players, gid = loaded.game, loaded.players, loaded.record.id
         seq, head, state = loaded.version, loaded.head_hash, loaded.state
+        pbem = loaded.record.pbem
     if player not in players:
         raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
     seat = players.index(player)
-    try:
-        cmd = game.parse_command(state, seat, text)
-    except RulesError as exc:
-        raise ServiceError(str(exc)) from None
-    try:
-        checked_decide(game, state, seat, cmd)
-    except IllegalCommand:
-        raise
-    except Exception:  # noqa: BLE001 - a redacted view may lack what a full check needs
-        pass
-    move_file = MoveFile(MOVE_FORMAT, gid, player, game.format_command(cmd), seq, head)
-    out.write_bytes(msgspec.json.encode(move_file) + b"\n")
+    formatted: list[str] = []
+    checking = True
+    for i, text in enumerate(texts):
+        try:
+            cmd = game.parse_command(state, seat, text)
+        except RulesError as exc:
+            raise ServiceError(str(exc)) from None
+        formatted.append(game.format_command(cmd))
+        if not checking:
+            continue
+        where = f" (command {i + 1})" if len(texts) > 1 else ""
+        try:
+            for e in checked_decide(game, state, seat, cmd):
+                state = game.apply(state, e)
+        except IllegalCommand as exc:
+            raise ServiceError(f"{exc}{where}") from None
+        except Exception:  # noqa: BLE001 - a redacted view may lack what a full check needs
+            checking = False
+    move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, commands=tuple(formatted))
+    if pbem:
+        private = key_for(ctx, player, key)
+        move_file = msgspec.structs.replace(move_file, public_key=public_hex(private))
+        move_file = msgspec.structs.replace(
+            move_file, signature=sign(private, "move", statements.body(move_file))
+        )
+    if out.is_dir():
+        out = out / f"{gid}-seq{seq}-{player}-move.json"
+    write_file(out, statements.encode(move_file), force)
     if json:
         emit_json({"move_file": str(out), "seq": seq})
     else:
-        say(f"wrote {out}: {player} '{move_file.command}' against seq {seq}")
-
-
-def apply_move(
-    ctx: typer.Context,
-    move_file: Annotated[Path, typer.Argument(metavar="MOVE_FILE")],
-    json: Annotated[bool, typer.Option("--json")] = False,
-) -> None:
-    """Apply a move file received by email; refuses a move made against a stale position."""
-    try:
-        mv = msgspec.json.decode(move_file.read_bytes(), type=MoveFile)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise fail(f"{move_file}: not a citylog move file ({exc})") from None
-    if mv.format != MOVE_FORMAT:
-        raise fail(f"{move_file}: unknown move format {mv.format!r}")
-    svc = service(ctx)
-    loaded = svc.load(mv.game_id)
-    seat = loaded.seat(mv.player)
-    cmd = parse_command(loaded, seat, mv.command)
-    written = svc.submit(mv.game_id, seat, cmd, expected_version=mv.seq, expected_hash=mv.hash)
-    _report(svc, mv.game_id, written, json)
+        shown = "; ".join(formatted)
+        say(f"wrote {out}: {player} '{shown}' against seq {seq}" + (" (signed)" if pbem else ""))
 
 
 def autoplay(
@@ -206,7 +208,7 @@ def play(
             else:
                 cmd = parse_command(loaded, seat, answer)
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
-            _report(svc, game_id, written, False)
+            report(svc, game_id, written, False)
         except (ServiceError, RulesError) as exc:
             say(f"[red]refused:[/] {exc}")
 
@@ -229,7 +231,6 @@ def _prompt(text: str) -> str | None:
 
 def register(app: typer.Typer) -> None:
     app.command("move")(guarded(move))
-    app.command("apply")(guarded(apply_move))
     app.command("autoplay")(guarded(autoplay))
     app.command("play")(guarded(play))
 
