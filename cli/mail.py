@@ -233,7 +233,6 @@ def inbox(
             failed += 1
             continue
         _aside(path, "applied")
-        present.discard((st.game_id, st.player))
         _tell(json, path, "applied", f"seqs {written[0].seq}–{written[-1].seq}" if written else "nothing new")
     if not found and not json:
         say("inbox empty")

@@ -85,3 +85,29 @@ class Table:
             if not self.round_trip(rng):
                 return
         raise AssertionError("the game did not end")
+
+
+def dump(db: Path) -> list[str]:
+    """Everything in a database, to check a refused request changed nothing."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return list(conn.iterdump())
+
+
+def to_act(table: Table) -> list[str]:
+    return json.loads(table.host.ok("show", table.gid, "--json"))["to_act"]
+
+
+def move_file(table: Table, name: str, commands: list[str], out: Path, key: str | None = None) -> Path:
+    """``name``'s move against the host's latest position, signed with ``key``'s
+    key file (default: ``name``'s own)."""
+    signer = key or name
+    party = table.players.get(signer)
+    key_path = (party.home if party else table.host.home) / "keys" / f"{signer}.key"
+    table.host.ok("move", table.gid, "--as", name, *commands, "--out", str(out), "--key", str(key_path))
+    return out
+
+
+def legal_of(table: Table, name: str) -> list[str]:
+    return json.loads(table.host.ok("legal", table.gid, "--as", name, "--json"))["legal"]
