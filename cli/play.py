@@ -167,11 +167,21 @@ def autoplay(
 
 def play(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Play this seat only (others wait)")] = None,
+    out: Annotated[
+        Optional[Path], typer.Option(help="FILE (a view by email): the directory for the signed move file")
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
 ) -> None:
-    """Interactive play at a prompt: the board and numbered legal commands."""
+    """Interactive play at a prompt: the board and numbered legal commands.  On a view
+    file (``--as P --out DIR``): choose your moves, then they go into one signed move file."""
     svc = service(ctx)
+    if Path(game_id).is_file():
+        if as_ is None or out is None:
+            raise fail("playing from a file needs --as PLAYER and --out DIR")
+        _play_file(ctx, svc, game_id, as_, out, key)
+        return
     while True:
         loaded = svc.load(game_id)
         game, state = loaded.game, loaded.state
@@ -211,6 +221,46 @@ def play(
             report(svc, game_id, written, False)
         except (ServiceError, RulesError) as exc:
             say(f"[red]refused:[/] {exc}")
+
+
+def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
+    """Choose moves on a view file; write them as one move file when the seat's turn is done."""
+    log = read_path(Path(ref))
+    game, _, states = fold_log(log)
+    players = log.header.definition.players
+    if player not in players:
+        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+    seat, state = players.index(player), states[-1]
+    chosen: list[str] = []
+    while seat in game.to_act(state):
+        say(game.render(state, seat))
+        options = list(game.legal(state, seat))
+        for i, o in enumerate(options[:60], start=1):
+            say(f"  {i:>3}. {game.format_command(o)}")
+        say("  (a number or a command; 'send' to write the file now, 'q' to quit without one)")
+        answer = _prompt(f"{player}> ")
+        if answer is None or answer.strip() in ("q", "quit", "exit"):
+            return
+        answer = answer.strip()
+        if answer == "send":
+            break
+        try:
+            if answer.isdigit() and options:
+                index = int(answer) - 1
+                if not 0 <= index < len(options):
+                    raise ServiceError(f"choose 1–{len(options)}")
+                cmd = options[index]
+            else:
+                cmd = game.parse_command(state, seat, answer)
+            for e in checked_decide(game, state, seat, cmd):
+                state = game.apply(state, e)
+            chosen.append(game.format_command(cmd))
+        except (ServiceError, RulesError) as exc:
+            say(f"[red]refused:[/] {exc}")
+    if not chosen:
+        say(f"{player} has nothing to do in this view")
+        return
+    _write_move_file(ctx, svc, ref, player, chosen, out, key, False, False)
 
 
 def _pick_seat(loaded: Loaded, actors: tuple[int, ...], as_: str | None) -> int | None:

@@ -24,7 +24,7 @@ INVITE_FORMAT = "citylog-invite/1"
 
 
 class StatementError(ValueError):
-    """A file that is not a citylog move, join or invite file."""
+    """A file that is not a citylog move file, join or invitation."""
 
 
 class MoveFile(msgspec.Struct, frozen=True):
@@ -108,8 +108,8 @@ def decode(data: bytes, source: str) -> Statement:
     try:
         kind = _KINDS.get(msgspec.json.decode(data, type=_Peek).format)
         if kind is None:
-            raise StatementError(f"{source}: not a citylog move, join or invite file (unknown format)")
+            raise StatementError(f"{source}: not a citylog move file, join or invitation (unknown format)")
         out: Statement = msgspec.json.decode(data, type=kind)
         return out
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise StatementError(f"{source}: not a citylog move, join or invite file ({exc})") from None
+        raise StatementError(f"{source}: not a citylog move file, join or invitation ({exc})") from None

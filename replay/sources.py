@@ -14,7 +14,7 @@ from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, new_game_id
 from replay import logfile
 from replay.logfile import FORMAT, Header, LogFile
-from replay.trust import Sealer, attach_signed, seal
+from replay.trust import Sealer, attach_signed, seal, signed_bytes
 from replay.verify import decode_events, verify
 
 
@@ -121,6 +121,9 @@ def import_log(service: GameService, log: LogFile) -> str:
         written = store.append(record.id, 0, [(x.type, bytes(x.payload)) for x in log.lines])
         if [w.hash for w in written] != [x.hash for x in log.lines]:
             raise ServiceError("not imported: the stored hashes differ from the file's")
+        for x in log.lines:
+            if x.signed is not None:  # play by email: the signed files travel with the log
+                store.add_signed(record.id, x.seq, signed_bytes(x.signed))
         loaded = service.load(record.id)
         if not loaded.game.to_act(loaded.state):
             store.set_status(record.id, "over")

@@ -69,6 +69,11 @@ def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
             log.lines[i] = msgspec.structs.replace(line, signed=_dec.decode(st))
 
 
+def signed_bytes(statement: dict[str, Any]) -> bytes:
+    """A line's signed statement as the store keeps it (canonical JSON)."""
+    return msgspec.json.Encoder(order="sorted").encode(statement) + b"\n"
+
+
 def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, str] | tuple[None, int]:
     """Every join and human move against the signed file on its line.
 
