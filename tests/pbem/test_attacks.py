@@ -13,6 +13,7 @@ from pbem_mail import Table, dump, legal_of, move_file, to_act
 
 from core.rng import Rng, deal_seed
 from core.card_city.game import GAME as CARD_CITY
+from events.signing import load_private_pem, public_hex, sign
 
 
 @pytest.fixture()
@@ -169,3 +170,45 @@ def test_a_non_pbem_game_gets_the_salted_commitment_too(tmp_path: Path) -> None:
     assert "valid" in t.host.ok("verify", str(full))
     code, _, err = t.host.run("export", gid, "-o", str(full))
     assert code == 2 and "not overwritten" in err
+
+
+def test_the_host_cannot_pass_off_a_move_as_a_players(table: Table, tmp_path: Path) -> None:
+    """A dishonest host re-signs a player's move line with a key of its own: verify
+    names the line; the host has no player's private key."""
+    first = to_act(table)[0]
+    table.host.ok("apply", str(move_file(table, first, [legal_of(table, first)[0]], tmp_path / "m.json")))
+    full = tmp_path / "full.jsonl"
+    table.host.ok("export", table.gid, "-o", str(full))
+    assert "valid" in table.host.ok("verify", str(full))
+    lines = [json.loads(x) for x in full.read_text().splitlines()]
+    moved = next(x for x in lines[1:] if x.get("signed") and x["signed"]["format"] == "citylog-move/2")
+    host_key = load_private_pem((table.host.home / "keys" / "host.key").read_bytes(), "host.key")
+    statement = dict(moved["signed"], public_key=public_hex(host_key), signature="")
+    statement["signature"] = sign(host_key, "move", {k: v for k, v in statement.items() if k != "signature"})
+    moved["signed"] = statement
+    bad = tmp_path / "forged-log.jsonl"
+    bad.write_text("\n".join(json.dumps(x, separators=(",", ":"), ensure_ascii=False) for x in lines) + "\n")
+    code, out, err = table.host.run("verify", str(bad))
+    assert code == 1 and "not signed by" in out + err and len((out + err).strip().splitlines()) == 1
+
+
+def test_hostile_keys_invitations_and_joins_are_refused(table: Table, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.key"
+    junk.write_text("-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n")
+    first = to_act(table)[0]
+    err = refused(table, "move", table.gid, "--as", first, legal_of(table, first)[0], "--out",
+                  str(tmp_path / "x.json"), "--key", str(junk))
+    assert "not an unencrypted PEM private key" in err
+    # an invitation whose host signature does not match is not answered
+    table.host.ok("invite", table.gid, "--as", "alice", "-o", str(tmp_path / "inv.json"))
+    inv = json.loads((tmp_path / "inv.json").read_text())
+    inv["definition"]["players"] = ["alice", "mallory"]
+    (tmp_path / "inv.json").write_text(json.dumps(inv))
+    code, _, err = table.players["alice"].run("join", str(tmp_path / "inv.json"), "--as", "alice")
+    assert code == 2 and "not signed by the host" in err
+    # an invitation handed to the host, and a join for a game that does not exist
+    assert "citylog join" in refused(table, "apply", str(tmp_path / "inv.json"))
+    joined = json.loads((table.inbox / "applied" / f"{table.gid}-join-bob.json").read_text())
+    joined["game_id"] = "feedface"
+    (tmp_path / "j.json").write_text(json.dumps(joined))
+    assert "feedface" in refused(table, "apply", str(tmp_path / "j.json"))
