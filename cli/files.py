@@ -10,6 +10,7 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
+from cli.mail import export_bytes
 from cli.output import emit_json, say, write_file
 from replay.sources import import_log, read_path
 
@@ -23,8 +24,6 @@ def export(
     force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
 ) -> None:
     """The log as JSON Lines: a header, then one event per line with its hash."""
-    from cli.mail import export_bytes
-
     data, n = export_bytes(ctx, service(ctx), game_id, as_, key)
     if out is None:
         sys.stdout.write(data.decode())

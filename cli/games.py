@@ -119,6 +119,13 @@ def list_games(
         say("no games yet — try: citylog new card-city --players 3 --bots greedy")
 
 
+def legal_commands(game: Any, state: Any, seat: int) -> list[str]:
+    """A seat's legal commands as text (none when it is not theirs to act)."""
+    if seat not in game.to_act(state):
+        return []
+    return [game.format_command(c) for c in game.legal(state, seat)]
+
+
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
     log = open_log(svc, ref)
     game, events, states = fold_log(log)
@@ -161,8 +168,6 @@ def show(
             "state": msgspec.to_builtins(shown),
         }
         if v["seat"] is not None and at is None:
-            from cli.mail import legal_commands
-
             out["legal"] = legal_commands(game, shown, v["seat"])
         if result is not None:
             out["scores"] = result.scores

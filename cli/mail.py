@@ -18,10 +18,13 @@ import msgspec
 import typer
 
 from cli.context import service
+from cli.games import legal_commands
 from cli.errors import guarded
 from cli.keys import key_for, key_with_public
 from cli.output import emit_json, say, write_file
+from cli.play import report
 from events import statements
+from events.envelope import genesis_hash
 from events.service import GameService, ServiceError, StaleMove
 from events.signing import public_hex, sign
 from events.statements import INVITE_FORMAT, JOIN_FORMAT, Invite, JoinFile, MoveFile, StatementError
@@ -85,8 +88,6 @@ def join(
     if inv.player != as_:
         raise ServiceError(f"{invite_file} invites {inv.player}, not {as_}")
     private = key_for(ctx, as_, key)
-    from events.envelope import genesis_hash
-
     jf = JoinFile(JOIN_FORMAT, inv.game_id, genesis_hash(inv.definition), as_, public_hex(private),
                   secrets.token_hex(16))
     jf = msgspec.structs.replace(jf, signature=sign(private, "join", statements.body(jf)))
@@ -116,8 +117,6 @@ def apply_cmd(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Apply move or join files received by email (signatures and positions checked)."""
-    from cli.play import report
-
     svc = service(ctx)
     for path in files:
         st = read_statement(path)
@@ -274,12 +273,6 @@ def _tell(json: bool, path: Path, outcome: str, why: str) -> None:
         emit_json({"file": path.name, "outcome": outcome, "why": why})
     else:
         say(f"{path.name}: {outcome} — {why}")
-
-
-def legal_commands(game: Any, state: Any, seat: int) -> list[str]:
-    if seat not in game.to_act(state):
-        return []
-    return [game.format_command(c) for c in game.legal(state, seat)]
 
 
 def legal(
