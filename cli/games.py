@@ -14,6 +14,7 @@ from cli.keys import key_for
 from cli.errors import guarded
 from cli.output import emit_json, say
 from core.engine import CHANCE
+from core.seats import joins
 from events.service import GameService, ServiceError
 from events.signing import public_hex
 from replay.sources import fold_log, open_log
@@ -88,8 +89,11 @@ def new(
         emit_json({"game_id": gid})
     else:
         loaded = svc.load(gid)
+        joining = svc.waiting_to_join(loaded)
         waiting = seat_names(loaded.players, loaded.game.to_act(loaded.state))
         status = "over" if not waiting else "waiting for " + ", ".join(waiting)
+        if joining:
+            status = f"play by email: waiting for {', '.join(joining)} to join ('citylog outbox {gid} DIR')"
         say(f"{gid}  ({loaded.game.spec.title}, {len(loaded.records)} events, {status})")
 
 
@@ -126,6 +130,14 @@ def legal_commands(game: Any, state: Any, seat: int) -> list[str]:
     return [game.format_command(c) for c in game.legal(state, seat)]
 
 
+def waiting_to_join(log: Any, events: list[Any], players: tuple[str, ...]) -> list[str]:
+    """Players of a play-by-email game who have not joined (by this point of the log)."""
+    if not log.header.definition.host_key:
+        return []
+    joined = joins(events)
+    return [p for i, p in enumerate(players) if i not in joined]
+
+
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
     log = open_log(svc, ref)
     game, events, states = fold_log(log)
@@ -142,7 +154,10 @@ def load_view(svc: GameService, ref: str, at: int | None, player: str | None) ->
     if log.header.view is not None and player != log.header.view:
         seat = players.index(log.header.view)  # a view file only ever shows its own player
     shown = state if seat is None else game.view(state, seat)
-    return {"game": game, "log": log, "state": state, "shown": shown, "seat": seat, "seq": seq, "players": players}
+    return {
+        "game": game, "log": log, "events": events, "state": state, "shown": shown, "seat": seat, "seq": seq,
+        "players": players,
+    }
 
 
 def show(
@@ -157,6 +172,9 @@ def show(
     game, state, shown = v["game"], v["state"], v["shown"]
     result = game.result(state)
     to_act = seat_names(v["players"], game.to_act(state))
+    joining = waiting_to_join(v["log"], v["events"][: v["seq"]], v["players"])
+    if joining:
+        to_act = []
     if json:
         out: dict[str, Any] = {
             "game_id": v["log"].header.game_id,
@@ -167,6 +185,8 @@ def show(
             "round": game.round_of(state),
             "state": msgspec.to_builtins(shown),
         }
+        if joining:
+            out["joining"] = joining
         if v["seat"] is not None and at is None:
             out["legal"] = legal_commands(game, shown, v["seat"])
         if result is not None:
@@ -176,7 +196,9 @@ def show(
         emit_json(out)
         return
     say(game.render(shown, v["seat"]))
-    if result is None:
+    if joining:
+        say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
+    elif result is None:
         say(f"seq {v['seq']}; to act: {', '.join(to_act) or 'nobody'}")
     else:
         winners = " and ".join(v["players"][w] for w in result.winners)

@@ -50,3 +50,15 @@ def test_the_inbox_refuses_junk_and_moves_it_aside(tmp_path: Path) -> None:
     table.join_all()
     code, out, _ = table.host.run("inbox", str(table.inbox))
     assert code == 0 and "inbox empty" in out
+
+
+def test_a_game_waiting_for_its_players_says_so(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    shown = json.loads(table.host.ok("show", table.gid, "--json"))
+    assert shown["to_act"] == [] and shown["joining"] == ["alice", "bob"]
+    assert "waiting for alice, bob to join" in table.host.ok("show", table.gid)
+    assert "played by email" in table.host.run("autoplay", table.gid)[2]
+    table.join_all()
+    assert "joining" not in json.loads(table.host.ok("show", table.gid, "--json"))
+    explained = table.host.ok("explain", table.gid, "--at", "2")
+    assert "alice joins" in explained and "entropy goes into the deal" in explained
