@@ -356,10 +356,17 @@ class GameService:
                 f"stale move: it was made at seq {seq}, the game is at seq {loaded.version}; "
                 "fetch the game again and remake the move"
             )
-        if key != game.decision_key(loaded.state, seat):
+        now = game.decision_key(loaded.state, seat)
+        if key != now:
+            if seat not in game.to_act(loaded.state):
+                what = f"it is no longer {name}'s turn"
+            elif now is None:
+                what = "the step it answered is over"
+            else:
+                what = f"{name}'s own position (hand, board, round or phase) changed"
             raise StaleMove(
-                f"stale move: made at seq {seq}; {name}'s pending decision has changed since "
-                f"(the game is at seq {loaded.version})"
+                f"stale move: made at seq {seq}, the game is at seq {loaded.version} and {what}; "
+                "fetch the game again and remake the move"
             )
 
     def holds(self, loaded: Loaded, seat: int) -> list[int]:

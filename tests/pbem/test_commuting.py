@@ -93,3 +93,19 @@ def test_a_whole_construction_phase_in_one_file_equals_one_file_per_command(tmp_
     together = _lines(base, table.gid)
     assert len(commands) >= 2
     assert [(s, t, p) for s, t, p, _ in together] == [(s, t, p) for s, t, p, _ in one_by_one]
+
+
+def test_a_construction_move_after_the_seat_moved_on_is_stale_naming_why(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    table.join_all()
+    _to_construction(table, tmp_path)
+    options = legal_of(table, "alice")
+    first = move_file(table, "alice", [options[0]], tmp_path / "first.json")
+    second = move_file(table, "alice", [options[-1]], tmp_path / "second.json")
+    table.host.ok("apply", str(first))
+    before = sqlite3.connect(table.host.db).execute("SELECT count(*) FROM events").fetchone()
+    code, _, err = table.host.run("apply", str(second))
+    assert code == 2 and "stale move" in err
+    assert "alice's own position" in err or "no longer alice's turn" in err
+    after = sqlite3.connect(table.host.db).execute("SELECT count(*) FROM events").fetchone()
+    assert before == after
