@@ -17,7 +17,7 @@ from core.engine import CHANCE
 from core.seats import joins
 from events.service import GameService, ServiceError
 from events.signing import public_hex
-from replay.sources import fold_log, open_log
+from replay.sources import fold_log, open_log, view_seat
 
 
 def parse_players(text: str) -> list[str]:
@@ -139,20 +139,14 @@ def waiting_to_join(log: Any, events: list[Any], players: tuple[str, ...]) -> li
 
 
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
-    log = open_log(svc, ref)
+    log = open_log(svc, ref, player)  # --as P: P's view, exactly as P's exported file
     game, events, states = fold_log(log)
     players = log.header.definition.players
     seq = len(events) if at is None else at
     if not 1 <= seq <= len(events):
         raise ServiceError(f"--at must be between 1 and {len(events)}, not {seq}")
     state = states[seq - 1]
-    seat: int | None = None
-    if player is not None:
-        if player not in players:
-            raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
-        seat = players.index(player)
-    if log.header.view is not None and player != log.header.view:
-        seat = players.index(log.header.view)  # a view file only ever shows its own player
+    seat = view_seat(log)
     shown = state if seat is None else game.view(state, seat)
     return {
         "game": game, "log": log, "events": events, "state": state, "shown": shown, "seat": seat, "seq": seq,
@@ -208,10 +202,13 @@ def show(
 def log(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The numbered events, readable (``--json``: one object per line)."""
-    lg = open_log(service(ctx), ref)
+    """The numbered events, readable (``--json``: one object per line).
+
+    Without --as this is the host's (referee's) log: every hidden card shown."""
+    lg = open_log(service(ctx), ref, as_)
     game, events, _ = fold_log(lg)
     players = lg.header.definition.players
     for line, e in zip(lg.lines, events, strict=True):

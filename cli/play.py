@@ -20,9 +20,11 @@ from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from events.service import GameService, Loaded, ServiceError, parse_command
-from replay.sources import fold_log, read_path
+from replay.sources import fold_log, open_log
 
-def report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
+def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
+    """The events just written: as ``seat`` may see them, or all of them (the host's
+    ``apply``, ``seat`` None; its output is for the host, not for a player)."""
     loaded = svc.load(gid)
     if json:
         emit_json(
@@ -36,8 +38,10 @@ def report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
         )
         return
     by_seq = {r.seq: e for r, e in zip(loaded.records, loaded.events, strict=True)}
+    game = loaded.game
     for w in written:
-        say(f"{w.seq:>5}  {loaded.game.describe(by_seq[w.seq], loaded.players)}")
+        e = by_seq[w.seq] if seat is None or seat == CHANCE else game.redact(by_seq[w.seq], seat)
+        say(f"{w.seq:>5}  {game.describe(e, loaded.players)}")
 
 
 def move(
@@ -75,6 +79,8 @@ def move(
         seat = loaded.seat(as_)
         cmd = parse_command(loaded, seat, command or "")
         written = svc.submit(ref, seat, cmd, expected_version=loaded.version)
+        report(svc, ref, written, json, seat)
+        return
     report(svc, ref, written, json)
 
 
@@ -84,26 +90,15 @@ def _write_move_file(
 ) -> None:
     """The moves against the latest position of a game id or an exported (view) file;
     signed with the player's key in a play-by-email game."""
-    path = Path(ref)
-    if path.is_file():
-        log = read_path(path)
-        game, events, states = fold_log(log)
-        players = log.header.definition.players
-        gid = log.header.game_id or ""
-        seq = log.lines[-1].seq if log.lines else 0
-        head = log.lines[-1].hash if log.lines else ""
-        state = states[-1]
-        pbem = bool(log.header.definition.host_key)
-        if log.header.view is not None and log.header.view != player:
-            raise ServiceError(f"this file is {log.header.view}'s view; {player} cannot move from it")
-    else:
-        loaded = svc.load(ref)
-        game, players, gid = loaded.game, loaded.players, loaded.record.id
-        seq, head, state = loaded.version, loaded.head_hash, loaded.state
-        pbem = loaded.record.pbem
-    if player not in players:
-        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+    log = open_log(svc, ref, player)  # the player's view, from the store or their file
+    game, events, states = fold_log(log)
+    players = log.header.definition.players
+    gid = log.header.game_id or ""
+    seq = log.lines[-1].seq if log.lines else 0
+    head = log.lines[-1].hash if log.lines else ""
     seat = players.index(player)
+    state = game.view(states[-1], seat)
+    pbem = bool(log.header.definition.host_key)
     formatted: list[str] = []
     checking = True
     for i, text in enumerate(texts):
@@ -115,12 +110,14 @@ def _write_move_file(
         if not checking:
             continue
         where = f" (command {i + 1})" if len(texts) > 1 else ""
-        try:
-            for e in checked_decide(game, state, seat, cmd):
-                state = game.apply(state, e)
+        try:  # from the view: the same verdict as the host's
+            produced = checked_decide(game, state, seat, cmd)
         except IllegalCommand as exc:
             raise ServiceError(f"{exc}{where}") from None
-        except Exception:  # noqa: BLE001 - a redacted view may lack what a full check needs
+        try:
+            for e in produced:
+                state = game.view(game.apply(state, e), seat)
+        except Exception:  # noqa: BLE001 - a later command may hang on chance the view cannot see
             checking = False
     move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, commands=tuple(formatted))
     if pbem:
@@ -187,7 +184,8 @@ def play(
         game, state = loaded.game, loaded.state
         actors = game.to_act(state)
         if not actors:
-            say(game.render(state, None))
+            viewer = loaded.seat(as_) if as_ is not None else None
+            say(game.render(state if viewer is None else game.view(state, viewer), viewer))
             result = game.result(state)
             if result:
                 say("game over: " + ", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
@@ -218,19 +216,17 @@ def play(
             else:
                 cmd = parse_command(loaded, seat, answer)
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
-            report(svc, game_id, written, False)
+            report(svc, game_id, written, False, seat)
         except (ServiceError, RulesError) as exc:
             say(f"[red]refused:[/] {exc}")
 
 
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
     """Choose moves on a view file; write them as one move file when the seat's turn is done."""
-    log = read_path(Path(ref))
+    log = open_log(svc, ref, player)  # the player's own view
     game, _, states = fold_log(log)
-    players = log.header.definition.players
-    if player not in players:
-        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
-    seat, state = players.index(player), states[-1]
+    seat = log.header.definition.players.index(player)
+    state = game.view(states[-1], seat)
     chosen: list[str] = []
     while seat in game.to_act(state):
         say(game.render(state, seat))
@@ -253,7 +249,7 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
             else:
                 cmd = game.parse_command(state, seat, answer)
             for e in checked_decide(game, state, seat, cmd):
-                state = game.apply(state, e)
+                state = game.view(game.apply(state, e), seat)
             chosen.append(game.format_command(cmd))
         except (ServiceError, RulesError) as exc:
             say(f"[red]refused:[/] {exc}")

@@ -23,6 +23,7 @@ from core.engine import (
     IllegalCommand,
     RulesError,
     checked_decide,
+    decide_as,
     normalize_options,
 )
 from core.rng import deal_seed, seed_commitment
@@ -407,7 +408,7 @@ class GameService:
                     f"game {game_id} is played by email: moves come as signed move files ('citylog apply')"
                 )
             game, state = loaded.game, loaded.state
-            events = list(checked_decide(game, state, seat, command))
+            events = list(decide_as(game, state, seat, command))
             for e in events:
                 state = game.apply(state, e)
             more, state = self._auto(

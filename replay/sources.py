@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from events.codec import decoder_for
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, new_game_id
@@ -51,21 +53,52 @@ def export(
         log = logfile.from_records(header_of(loaded.record), loaded.records)
     else:
         seat = loaded.seat(player)
-        lines = list(
-            logfile.redacted_lines(
-                loaded.records,
-                loaded.events,
-                loaded.game.redact,
-                seat,
-                loaded.record.seed if loaded.record.salted else None,
-            )
-        )
+        secret = loaded.record.seed if loaded.record.salted else None
+        lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
         log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
     if loaded.record.pbem:
         attach_signed(log, service.store.signed(game_id))
         if sealer is not None:
             log.header = seal(log, sealer)
     return log
+
+
+def view_of(log: LogFile, player: str) -> LogFile:
+    """``player``'s view of a full log: line for line what ``export --as`` writes.
+
+    This is the one redaction path: every command that takes ``--as P`` reads
+    P's view through it (from the store or from a full file), or reads P's
+    exported file itself, so what it prints is computable from P's file alone.
+    """
+    h = log.header
+    players = h.definition.players
+    if h.view is not None:
+        if player != h.view:
+            raise ServiceError(f"this file is {h.view}'s view; it cannot show what {player} sees")
+        return log
+    if player not in players:
+        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+    decoded = decode_events(log)
+    if not isinstance(decoded, tuple):
+        raise ServiceError(decoded.message("log"))
+    game, events = decoded
+    secret = h.seed if h.salted else None
+    lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
+    reveal = h.status == "over"  # as header_of: the seed is the player's once the game is over
+    header = msgspec.structs.replace(
+        h, seed=h.seed if reveal else None, reseeds=h.reseeds if reveal else (),
+        salt=h.salt if reveal else None, view=player, seal=None,
+    )
+    view = LogFile(header, lines)
+    attach_signed(view, {x.seq: signed_bytes(x.signed) for x in log.lines if x.signed is not None})
+    return view
+
+
+def view_seat(log: LogFile) -> int | None:
+    """The seat a view file shows, None for a full (referee) log."""
+    if log.header.view is None:
+        return None
+    return log.header.definition.players.index(log.header.view)
 
 
 def read_path(path: Path) -> LogFile:
@@ -76,13 +109,17 @@ def read_path(path: Path) -> LogFile:
         raise logfile.LogFileError(f"{path}: not a text file") from None
 
 
-def open_log(service: GameService, ref: str) -> LogFile:
-    """A game id in the store, or an exported file."""
+def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:
+    """A game id in the store, or an exported file; ``player``: that player's view of it.
+
+    A player's view file shows its own player only, whether or not ``player`` is given.
+    """
     path = Path(ref)
     if path.is_file():
-        return read_path(path)
+        log = read_path(path)
+        return log if player is None else view_of(log, player)
     try:
-        return export(service, ref)
+        return export(service, ref, player)
     except GameNotFound:
         raise ServiceError(f"no game or file {ref!r}") from None
 
