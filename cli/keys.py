@@ -18,7 +18,7 @@ from cli.context import state
 from cli.errors import guarded
 from cli.output import emit_json, say
 from events.service import ServiceError
-from events.signing import KeyError_, load_private_pem, new_private_key, private_pem, public_hex
+from events.signing import BadKey, load_private_pem, new_private_key, private_pem, public_hex
 from events.store import default_db_path
 
 
@@ -39,7 +39,7 @@ def load_key(path: Path) -> Ed25519PrivateKey:
         raise ServiceError(f"no key file {path}") from None
     try:
         return load_private_pem(data, str(path))
-    except KeyError_ as exc:
+    except BadKey as exc:
         raise ServiceError(str(exc)) from None
 
 

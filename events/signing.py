@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 _canonical = msgspec.json.Encoder(order="sorted")
 
 
-class KeyError_(ValueError):
+class BadKey(ValueError):
     """A key that cannot be read (malformed file, wrong kind of key)."""
 
 
@@ -44,9 +44,9 @@ def load_private_pem(data: bytes, source: str) -> Ed25519PrivateKey:
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as exc:
-        raise KeyError_(f"{source}: not an unencrypted PEM private key ({exc})") from None
+        raise BadKey(f"{source}: not an unencrypted PEM private key ({exc})") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise KeyError_(f"{source}: not an Ed25519 key")
+        raise BadKey(f"{source}: not an Ed25519 key")
     return key
 
 
