@@ -187,6 +187,8 @@ def inbox(
     """Apply every move and join file in DIR: joins first, then moves by position
     and seat; files of seats acting at once wait until all are in (the log does not
     depend on the order they arrived).  Handled files move to DIR/applied or DIR/refused."""
+    if not folder.is_dir():
+        raise ServiceError(f"no directory {folder}")
     svc = service(ctx)
     found: list[tuple[Path, statements.Statement | None, str]] = []
     for path in sorted(folder.glob("*.json")):

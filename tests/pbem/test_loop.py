@@ -62,3 +62,20 @@ def test_a_game_waiting_for_its_players_says_so(tmp_path: Path) -> None:
     assert "joining" not in json.loads(table.host.ok("show", table.gid, "--json"))
     explained = table.host.ok("explain", table.gid, "--at", "2")
     assert "alice joins" in explained and "entropy goes into the deal" in explained
+
+
+def test_an_old_unsigned_move_file_still_applies_to_a_game_without_pbem(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    gid = json.loads(table.host.ok("new", "card-city", "--players", "ann,bob", "--json"))["game_id"]
+    shown = json.loads(table.host.ok("show", gid, "--json"))
+    who = shown["to_act"][0]
+    first = json.loads(table.host.ok("legal", gid, "--as", who, "--json"))["legal"][0]
+    full = tmp_path / "full.jsonl"
+    table.host.ok("export", gid, "-o", str(full))
+    head = json.loads(full.read_text().splitlines()[-1])["hash"]
+    old = {"format": "citylog-move/1", "game_id": gid, "player": who, "command": first, "seq": shown["seq"],
+           "hash": head}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    assert f"{shown['seq'] + 1}" in table.host.ok("apply", str(tmp_path / "old.json"))
+    code, _, err = table.host.run("inbox", str(tmp_path / "nowhere"))
+    assert code == 2 and "no directory" in err
