@@ -4,11 +4,16 @@ Header (line 1)::
 
     {"format": "citylog-log/1", "game_id": …, "definition": {…}, "seed": … (referee
      exports only), "reseeds": [[seq, seed], …] (referee only), "bots": {…},
-     "parent": …, "fork_at": …, "view": null | "PLAYER", "status": …}
+     "parent": …, "fork_at": …, "view": null | "PLAYER", "status": …,
+     "salt": … (with the seed), "seal": … (play by email: the host's signature)}
 
 Event lines::
 
-    {"seq": 1, "type": "cc.created", "payload": {…}, "prev_hash": "…", "hash": "…"}
+    {"seq": 1, "type": "cc.created", "payload": {…}, "prev_hash": "…", "hash": "…",
+     "signed": {…} (play by email: the signed move or join file behind the line)}
+
+Once a game is over, a player's view carries the seed and salt too (the reveal):
+``verify`` then proves the deal (:mod:`replay.verify`).
 
 A player's view (``view`` set) leaves out the seed and redacts what that player
 may not see; a redacted line carries ``"digest"`` (sha256 of the real payload)
