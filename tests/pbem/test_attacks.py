@@ -13,6 +13,7 @@ from pbem_mail import Table, dump, legal_of, move_file, to_act
 
 from core.rng import Rng, deal_seed
 from core.card_city.game import GAME as CARD_CITY
+from replay.logfile import LogFile
 from events.signing import load_private_pem, public_hex, sign
 
 
@@ -212,3 +213,44 @@ def test_hostile_keys_invitations_and_joins_are_refused(table: Table, tmp_path: 
     joined["game_id"] = "feedface"
     (tmp_path / "j.json").write_text(json.dumps(joined))
     assert "feedface" in refused(table, "apply", str(tmp_path / "j.json"))
+
+
+def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host commits to one seed and runs a citylog that secretly deals from another:
+    the finished view, with the committed seed revealed, fails to prove the deal."""
+    import msgspec
+
+    from events.service import GameService
+    from events.signing import new_private_key
+    from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+    from events.store import SqliteStore
+    from replay.sources import export
+    from replay.verify import verify
+
+    store = SqliteStore(tmp_path / "rig.db")
+    svc = GameService(store)
+    players = ["alice", "bob"]
+    gid = svc.create("card-city", players, seed="committed", host_key=public_hex(new_private_key()))
+    monkeypatch.setattr("events.service.deal_seed", lambda seed, entropies: deal_seed("rigged", entropies))
+    keys = [new_private_key() for _ in players]
+    genesis = store.get_game(gid).genesis
+    for i, p in enumerate(players):
+        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), f"{i:032x}")
+        svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+    while True:
+        loaded = svc.load(gid)
+        actors = CARD_CITY.to_act(loaded.state)
+        if not actors:
+            break
+        seat = actors[0]
+        cmd = CARD_CITY.format_command(next(iter(CARD_CITY.legal(loaded.state, seat))))
+        mv = MoveFile(MOVE_FORMAT, gid, players[seat], loaded.version, loaded.head_hash, commands=(cmd,),
+                      public_key=public_hex(keys[seat]))
+        svc.submit_move(msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv))))
+    view = export(svc, gid, "alice")
+    assert view.header.seed == "committed"
+    verdict = verify(view, sealed=False)
+    assert not verdict.ok and verdict.seq == 4  # the first draw, right after creation and two joins
+    assert "chance outcome differs" in verdict.reason or "digest does not match" in verdict.reason, verdict
+    lied = LogFile(msgspec.structs.replace(view.header, seed="rigged"), view.lines)
+    assert "seed commitment" in verify(lied, sealed=False).reason
