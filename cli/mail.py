@@ -18,8 +18,8 @@ import msgspec
 import typer
 
 from cli.context import service
-from cli.games import legal_commands
 from cli.errors import guarded
+from cli.games import legal_commands
 from cli.keys import key_for, key_with_public
 from cli.output import emit_json, say, write_file
 from cli.play import report
@@ -30,7 +30,7 @@ from events.signing import public_hex, sign
 from events.statements import INVITE_FORMAT, JOIN_FORMAT, Invite, JoinFile, MoveFile, StatementError
 from replay import logfile
 from replay.sources import export as export_log
-from replay.sources import fold_log, open_log, read_path
+from replay.sources import fold_log, open_log
 
 
 def sealer_for(ctx: typer.Context, svc: GameService, game_id: str, key: Path | None) -> Any:

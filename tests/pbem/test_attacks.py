@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
+import msgspec
 import pytest
 from pbem_mail import Table, dump, legal_of, move_file, to_act
 
-from core.rng import Rng, deal_seed
 from core.card_city.game import GAME as CARD_CITY
+from core.rng import Rng, deal_seed
+from events.service import GameService
+from events.signing import load_private_pem, new_private_key, public_hex, sign
+from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+from events.store import SqliteStore
 from replay.logfile import LogFile
-from events.signing import load_private_pem, public_hex, sign
+from replay.sources import export
+from replay.verify import verify
 
 
 @pytest.fixture()
@@ -218,15 +223,6 @@ def test_hostile_keys_invitations_and_joins_are_refused(table: Table, tmp_path: 
 def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The host commits to one seed and runs a citylog that secretly deals from another:
     the finished view, with the committed seed revealed, fails to prove the deal."""
-    import msgspec
-
-    from events.service import GameService
-    from events.signing import new_private_key
-    from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
-    from events.store import SqliteStore
-    from replay.sources import export
-    from replay.verify import verify
-
     store = SqliteStore(tmp_path / "rig.db")
     svc = GameService(store)
     players = ["alice", "bob"]
