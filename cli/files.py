@@ -11,6 +11,7 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
+from cli.games import parse_bots
 from cli.output import emit_json, say
 from replay import logfile
 from replay.sources import export as export_log
@@ -37,10 +38,14 @@ def export(
 def import_(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE")],
+    bots: Annotated[
+        Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,… (never taken from the file)")
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Verify a log file, then store it as a new game (nothing is stored if it fails)."""
-    gid = import_log(service(ctx), read_path(file))
+    log = read_path(file)
+    gid = import_log(service(ctx), log, parse_bots(bots, list(log.header.definition.players)))
     emit_json({"game_id": gid}) if json else say(gid)
 
 

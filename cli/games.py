@@ -9,20 +9,22 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
-from cli.output import emit_json, say
+from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE
-from events.service import GameService, ServiceError
+from events.service import GameService, ServiceError, check_players
 from replay.sources import fold_log, open_log
 
 
 def parse_players(text: str) -> list[str]:
     text = text.strip()
-    if text.isdigit():
+    if text.lstrip("+-").isdigit():
         n = int(text)
         if not 1 <= n <= 8:
-            raise ServiceError("--players takes a count from 1 or a list of names")
+            raise ServiceError(f"--players takes a count from 1 to 8 or a list of names, not {text}")
         return [f"p{i + 1}" for i in range(n)]
-    return [p.strip() for p in text.split(",")]
+    names = [p.strip() for p in text.split(",")]
+    check_players(names)
+    return names
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -156,7 +158,7 @@ def show(
             out["breakdowns"] = msgspec.to_builtins(result.breakdowns)
         emit_json(out)
         return
-    say(game.render(shown, v["seat"]))
+    say_markup(game.render(shown, v["seat"]))
     if result is None:
         say(f"seq {v['seq']}; to act: {', '.join(to_act) or 'nobody'}")
     else:

@@ -13,8 +13,9 @@ import typer
 from cli.context import service
 from cli.errors import BAD_INPUT, fail, guarded
 from cli.games import seat_names
-from cli.output import emit_json, say
+from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+from core.markup import escape
 from events.service import GameService, Loaded, ServiceError, parse_command
 from replay.sources import fold_log, read_path
 
@@ -175,7 +176,7 @@ def play(
         game, state = loaded.game, loaded.state
         actors = game.to_act(state)
         if not actors:
-            say(game.render(state, None))
+            say_markup(game.render(state, None))
             result = game.result(state)
             if result:
                 say("game over: " + ", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
@@ -184,7 +185,7 @@ def play(
         if seat is None:
             say(f"waiting for {', '.join(seat_names(loaded.players, actors))}; come back later")
             return
-        say(game.render(game.view(state, seat) if seat != CHANCE else state, None if seat == CHANCE else seat))
+        say_markup(game.render(game.view(state, seat) if seat != CHANCE else state, None if seat == CHANCE else seat))
         options = [] if seat == CHANCE else list(game.legal(state, seat))
         who = "chance (enter the draw)" if seat == CHANCE else loaded.players[seat]
         for i, o in enumerate(options[:60], start=1):
@@ -208,7 +209,7 @@ def play(
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
             _report(svc, game_id, written, False)
         except (ServiceError, RulesError) as exc:
-            say(f"[red]refused:[/] {exc}")
+            say_markup(f"[red]refused:[/] {escape(str(exc))}")
 
 
 def _pick_seat(loaded: Loaded, actors: tuple[int, ...], as_: str | None) -> int | None:

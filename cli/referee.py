@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.errors import fail, guarded
-from cli.output import emit_json, say
+from cli.output import emit_json, say_markup
 from core import registry
 from core.engine import BoardScore
 
@@ -40,7 +40,7 @@ def score(
     }
     results: list[BoardScore] = [g.score_board(_read(p), str(p), params) for p in boards]
     for r in results:
-        emit_json(r.data) if json else say(r.text)
+        emit_json(r.data) if json else say_markup(r.text)
 
 
 def where(
@@ -53,7 +53,7 @@ def where(
     """Where may this card be built?  Legal squares, and the rule that forbids each other one."""
     params = {"coins": str(coins)} if coins is not None else {}
     r = registry.get(game).where_board(_read(board), str(board), card.upper(), params)
-    emit_json(r.data) if json else say(r.text)
+    emit_json(r.data) if json else say_markup(r.text)
 
 
 def register(app: typer.Typer) -> None:

@@ -43,6 +43,31 @@ class StaleMove(ServiceError):
     """A move made against a position that is no longer the game's latest."""
 
 
+def check_text(what: str, text: str) -> str:
+    """``text`` if it is usable as a seed or a player's name: non-empty, valid
+    UTF-8 (a non-UTF-8 command-line argument arrives with surrogates), no control
+    characters.  ServiceError otherwise."""
+    if not text:
+        raise ServiceError(f"{what} must not be empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ServiceError(f"{what} is not valid UTF-8 text") from None
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ServiceError(f"{what} must not contain control characters")
+    return text
+
+
+def check_players(players: Sequence[str]) -> None:
+    """Names: each usable text, none twice, none starting with '-' (an option's look)."""
+    for name in players:
+        check_text("a player's name", name)
+        if name != name.strip() or name.startswith("-"):
+            raise ServiceError(f"player name {name!r}: no leading '-' and no surrounding spaces")
+    if len(set(players)) != len(players):
+        raise ServiceError("two players have the same name")
+
+
 def seed_at(seed: str | None, reseeds: Sequence[tuple[int, str]], seq: int) -> str | None:
     """The seed chance events at ``seq`` come from (a fork may reseed from a seq on)."""
     for start, new in reseeds:
@@ -129,11 +154,19 @@ class GameService:
         game = self.game_of(record)
         records = self.store.read(game_id, upto)
         decoder = decoder_for(game.event_type)
-        events = [decoder.decode(r.payload) for r in records]
+        events = []
         state = None
         states = []
-        for e in events:
-            state = game.apply(state, e)
+        for r in records:
+            try:  # a row edited in the database: named, not a crash
+                e = decoder.decode(r.payload)
+                state = game.apply(state, e)
+            except Exception as exc:  # noqa: BLE001 - decode errors, or an event that does not fit
+                raise ServiceError(
+                    f"game {game_id}: seq {r.seq} cannot be read ({type(exc).__name__}); "
+                    f"'citylog verify {game_id}' names the first bad line"
+                ) from None
+            events.append(e)
             if history:
                 states.append(state)
         if state is None:
@@ -174,6 +207,9 @@ class GameService:
             game = registry.get(game_name)
         except registry.UnknownGame as exc:
             raise ServiceError(str(exc)) from None
+        check_players(players)
+        if seed is not None:
+            check_text("--seed", seed)
         bots = dict(bots or {})
         for seat, policy in bots.items():
             if policy not in game.bots:
@@ -262,6 +298,8 @@ class GameService:
         version = self.store.version(game_id)
         if not 1 <= at <= version:
             raise ServiceError(f"--at must be between 1 and {version}, not {at}")
+        if seed is not None:
+            check_text("--seed", seed)
         if seed is not None and parent.table_game:
             raise ServiceError("a --table game has no seed to change")
         loaded = self.load(game_id)

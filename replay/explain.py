@@ -83,7 +83,7 @@ def try_at(
         produced = checked_decide(game, before, seat, command)
     except IllegalCommand as exc:
         return False, f"illegal at seq {seq}: {exc}"
-    except RulesError as exc:
-        return False, f"not a command: {exc}"
+    except RulesError as exc:  # bad syntax is bad input (exit 2), not a failed check
+        raise ValueError(f"not a command: {exc}") from None
     shown = "; ".join(game.describe(e, players) for e in produced[:3])
     return True, f"legal at seq {seq}: {shown}"

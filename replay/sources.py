@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from core import registry
 from events.codec import decoder_for
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, new_game_id
@@ -60,19 +61,33 @@ def read_path(path: Path) -> LogFile:
         raise logfile.LogFileError(f"{path}: not a text file") from None
 
 
+def stored_log(service: GameService, game_id: str) -> LogFile:
+    """A stored game's full log as it is in the database, not decoded or folded
+    (so ``verify`` can name a line whose payload was edited in the database)."""
+    store = service.store
+    record = store.get_game(game_id)
+    return logfile.from_records(header_of(record), store.read(game_id))
+
+
 def open_log(service: GameService, ref: str) -> LogFile:
     """A game id in the store, or an exported file."""
     path = Path(ref)
     if path.is_file():
         return read_path(path)
     try:
-        return export(service, ref)
+        return stored_log(service, ref)
     except GameNotFound:
         raise ServiceError(f"no game or file {ref!r}") from None
 
 
-def import_log(service: GameService, log: LogFile) -> str:
-    """Verify ``log``, then store it as a new game (all or nothing)."""
+def import_log(service: GameService, log: LogFile, bots: dict[int, str] | None = None) -> str:
+    """Verify ``log``, then store it as a new game (all or nothing).
+
+    Nothing the unchained header says is taken on trust: the status is the
+    fold's; bot seats are the importer's (``bots``), never the file's; a parent
+    is kept only if it is in this database and the file's first ``fork_at``
+    lines are the parent's own.  [CL-V5]
+    """
     if log.header.view is not None:
         raise ServiceError(
             f"this file is {log.header.view}'s view of a game (hidden cards redacted); "
@@ -82,17 +97,12 @@ def import_log(service: GameService, log: LogFile) -> str:
     if not verdict.ok:
         raise ServiceError(f"not imported: {verdict.message('file')}")
     h = log.header
-    parent = h.parent
-    if parent is not None:
-        try:
-            service.store.get_game(parent)
-        except GameNotFound:
-            parent = None  # the parent lives in another database
+    parent = _lineage(service, log)
     record = GameRecord.of(
         new_game_id(),
         h.definition,
         seed=h.seed,
-        bots=h.bots,
+        bots=_checked_bots(service, log, bots or {}),
         parent=parent,
         fork_at=h.fork_at if parent else None,
         reseeds=h.reseeds,
@@ -110,6 +120,32 @@ def import_log(service: GameService, log: LogFile) -> str:
     return record.id
 
 
+def _lineage(service: GameService, log: LogFile) -> str | None:
+    """The header's parent, if it is in this store and shares the file's first
+    ``fork_at`` lines hash for hash; else None (the lineage is not kept).  [CL-V5]"""
+    h = log.header
+    if h.parent is None or h.fork_at is None or not 1 <= h.fork_at <= len(log.lines):
+        return None
+    try:
+        parent = service.store.read(h.parent, upto=h.fork_at)
+    except GameNotFound:
+        return None  # the parent lives in another database
+    if [r.hash for r in parent] != [x.hash for x in log.lines[: h.fork_at]]:
+        return None
+    return h.parent
+
+
+def _checked_bots(service: GameService, log: LogFile, bots: dict[int, str]) -> dict[int, str]:
+    game = registry.get(log.header.definition.game)
+    players = log.header.definition.players
+    for seat, policy in bots.items():
+        if not 0 <= seat < len(players):
+            raise ServiceError(f"no seat {seat} for a bot (players: {', '.join(players)})")
+        if policy not in game.bots:
+            raise ServiceError(f"no bot policy {policy!r} for {game.spec.title} (bots: {', '.join(game.bots)})")
+    return dict(bots)
+
+
 def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
     """(game, events, states after each event) of a log; raises ServiceError if undecodable."""
     decoded = decode_events(log)
@@ -118,8 +154,14 @@ def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
     game, events = decoded
     states: list[Any] = []
     state = None
-    for e in events:
-        state = game.apply(state, e)
+    for line, e in zip(log.lines, events, strict=True):
+        try:
+            state = game.apply(state, e)
+        except Exception as exc:  # noqa: BLE001 - the fold never validates: a forged event may not fit
+            raise ServiceError(
+                f"log:{line.seq + 1}: the event does not fit the game at this point "
+                f"({type(exc).__name__}); 'citylog verify' names the first bad line"
+            ) from None
         states.append(state)
     return game, events, states
 
