@@ -8,7 +8,7 @@ import msgspec
 import typer
 
 from cli.context import service
-from cli.errors import guarded
+from cli.errors import CHECK_FAILED, fail, guarded
 from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE
 from events.service import GameService, ServiceError, check_players
@@ -107,13 +107,16 @@ def list_games(
         else:
             parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
             say(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}")
-    if not rows and not json:
+    damaged = service(ctx).store.damaged_games()
+    if not rows and not json and not damaged:
         say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+    if damaged:  # the other games are listed; each damaged row is named
+        raise fail("; ".join(damaged), CHECK_FAILED)
 
 
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
     log = open_log(svc, ref)
-    game, events, states = fold_log(log)
+    game, events, states = fold_log(log, ref)
     players = log.header.definition.players
     seq = len(events) if at is None else at
     if not 1 <= seq <= len(events):
@@ -173,7 +176,7 @@ def log(
 ) -> None:
     """The numbered events, readable (``--json``: one object per line)."""
     lg = open_log(service(ctx), ref)
-    game, events, _ = fold_log(lg)
+    game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -13,6 +14,7 @@ from events.service import ServiceError
 from replay.diff import diff as diff_logs
 from replay.explain import explain_at, try_at
 from replay.sources import fold_log, open_log
+from replay.verify import Verdict
 from replay.verify import verify as verify_log
 
 
@@ -26,7 +28,7 @@ def explain(
 ) -> None:
     """Who did what at SEQ and why it was legal; with --try, whether a command would have been."""
     log = open_log(service(ctx), ref)
-    game, events, _ = fold_log(log)
+    game, events, _ = fold_log(log, ref)
     players = log.header.definition.players
     try:
         if try_ is None:
@@ -76,7 +78,14 @@ def verify(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The hash chain, every event legal from the start, chance re-derived from the seed."""
-    verdict = verify_log(open_log(service(ctx), ref))
+    svc = service(ctx)
+    log = open_log(svc, ref)
+    verdict = verify_log(log)
+    if not Path(ref).is_file():  # a stored game: the database file itself must be sound
+        damaged = svc.store.integrity_problem()
+        if damaged is not None:
+            verdict = Verdict(False, f"the database file is damaged ({damaged}); nothing in it can be vouched for",
+                              events=verdict.events)
     if json:
         emit_json(verdict)
     elif verdict.ok:

@@ -13,6 +13,7 @@ import typer
 from cli.context import service
 from cli.errors import BAD_INPUT, fail, guarded
 from cli.games import seat_names
+from cli.inputs import read_small_text
 from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from core.markup import escape
@@ -20,6 +21,8 @@ from events.service import GameService, Loaded, ServiceError, parse_command
 from replay.sources import fold_log, read_path
 
 MOVE_FORMAT = "citylog-move/1"
+MAX_MOVE_FILE = 64 << 10
+"""A move file is one short line; a longer one (over 64 KiB) is refused unread."""
 
 
 class MoveFile(msgspec.Struct, frozen=True):
@@ -87,7 +90,7 @@ def _write_move_file(svc: GameService, ref: str, player: str, text: str, out: Pa
     path = Path(ref)
     if path.is_file():
         log = read_path(path)
-        game, events, states = fold_log(log)
+        game, events, states = fold_log(log, ref)
         players = log.header.definition.players
         gid = log.header.game_id or ""
         seq = log.lines[-1].seq if log.lines else 0
@@ -125,9 +128,10 @@ def apply_move(
 ) -> None:
     """Apply a move file received by email; refuses a move made against a stale position."""
     try:
-        mv = msgspec.json.decode(move_file.read_bytes(), type=MoveFile)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise fail(f"{move_file}: not a citylog move file ({exc})") from None
+        mv = msgspec.json.decode(read_small_text(move_file, MAX_MOVE_FILE), type=MoveFile)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+        raise fail(f"{move_file}: not a citylog move file ({why})") from None
     if mv.format != MOVE_FORMAT:
         raise fail(f"{move_file}: unknown move format {mv.format!r}")
     svc = service(ctx)

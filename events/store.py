@@ -183,6 +183,8 @@ class EventStore(Protocol):
     def get_game(self, game_id: str) -> GameRecord: ...
     def list_games(self) -> list[GameRecord]: ...
     def list_games_with_counts(self) -> list[tuple[GameRecord, int]]: ...
+    def damaged_games(self) -> list[str]: ...
+    def integrity_problem(self) -> str | None: ...
     def version(self, game_id: str) -> int: ...
     def head(self, game_id: str) -> tuple[int, str]: ...
     def append(
@@ -264,7 +266,14 @@ def _schema_version(conn: sqlite3.Connection) -> int:
     if not has_meta:
         return 0
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    return int(row[0]) if row else 0
+    if not row:
+        return 0
+    try:
+        return int(row[0])
+    except (TypeError, ValueError):
+        raise StoreError(
+            f"schema_version {str(row[0])[:40]!r} is not a number: not a citylog database, or a damaged one"
+        ) from None
 
 
 # -- SQLite ------------------------------------------------------------------
@@ -297,8 +306,26 @@ _SQL_READ_UPTO = (
 
 
 def _game_from_row(row: tuple) -> GameRecord:
+    """A record from a row of ``games``; StoreError naming the game if the row is damaged."""
+    try:
+        return _decode_row(row)
+    except (msgspec.DecodeError, TypeError, ValueError) as exc:
+        why = " ".join(str(exc).split())[:120]
+        raise StoreError(f"game {str(row[0])[:40]!r}: damaged row in the games table ({why})") from None
+
+
+def _decode_row(row: tuple) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
      status, created, reseeds, salted) = row
+    if status not in STATUSES:
+        raise ValueError(f"status {str(status)[:20]!r}")
+    for name, value in (("id", gid), ("game", game), ("rules_version", rules), ("seed_commitment", commitment)):
+        if not isinstance(value, str):
+            raise ValueError(f"{name} is not text")
+    if not (seed is None or isinstance(seed, str)) or not (parent is None or isinstance(parent, str)):
+        raise ValueError("seed or parent is not text")
+    if not (fork_at is None or isinstance(fork_at, int)):
+        raise ValueError("fork_at is not a number")
     return GameRecord(
         id=gid,
         game=game,
@@ -517,13 +544,41 @@ class SqliteStore:
         return [_game_from_row(r) for r in cur]
 
     def list_games_with_counts(self) -> list[tuple[GameRecord, int]]:
-        """:meth:`list_games` with each game's number of events."""
+        """:meth:`list_games` with each game's number of events; a damaged row is
+        left out (:meth:`damaged_games` names it), so one bad row hides no other game."""
+        return self._scan()[0]
+
+    def damaged_games(self) -> list[str]:
+        """One line per row of ``games`` that cannot be read, naming the game."""
+        return self._scan()[1]
+
+    def _scan(self) -> tuple[list[tuple[GameRecord, int]], list[str]]:
         cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
         cur = self._conn.execute(
             f"SELECT {cols}, (SELECT count(*) FROM events e WHERE e.game_id = g.id) "
             "FROM games g ORDER BY g.created_at, g.id"
         )
-        return [(_game_from_row(r[:-1]), r[-1]) for r in cur]
+        good: list[tuple[GameRecord, int]] = []
+        bad: list[str] = []
+        for r in cur:
+            try:
+                good.append((_game_from_row(r[:-1]), r[-1]))
+            except StoreError as exc:
+                bad.append(str(exc))
+        return good, bad
+
+    def integrity_problem(self) -> str | None:
+        """SQLite's own check of the file (``PRAGMA quick_check``): None if sound,
+        else its first complaint."""
+        try:
+            rows = self._conn.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        first = str(rows[0][0]) if rows else "no answer"
+        if first == "ok":
+            return None
+        complaints = [line for row in rows for line in str(row[0]).splitlines() if not line.startswith("***")]
+        return "; ".join(complaints[:1] + ([f"{len(complaints) - 1} more"] if len(complaints) > 1 else []))
 
     def set_status(self, game_id: str, status: Status) -> None:
         if status not in STATUSES:

@@ -146,11 +146,12 @@ def _checked_bots(service: GameService, log: LogFile, bots: dict[int, str]) -> d
     return dict(bots)
 
 
-def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
+def fold_log(log: LogFile, source: str | None = None) -> tuple[Any, list[Any], list[Any]]:
     """(game, events, states after each event) of a log; raises ServiceError if undecodable."""
+    source = source or log.header.game_id or "log"
     decoded = decode_events(log)
     if not isinstance(decoded, tuple):
-        raise ServiceError(decoded.message("log"))
+        raise ServiceError(decoded.message(source))
     game, events = decoded
     states: list[Any] = []
     state = None
@@ -159,7 +160,7 @@ def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
             state = game.apply(state, e)
         except Exception as exc:  # noqa: BLE001 - the fold never validates: a forged event may not fit
             raise ServiceError(
-                f"log:{line.seq + 1}: the event does not fit the game at this point "
+                f"{source}:{line.seq + 1}: the event does not fit the game at this point "
                 f"({type(exc).__name__}); 'citylog verify' names the first bad line"
             ) from None
         states.append(state)
