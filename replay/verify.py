@@ -86,12 +86,14 @@ def header_problem(log: LogFile) -> Verdict | None:
             if line.redacted or line.digest is not None:
                 return _bad(line.seq, "a full log holds no redacted line (it hides a payload "
                             "that would go unchecked) [CL-V1]", n)
-        if not d.table:
-            if not d.seed_commitment:
-                return Verdict(False, "a seeded game's definition has no seed commitment [CL-V2]", line=1, events=n)
-            if h.seed is None:
-                return Verdict(False, "a full log of a seeded game must carry its seed, or chance "
-                               "could not be re-derived from it [CL-V2]", line=1, events=n)
+        if not d.seed_commitment:
+            return Verdict(False, "the game's definition has no seed commitment [CL-V2]", line=1, events=n)
+        if h.seed is None and not d.table:
+            return Verdict(False, "a full log of a seeded game must carry its seed, or chance "
+                           "could not be re-derived from it [CL-V2]", line=1, events=n)
+        if h.seed is None:
+            return Verdict(False, "a full log must carry the game's seed (a table game's seed salts "
+                           "its digests, so its players' views cannot be brute-forced) [CL-V2]", line=1, events=n)
     else:
         if h.view not in d.players:
             return Verdict(False, f"the view's player {h.view!r} is not one of the game's players [CL-V3]",

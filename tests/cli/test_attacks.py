@@ -415,3 +415,17 @@ def test_read_path_accepts_what_it_wrote(tmp_path: Path, db: Path) -> None:
     path = tmp_path / "g.jsonl"
     log = exported(db, gid, path)
     assert read_path(path) == log
+
+
+def test_seedless_log_of_a_table_game_would_serve_unsalted_views(db: Path, tmp_path: Path) -> None:
+    gid = json.loads(ok(db, "new", "card-city", "--players", "a,b", "--table", "--json"))["game_id"]
+    ok(db, "move", gid, "--chance", "draw R R I C")
+    path = tmp_path / "t.jsonl"
+    log = exported(db, gid, path)
+    assert "table game" in ok(db, "verify", str(path))
+    write(rechain(log, seed=None, salted=False), path)
+    code, out, _ = run(db, "verify", str(path))
+    assert code == 1 and "[CL-V2]" in out and "salts" in out
+    before = dump(db)
+    code, _, err = run(db, "import", str(path))
+    assert code == 2 and dump(db) == before
