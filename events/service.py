@@ -353,8 +353,10 @@ class GameService:
             actors = game.to_act(state)
             if not actors or (actors == (CHANCE,) and record.table_game):
                 break
-            seed = seed_at(record.seed, record.reseeds, seq) or ""
-            step = next_command(game, state, seed, seq, policies)
+            seed = seed_at(record.seed, record.reseeds, seq)
+            if not seed and actors == (CHANCE,):  # never chance from an empty seed [CL-V2]
+                raise ServiceError(f"game {record.id} has no seed to draw chance from")
+            step = next_command(game, state, seed or "", seq, policies)
             if step is None:
                 break
             seat, command = step

@@ -429,3 +429,19 @@ def test_seedless_log_of_a_table_game_would_serve_unsalted_views(db: Path, tmp_p
     before = dump(db)
     code, _, err = run(db, "import", str(path))
     assert code == 2 and dump(db) == before
+
+
+def test_seedless_game_in_the_store_never_draws_from_an_empty_seed(db: Path) -> None:
+    from events.service import ServiceError
+    from events.store import GameRecord
+
+    svc = GameService(SqliteStore(db))
+    gid = svc.create("card-city", ["a", "b"], seed="s")
+    record = svc.store.get_game(gid)
+    seedless = GameRecord.of("seedless", record.definition, seed=None)
+    svc.store.create_game(seedless)
+    created = svc.store.read(gid)[:1]  # only the creation event: chance is next
+    svc.store.append("seedless", 0, [(r.type, r.payload) for r in created])
+    with pytest.raises(ServiceError, match="no seed to draw chance from"):
+        svc.autoplay("seedless", "greedy")
+    assert svc.store.version("seedless") == 1
