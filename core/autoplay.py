@@ -32,7 +32,9 @@ def next_command(
             bot = game.bots.get(policy)
             if bot is None:
                 raise IllegalCommand("engine", f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
-            return seat, bot(game, state, seat, Rng.derive(seed, seq, f"bot/{policy}/{seat}"))
+            # a bot decides from its seat's view: it never knows more than a player would
+            seen = game.view(state, seat)
+            return seat, bot(game, seen, seat, Rng.derive(seed, seq, f"bot/{policy}/{seat}"))
     return None
 
 

@@ -56,6 +56,9 @@ class Split(_Event, tag="cc.split"):
     up: tuple[str, ...]
     down: tuple[str, ...]
     to: int
+    known_to: tuple[int, ...] = ()
+    """Seats besides the divider that know the face-down cards (CL-7): every
+    earlier divider of the cards being split, the drawer first."""
 
 
 class Taken(_Event, tag="cc.taken"):

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 
 from core.card_city import events as ev
 from core.card_city.state import (
+    HIDDEN,
     Hand,
     Offer,
     Options,
@@ -91,8 +92,8 @@ def _(e: ev.CardsDrawn, s: State) -> State:
 @_apply.register
 def _(e: ev.LeisureSetAside, s: State) -> State:
     held = list(s.holding.down)
-    for _ in range(e.count):
-        held.remove("L")
+    for _ in range(e.count):  # in another player's view the drawn cards are HIDDEN
+        held.remove("L" if "L" in held else HIDDEN)
     return replace(
         s,
         holding=Hand(s.holding.up, tuple(held)),
@@ -116,7 +117,7 @@ def _(e: ev.Split, s: State) -> State:
     return replace(
         s,
         holding=Hand(),
-        offer=Offer(divider=e.seat, to=e.to, pair=e.pair, up=e.up, down=e.down),
+        offer=Offer(divider=e.seat, to=e.to, pair=e.pair, up=e.up, down=e.down, known_to=e.known_to),
     )
 
 

@@ -41,7 +41,7 @@ SPEC = GameSpec(
     title="Card City",
     min_players=1,
     max_players=4,
-    rules_version="card-city/1",
+    rules_version="card-city/2",
     options=(
         OptionSpec("decentralization", "no", ("no", "yes"), "Variant 1: Decentralization (CC-13)"),
         OptionSpec("parking-meters", "no", ("no", "yes"), "Variant 2: Parking Meters (CC-14)"),

@@ -174,6 +174,7 @@ def _split(s: State, seat: int, cmd: SplitCards) -> tuple[ev.Event, ...]:
             up=cmd.up,
             down=tuple(sorted(cmd.down)),
             to=next_without_cards(s, seat),
+            known_to=tuple(k for k in s.holding.known_to if k != seat),
         ),
     )
 
@@ -192,12 +193,13 @@ def _take(s: State, seat: int, cmd: Take) -> tuple[ev.Event, ...]:
     else:
         out.append(ev.Kept(seat=offer.divider, up=offer.pair, down=(), source="pair"))
         holder = seat
+    # CL-7: the rest's face-down cards are known to its divider and to every
+    # earlier divider of those cards (the drawer knows every card of the round)
+    known = tuple(sorted({offer.divider, *offer.known_to} - {holder}))
     if last:
-        out.append(
-            ev.Kept(seat=holder, up=offer.up, down=offer.down, source="rest", known_to=(offer.divider,))
-        )
+        out.append(ev.Kept(seat=holder, up=offer.up, down=offer.down, source="rest", known_to=known))
     else:
-        out.append(ev.Holding(seat=holder, up=offer.up, down=offer.down, known_to=(offer.divider,)))
+        out.append(ev.Holding(seat=holder, up=offer.up, down=offer.down, known_to=known))
     return tuple(out)
 
 

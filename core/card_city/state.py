@@ -42,11 +42,15 @@ class Hand(msgspec.Struct, frozen=True):
         return len(self.up) + len(self.down)
 
     def without(self, card: str) -> Hand:
-        """The hand less one ``card``, taken from the face-up part first."""
+        """The hand less one ``card``, taken from the face-up part first.
+
+        In a player's view another player's face-down cards are ``HIDDEN``: a card
+        built or discarded from among them leaves one ``HIDDEN`` (CL-7).
+        """
         if card in self.up:
             i = self.up.index(card)
             return Hand(self.up[:i] + self.up[i + 1 :], self.down, self.known_to)
-        i = self.down.index(card)
+        i = self.down.index(card) if card in self.down else self.down.index(HIDDEN)
         return Hand(self.up, self.down[:i] + self.down[i + 1 :], self.known_to)
 
 
@@ -58,6 +62,8 @@ class Offer(msgspec.Struct, frozen=True):
     pair: tuple[str, ...]
     up: tuple[str, ...]
     down: tuple[str, ...]
+    known_to: tuple[int, ...] = ()
+    """Seats besides the divider that know ``down`` (CL-7)."""
 
 
 class Player(msgspec.Struct, frozen=True):

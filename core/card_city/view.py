@@ -1,8 +1,13 @@
-"""What each seat may see (DESIGN.md property 5, CC-7).
+"""What each seat may see (DESIGN.md property 5, CC-7, CL-7).
 
-Hidden: the pool's make-up (players may count it, not look at it), the cards
-the divider drew, face-down cards of a split (except to the divider and the
-taker), and face-down cards kept by another player until they are built.
+The knowledge model: the pool's make-up is hidden (players may count it, not
+look at it); the cards drawn are seen by the drawer; the face-down cards of a
+split are known to its divider, to every earlier divider of those cards (the
+drawer knows every card of the round, CL-7) and, once taken, to the taker;
+everyone sees a card once it is built, discarded (CL-8) or developed.  Each
+event that carries face-down cards names the seats that know them
+(``known_to``), so ``redact`` needs no state and a player's exported view
+folds to exactly what ``view`` shows.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ def view(s: State, seat: int | None) -> State:
     """``s`` as ``seat`` sees it; ``None`` is a spectator."""
     players = tuple(replace(p, hand=_hand(p.hand, i, seat)) for i, p in enumerate(s.players))
     offer = s.offer
-    if offer is not None and seat != offer.divider:
+    if offer is not None and seat != offer.divider and seat not in offer.known_to:
         offer = replace(offer, down=_mask(offer.down))
     return replace(
         s,
@@ -42,7 +47,7 @@ def redact(e: ev.Event, seat: int | None) -> ev.Event:
     """``e`` as ``seat`` may see it in an export."""
     if isinstance(e, ev.CardsDrawn) and e.seat != seat:
         return replace(e, cards=_mask(e.cards))
-    if isinstance(e, ev.Split) and e.seat != seat:
+    if isinstance(e, ev.Split) and e.seat != seat and seat not in e.known_to:
         return replace(e, down=_mask(e.down))
     if isinstance(e, (ev.Kept, ev.Holding)) and seat != e.seat and seat not in e.known_to:
         return replace(e, down=_mask(e.down))

@@ -17,8 +17,10 @@ from core.five_by_five.state import (
     PARK_REPLACE,
     PLAY,
     PLOT,
+    HIDDEN,
     Board,
     State,
+    plus,
     without,
 )
 from core.five_by_five.tiles import ALL_TILE_IDS
@@ -28,11 +30,11 @@ def _board(state: State, seat: int, board: Board) -> tuple[Board, ...]:
     return state.boards[:seat] + (board,) + state.boards[seat + 1 :]
 
 
-def _put(board: Board, square: int, tile: int, park: bool) -> Board:
+def _put(board: Board, square: int, tile: int, park: bool, secret: int | None = None) -> Board:
     tiles = list(board.tiles)
     parks = list(board.parks)
     tiles[square], parks[square] = tile, park
-    return Board(tuple(tiles), tuple(parks), board.token)
+    return Board(tuple(tiles), tuple(parks), board.token, board.secret if secret is None else secret)
 
 
 def _created(_: State | None, e: ev.GameCreated) -> State:
@@ -65,7 +67,7 @@ def _token(s: State, e: ev.ParkTokenSpent) -> State:
     b = s.boards[e.seat]
     return replace(
         s,
-        boards=_board(s, e.seat, Board(b.tiles, b.parks, False)), park=PARK_OFFER, active=e.seat
+        boards=_board(s, e.seat, Board(b.tiles, b.parks, False, b.secret)), park=PARK_OFFER, active=e.seat
     )
 
 
@@ -80,20 +82,20 @@ def _replaced(s: State, e: ev.ParkReplaced) -> State:
     b = s.boards[e.seat]
     removed = b.tiles[e.square]
     drawn = list(s.park_drawn)
-    drawn.remove(e.tile)
-    board = _put(b, e.square, e.tile, e.park)
+    drawn.remove(e.tile if e.tile in drawn else HIDDEN)  # another player's view: HIDDEN
+    board = _put(b, e.square, e.tile, e.park, secret=e.square if e.park else -1)
     return replace(s, boards=_board(s, e.seat, board), park_drawn=tuple(drawn) + (removed,))
 
 
 def _park_returned(s: State, e: ev.ParkTilesReturned) -> State:
     back = e.unused + ((e.removed,) if e.removed >= 0 else ())
-    return replace(s, bag=tuple(sorted(s.bag + back)), park_drawn=(), park=PARK_NONE)
+    return replace(s, bag=plus(s.bag, back), park_drawn=(), park=PARK_NONE)
 
 
 def _set_returned(s: State, e: ev.SetReturned) -> State:
     i = e.index - 1
     sets = s.sets[:i] + ((),) + s.sets[i + 1 :]
-    return replace(s, sets=sets, bag=tuple(sorted(s.bag + e.tiles)))
+    return replace(s, sets=sets, bag=plus(s.bag, e.tiles))
 
 
 _MUTATORS: dict[type, Callable[[Any, Any], State]] = {

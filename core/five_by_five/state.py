@@ -12,6 +12,9 @@ from core.five_by_five.tiles import cell_of
 EMPTY = -1
 HIDDEN = -1
 """A tile id a viewer may not see (bag contents, another player's park draw)."""
+HIDDEN_PARK = 999
+"""On another player's board: a tile that Park action B put down Park side up,
+whose building front only that player has seen (FL-5, FL-10)."""
 
 # phases
 SETUP = "setup"
@@ -37,6 +40,9 @@ class Board(msgspec.Struct, frozen=True):
     """True where the tile lies Park side up."""
     token: bool = True
     """The Park Action token is still held."""
+    secret: int = -1
+    """The square of a tile that Park action B put down Park side up: its front
+    is known to the board's owner only (FL-10); -1 if none."""
 
     def cells(self) -> tuple[str, ...]:
         return tuple("" if t < 0 else cell_of(t, p) for t, p in zip(self.tiles, self.parks))
@@ -87,11 +93,25 @@ class State(msgspec.Struct, frozen=True):
 
 
 def without(bag: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
-    """``bag`` less one copy of each of ``tiles`` (assumed present)."""
+    """``bag`` less one copy of each of ``tiles`` (assumed present).
+
+    In a player's view a tile may be ``HIDDEN`` (another player's park draw):
+    once an unknown tile has left the bag, its make-up is unknown to that
+    player, and the bag is only a count of ``HIDDEN`` tiles from then on.
+    """
+    if HIDDEN in tiles or HIDDEN in bag:
+        return (HIDDEN,) * max(0, len(bag) - len(tiles))
     out = list(bag)
     for t in tiles:
         out.remove(t)
     return tuple(out)
+
+
+def plus(bag: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    """``bag`` with ``tiles`` put back, sorted; a bag of unknown tiles stays unknown."""
+    if HIDDEN in tiles or HIDDEN in bag:
+        return (HIDDEN,) * (len(bag) + len(tiles))
+    return tuple(sorted(bag + tiles))
 
 
 def missing_from(bag: tuple[int, ...], tiles: tuple[int, ...]) -> list[int]:

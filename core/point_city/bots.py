@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.point_city import fold
-from core.point_city.cards import CARDS, WILD
+from core.point_city.cards import CARDS, FACES, WILD, face_of
 from core.point_city.commands import Command, Flip, Take, TakeDeck
 from core.point_city.events import Flipped
+from core.point_city.rules import paid_cards
 from core.point_city.scoring import seat_score
 from core.point_city.state import Seat, State, deck_size, permanents
 from core.rng import Rng
@@ -34,7 +35,7 @@ def after(s: State, seat: int, cmd: Command) -> Seat:
     if isinstance(cmd, TakeDeck):
         return Seat(me.resources + (s.top,), me.buildings, me.tokens)
     assert isinstance(cmd, Take)
-    paid = {c for p in cmd.pays for c in p.cards}
+    paid = set(paid_cards(s, cmd))
     slots = [s.market[c] for c in cmd.cells]
     res = tuple(c for c in me.resources + tuple(x.card for x in slots if not x.building)
                 if c not in paid)
@@ -42,16 +43,34 @@ def after(s: State, seat: int, cmd: Command) -> Seat:
     return Seat(res, built, me.tokens + tuple(p.token for p in cmd.pays if p.token))
 
 
-def _best(game: Any, s: State, seat: int, deck: int, flips: bool) -> tuple[float, list[Command]]:
+FLIP_SAMPLES = 3
+"""How many building sides greedy imagines under a face-down card it might flip."""
+
+
+def _flip_value(game: Any, s: State, seat: int, deck: int, cell: int, rng: Rng) -> float:
+    """A flip judged by the best take it opens, averaged over building sides the card
+    may have: the bot sees the resource side only (PL-13), never the card itself."""
+    face = CARDS[s.market[cell].card]
+    candidates = [c.id for c in BY_FACE[(face.tier, face.resource)]]
+    picks = [candidates[rng.below(len(candidates))] for _ in range(FLIP_SAMPLES)]
+    total = 0.0
+    for card in picks:
+        flipped = fold.apply(Flipped(seat, cell, card), s)
+        total += _best(game, flipped, seat, deck, None)[0]
+    return total / len(picks) - 0.05
+
+
+def _best(
+    game: Any, s: State, seat: int, deck: int, rng: Rng | None
+) -> tuple[float, list[Command]]:
+    """The best commands by value; flips are considered only when ``rng`` is given."""
     best: list[Command] = []
     best_v = float("-inf")
     for cmd in game.legal(s, seat):
         if isinstance(cmd, Flip):
-            if not flips:
+            if rng is None:
                 continue
-            card = s.market[cmd.cell].card
-            flipped = fold.apply(Flipped(seat, cmd.cell, card), s)
-            v = _best(game, flipped, seat, deck, False)[0] - 0.05
+            v = _flip_value(game, s, seat, deck, cmd.cell, rng)
         else:
             v = seat_value(after(s, seat, cmd), deck)
             if isinstance(cmd, TakeDeck):
@@ -63,13 +82,19 @@ def _best(game: Any, s: State, seat: int, deck: int, flips: bool) -> tuple[float
     return best_v, best
 
 
+BY_FACE = {
+    (f.tier, f.resource): [c for c in CARDS.values() if c.tier and face_of(c.id) == f.id]
+    for f in FACES.values()
+}
+BY_FACE = {k: v for k, v in BY_FACE.items() if v}
+
 UNSEEN_VALUE = 0.45
 """What greedy expects of the unknown second card of a deck take."""
 
 
 def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
     """One ply (a flip is judged by the best take it opens), ties broken by ``rng``."""
-    _, best = _best(game, state, seat, deck_size(state), True)
+    _, best = _best(game, state, seat, deck_size(state), rng)
     if not best:
         return next(iter(game.legal(state, seat)))
     return best[rng.below(len(best))]

@@ -205,8 +205,45 @@ def load_cards(path: str | Path | None = None) -> dict[int, Card]:
     return parse_cards(p.read_text("utf-8"), str(p))
 
 
-CARDS: dict[int, Card] = load_cards()
+class _CardList(dict[int, Card]):
+    """Card id → card; a negative id is a card known by its resource side only
+    (:func:`face_of`), so views can be looked up like any other card."""
+
+    def __missing__(self, key: int) -> Card:
+        face = FACES.get(key)
+        if face is None:
+            raise KeyError(key)
+        return face
+
+
+def face_id(tier: int, resource: str) -> int:
+    """The id of "a tier-``tier`` card whose resource side shows ``resource``"."""
+    return -(tier * 10 + (TYPES + (WILD,)).index(resource) + 1)
+
+
+FACES: dict[int, Card] = {
+    face_id(t, r): Card(face_id(t, r), t, r, 1 if t == 1 else 2)
+    for t in (1, 2, 3)
+    for r in TYPES + (WILD,)
+}
+"""Resource sides with no building side known (PL-13): what a player sees of a
+card lying resource side up, and of a resource card in another player's hand."""
+
+CARDS: dict[int, Card] = _CardList(load_cards())
 TIER_CARDS: dict[int, tuple[int, ...]] = {
     t: tuple(sorted(c.id for c in CARDS.values() if c.tier == t)) for t in (1, 2, 3)
 }
 START_CARDS: tuple[int, ...] = tuple(sorted(c.id for c in CARDS.values() if c.tier == START))
+
+
+def face_of(card: int) -> int:
+    """``card`` as seen by resource side only (PL-13); starting cards have no building
+    side, so they and faces stay as they are."""
+    c = CARDS[card]
+    if card < 0 or c.tier == START:
+        return card
+    return face_id(c.tier, c.resource)
+
+
+def is_face(card: int) -> bool:
+    return card < 0

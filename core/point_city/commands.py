@@ -9,6 +9,12 @@ from __future__ import annotations
 import msgspec
 
 
+PICKED = -1
+"""In a command's payment: the resource card taken in the same pick (PC-3).  A
+player sees only its resource side (PL-13), so commands never name it by id;
+``decide`` puts the card's id in the event."""
+
+
 class Pay(msgspec.Struct, frozen=True):
     """How one building taken this turn is paid (PC-3), and its civic token (PC-5)."""
 

@@ -8,11 +8,12 @@ next decision, computed by folding as it goes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
-from core.point_city.cards import CARDS, START_CARDS
-from core.point_city.commands import Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
+from core.point_city.cards import CARDS, START_CARDS, face_of
+from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.fold import apply
 from core.point_city.payment import covers, is_minimal, payments
 from core.point_city.scoring import opponent_score, seat_score, winners
@@ -136,7 +137,10 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
             "PC-3", "give exactly one payment for each building taken, and none for resource cards"
         )
     me = s.seats[seat]
-    hand = set(me.resources) | {x.card for x in slots if not x.building}
+    # PL-13: the resource card of the pick is named by its face (tier and resource,
+    # what the player can see) or, as in recorded logs, by its id
+    picked = [x.card for x in slots if not x.building]
+    hand = set(me.resources) | set(picked)
     producers = {b for b in me.buildings if CARDS[b].produces}
     used_cards: set[int] = set()
     used_perms: set[int] = set()
@@ -144,7 +148,8 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     out: list[Pay] = []
     for p in pays:
         card = CARDS[s.market[p.cell].card]
-        pc, pp = tuple(sorted(p.cards)), tuple(sorted(p.perms))
+        pc = tuple(sorted(picked[0] if c == PICKED and picked else c for c in p.cards))
+        pp = tuple(sorted(p.perms))
         if len(set(pc)) != len(pc) or len(set(pp)) != len(pp):
             raise IllegalCommand("PC-3", "a source is named twice in one payment")
         if not set(pc) <= hand:
@@ -229,7 +234,7 @@ def command_of(e: object) -> tuple[int, Command] | None:
     if isinstance(e, ev.Flipped):
         return e.seat, Flip(e.cell)
     if isinstance(e, ev.CardsTaken):
-        return e.seat, Take(e.cells, e.pays)
+        return e.seat, Take(e.cells, as_picked(e))
     if isinstance(e, ev.DeckTaken):
         return e.seat, TakeDeck()
     return None
@@ -261,7 +266,10 @@ def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
     """The legal takes of cells a, b (a < b, adjacent), one per distinct payment."""
     slots = (s.market[a], s.market[b])
     me = s.seats[seat]
-    hand = me.resources + tuple(x.card for x in slots if not x.building)
+    # the pick's resource card pays by its face (all a player knows of it, PL-13)
+    # and is written PICKED in the command
+    faces = tuple(face_of(x.card) for x in slots if not x.building)
+    hand = me.resources + faces
     perms = tuple(x for x in me.buildings if CARDS[x].produces)
     built = [c for c, x in zip((a, b), slots) if x.building]
 
@@ -271,11 +279,12 @@ def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
         for pc, pp in payments(card.cost, cards, pr):
             rest_c = tuple(c for c in cards if c not in pc)
             rest_p = tuple(p for p in pr if p not in pp)
+            named = tuple(sorted(PICKED if c in faces else c for c in pc))
             if card.kind == "civic":
                 for t in _token_choices(s.display, toks):
-                    yield Pay(cell, pc, pp, t), rest_c, rest_p
+                    yield Pay(cell, named, pp, t), rest_c, rest_p
             else:
-                yield Pay(cell, pc, pp), rest_c, rest_p
+                yield Pay(cell, named, pp), rest_c, rest_p
 
     if not built:
         yield Take((a, b))
@@ -286,6 +295,20 @@ def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
         for p1, rc, rp in pays_for(built[0], hand, perms, ()):
             for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,)):
                 yield Take((a, b), (p1, p2))
+
+
+def as_picked(e: ev.CardsTaken) -> tuple[Pay, ...]:
+    """The event's payments as the command named them: the pick's resource card as PICKED."""
+    picked = {c for c, b in zip(e.cards, e.buildings) if not b}
+    return tuple(
+        replace(p, cards=tuple(sorted(PICKED if c in picked else c for c in p.cards))) for p in e.pays
+    )
+
+
+def paid_cards(s: State, cmd: Take) -> tuple[int, ...]:
+    """The resource cards a take's payments discard, the picked one by what the seat sees of it."""
+    picked = [s.market[c].card for c in cmd.cells if 0 <= c < 16 and not s.market[c].building]
+    return tuple(picked[0] if c == PICKED and picked else c for p in cmd.pays for c in p.cards)
 
 
 def has_take(s: State, seat: int) -> bool:
@@ -327,7 +350,7 @@ def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:
         x.card for x in (s.market[a], s.market[b]) if x.building))
 
     def key(t: Take) -> tuple[float, int, tuple[int, ...]]:
-        paid = tuple(c for p in t.pays for c in p.cards)
+        paid = paid_cards(s, t)
         left = tuple(c for c in me.resources if c not in paid)
         tok = sum(points(TOKENS[p.token], new_perms, ingenuity_cards(left)) for p in t.pays if p.token)
         return (price(paid), -tok, paid)

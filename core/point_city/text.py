@@ -27,7 +27,7 @@ from core.engine import BadCommandSyntax
 from core.markup import escape
 from core.point_city import events as ev
 from core.point_city.cards import CARDS, TYPES, WILD, Card
-from core.point_city.commands import Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
+from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.scoring import opponent_score, seat_score
 from core.point_city.state import State, deck_size, permanents
 from core.point_city.tokens import TOKENS
@@ -68,10 +68,15 @@ def building_text(card: Card, markup: bool = False) -> str:
     return f"{what} {card.vp}VP [{cost_text(card, markup)}]"
 
 
+def card_id(cid: int) -> str:
+    """``#36``; ``#?`` for a card known by its resource side only (PL-13)."""
+    return f"#{cid}" if cid > 0 else "#?"
+
+
 def card_text(cid: int, building: bool, markup: bool = False) -> str:
     card = CARDS[cid]
     side = building_text(card, markup) if building else resource_text(card, markup)
-    return f"#{cid} {side}"
+    return f"{card_id(cid)} {side}"
 
 
 def _who(seat: int, players: Sequence[str]) -> str:
@@ -79,7 +84,7 @@ def _who(seat: int, players: Sequence[str]) -> str:
 
 
 def _pay_text(p: Pay) -> str:
-    parts = [f"card {c}" for c in p.cards] + [f"#{b}'s {CARDS[b].produces}" for b in p.perms]
+    parts = [f"card {card_id(c)}" for c in p.cards] + [f"#{b}'s {CARDS[b].produces}" for b in p.perms]
     tok = f", token {TOKENS[p.token].name}" if p.token else ""
     return f"{cell_name(p.cell)} paid with {', '.join(parts)}{tok}"
 
@@ -160,7 +165,7 @@ def _cell(s: State, i: int) -> str:
     if not x.card:
         return "[dim]—[/]"
     return card_text(x.card, x.building, True) if x.building else \
-        f"[dim]#{x.card}[/] {resource_text(CARDS[x.card], True)}"
+        f"[dim]{card_id(x.card)}[/] {resource_text(CARDS[x.card], True)}"
 
 
 def _tableau(name: str, who: object, score: int) -> list[str]:
@@ -171,7 +176,7 @@ def _tableau(name: str, who: object, score: int) -> list[str]:
     lines = [f"[bold]{name}[/] — {score} points"]
     lines.append("  permanent: " + (" ".join(_res(t, n) for t, n in zip(TYPES, perms) if n) or "none"))
     lines.append("  buildings: " + (", ".join(card_text(b, True, True) for b in who.buildings) or "none"))
-    lines.append("  resource cards: " + (" ".join(f"#{c} {resource_text(CARDS[c], True)}"
+    lines.append("  resource cards: " + (" ".join(f"{card_id(c)} {resource_text(CARDS[c], True)}"
                                                   for c in who.resources) or "none"))
     lines.append("  tokens: " + (", ".join(TOKENS[t].name for t in who.tokens) or "none"))
     return lines
@@ -207,8 +212,10 @@ def format_command(c: Command) -> str:
         return "deck"
     if isinstance(c, Take):
         words = ["take", *(cell_name(x) for x in c.cells)]
+        picked = [x for x in c.cells if x not in {p.cell for p in c.pays}]
         for p in c.pays:
-            items = [str(x) for x in p.cards] + [f"p{x}" for x in p.perms]
+            items = [cell_name(picked[0]) if x == PICKED and picked else str(x) for x in p.cards]
+            items += [f"p{x}" for x in p.perms]
             items += [f"t{p.token}"] if p.token else []
             words.append(f"pay {cell_name(p.cell)}={','.join(items)}")
         return " ".join(words)
@@ -240,6 +247,9 @@ def _parse_pay(spec: str) -> Pay:
             if token:
                 raise BadCommandSyntax("one civic token per building")
             token = _int(item[1:], "token")
+        elif item[:1].isalpha():  # a cell of the pick: its resource card (PL-13)
+            parse_cell(item)
+            cards.append(PICKED)
         else:
             cards.append(_int(item, "card"))
     return Pay(parse_cell(cell_s), tuple(cards), tuple(perms), token)

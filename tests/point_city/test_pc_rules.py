@@ -7,7 +7,7 @@ import pytest
 
 from core.engine import CHANCE, BadCommandSyntax, IllegalCommand, checked_decide
 from core.point_city import events as ev
-from core.point_city.cards import CARDS
+from core.point_city.cards import CARDS, face_of
 from core.point_city.commands import Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.game import GAME
 from core.point_city.rules import default_take
@@ -344,12 +344,15 @@ def test_text_round_trip_and_syntax_errors() -> None:
 def test_view_hides_the_unseen_cards() -> None:
     mid = table(top=res("industry")[0], hidden=(5, 2, 0), hands=[(), ()])
     v = GAME.view(mid, 1)
-    assert v.unseen == ((), (), ()) and v.hidden == mid.hidden and v.top == mid.top
-    assert msgspec.structs.replace(v, unseen=mid.unseen) == mid
+    assert v.unseen == ((), (), ()) and v.hidden == mid.hidden
+    # PL-13: the deck's top card shows its resource side only, never its id
+    assert v.top == face_of(mid.top) < 0 and CARDS[v.top].resource == "industry"
+    assert msgspec.structs.replace(v, unseen=mid.unseen, top=mid.top, market=mid.market) == mid
     # the deck take's second card does not exist before the choice is made
     evs = checked_decide(GAME, mid, 0, TakeDeck())
     assert all(not isinstance(e, (ev.SecondTaken, ev.CardRevealed)) for e in evs)
-    assert GAME.redact(evs[0], 1) == evs[0]
+    assert GAME.redact(evs[0], 0) == evs[0]  # the taker holds the card: both sides
+    assert GAME.redact(evs[0], 1).card == face_of(evs[0].card)  # the others: its face
 
 
 # -- options -------------------------------------------------------------------
