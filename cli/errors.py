@@ -46,6 +46,9 @@ def guarded(fn: F) -> F:
             raise fail(str(exc), exc.exit_code) from None
         except (RulesError, StoreError, LogFileError, UnknownGame) as exc:
             raise fail(str(exc)) from None
+        except UnicodeEncodeError as exc:  # a non-UTF-8 argv arrives with surrogates
+            near = f" (near {exc.object[:40]!r})" if isinstance(exc.object, str) else ""
+            raise fail(f"an argument is not valid UTF-8 text{near}") from None
         except (OSError, sqlite3.Error) as exc:
             raise fail(f"{type(exc).__name__}: {exc}") from None
 

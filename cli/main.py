@@ -42,7 +42,7 @@ class OneLineErrors(TyperGroup):
             where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else "citylog"
             sys.stderr.write(f"{where}: {message}\n")
             sys.exit(e.exit_code)
-        except click_errors.Abort:
+        except typer.Abort:
             sys.stderr.write("citylog: aborted\n")
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)

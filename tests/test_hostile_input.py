@@ -63,6 +63,7 @@ class World:
         for game in ("card-city", "5x5-city", "point-city"):
             gid = svc.create(game, ["ann", "bob"], seed=f"hostile-view-{game}", bots={1: "greedy"})
             self.docs[f"{game}.live"] = self._text(export(svc, gid))
+            self.live_id = gid
             for seat in ("ann", "bob"):
                 self.docs[f"{game}.view.{seat}"] = self._text(export(svc, gid, seat))
         loaded = svc.load(gid)
@@ -291,3 +292,42 @@ def test_the_unmutated_documents_pass(world: World) -> None:
         assert result.exit_code == 0, (name, result.stdout)
     board = _write(world, "ok.txt", world.docs["board.card-city"])
     assert CliRunner().invoke(app, ["--db", str(world.db), "score", "card-city", board, "--coins", "3"]).exit_code == 0
+
+
+ARGUMENT_TEMPLATES = [
+    ["show", "{ref}", "--at", "{n}"], ["show", "{ref}", "--as", "{s}"], ["log", "{ref}"],
+    ["verify", "{ref}"], ["explain", "{ref}", "--at", "{n}"], ["explain", "{ref}", "--at", "{n}", "--try", "{s}"],
+    ["explain", "{ref}", "--at", "{n}", "--as", "{s}", "--try", "pass"], ["diff", "{ref}", "{ref}"],
+    ["export", "{ref}", "--as", "{s}"], ["fork", "{ref}", "--at", "{n}", "--seed", "{s}"],
+    ["move", "{ref}", "--as", "{s}", "{s}"], ["move", "{ref}", "--chance", "{s}"],
+    ["new", "{s}", "--players", "{s}", "--seed", "{s}"], ["new", "point-city", "--players", "{s}"],
+    ["new", "card-city", "--players", "2", "--option", "{s}"], ["new", "5x5-city", "--players", "2", "--bots", "{s}"],
+    ["simulate", "{s}", "--players", "{s}", "--seed", "{s}", "--games", "{n}"],
+    ["demo", "--players", "{n}", "--game", "{s}"], ["where", "card-city", "{ref}", "--card", "{s}"],
+    ["score", "{s}", "{ref}", "--coins", "{n}"], ["import", "{ref}", "--bots", "{s}"],
+]
+
+
+@examples(100)
+@given(data=st.data())
+def test_hostile_arguments(world: World, data: st.DataObject) -> None:
+    """Odd text and numbers (non-UTF-8, markup, huge, negative) in every argument."""
+    template = data.draw(st.sampled_from(ARGUMENT_TEMPLATES))
+    refs = st.sampled_from([world.live_id, str(world.original), "nope", str(world.root)]) | ODD_STRINGS
+    args = []
+    for part in template:
+        if part == "{ref}":
+            args.append(data.draw(refs))
+        elif part == "{s}":
+            args.append(data.draw(ODD_STRINGS | st.sampled_from(["ann", "bob", "pass", "greedy", "2", "card-city"])))
+        elif part == "{n}":
+            args.append(str(data.draw(ODD_NUMBERS)))
+        else:
+            args.append(part)
+    if "\x00" in "".join(args):
+        return  # an argv can not hold a NUL byte
+    if "--games" in args:  # simulate writes whole games when it succeeds: keep the work small
+        i = args.index("--games") + 1
+        if args[i].isdigit() and int(args[i]) > 2:
+            args[i] = "2"
+    check(world, args)

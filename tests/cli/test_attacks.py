@@ -445,3 +445,10 @@ def test_seedless_game_in_the_store_never_draws_from_an_empty_seed(db: Path) -> 
     with pytest.raises(ServiceError, match="no seed to draw chance from"):
         svc.autoplay("seedless", "greedy")
     assert svc.store.version("seedless") == 1
+
+
+@pytest.mark.parametrize("command", [("verify",), ("show",), ("log",), ("export",), ("fork", "--at", "2")])
+def test_non_utf8_game_id_or_path(db: Path, command: tuple[str, ...]) -> None:
+    bad = b"g\xff".decode("utf-8", "surrogateescape")
+    code, out, err = run(db, command[0], bad, *command[1:])
+    assert code == 2 and "not valid UTF-8" in err and one_line(err)
