@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from cli.output import err_console
+from cli.output import err_console, one_line
 from core.engine import RulesError
 from core.registry import UnknownGame
 from events.service import ServiceError
@@ -27,7 +27,7 @@ BAD_INPUT = 2
 
 
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
-    err_console().print(f"citylog: {message}", markup=False)
+    err_console().print(f"citylog: {one_line(message)}", markup=False)
     return typer.Exit(code)
 
 

@@ -9,7 +9,7 @@ import typer
 
 from cli.context import service
 from cli.errors import CHECK_FAILED, guarded
-from cli.output import emit_json, say
+from cli.output import emit_json, one_line, say
 from events.service import ServiceError
 from replay.diff import diff as diff_logs
 from replay.explain import explain_at, try_at
@@ -88,10 +88,8 @@ def verify(
                               events=verdict.events)
     if json:
         emit_json(verdict)
-    elif verdict.ok:
-        say(verdict.message(ref))
     else:
-        say(verdict.message(ref))
+        say(one_line(verdict.message(ref)))
     if not verdict.ok:
         raise typer.Exit(CHECK_FAILED)
 

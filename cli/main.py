@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - older typer on plain Click
 
 from cli import games, inspect, files, play, referee, simulate, tui
 from cli.context import AppState
+from cli.output import one_line
 
 class OneLineErrors(TyperGroup):
     """Usage errors as one line on stderr, exit 2 (not Click's multi-line box)."""
@@ -38,7 +39,7 @@ class OneLineErrors(TyperGroup):
             sys.stdout.write(e.ctx.get_help() + "\n" if e.ctx else "")
             sys.exit(0)
         except click_errors.ClickException as e:
-            message = " ".join(e.format_message().split())
+            message = one_line(" ".join(e.format_message().split()))
             where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else "citylog"
             sys.stderr.write(f"{where}: {message}\n")
             sys.exit(e.exit_code)

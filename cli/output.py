@@ -31,6 +31,12 @@ def say_markup(text: str) -> None:
     console().print(text)
 
 
+def one_line(text: str) -> str:
+    """``text`` with every line break and control character escaped (``\\n``,
+    ``\\x1e``): a message quoting a path or a file's content stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def plain(text: str) -> None:
     sys.stdout.write(text + "\n")
 

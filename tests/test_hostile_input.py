@@ -217,11 +217,12 @@ def check(world: World, args: list[str]) -> None:
     out, err = result.stdout, result.stderr
     assert "Traceback" not in out + err
     if code == 2:
-        assert len(err.strip().splitlines()) == 1 and not out.strip(), f"{args}: {err!r} {out[:200]!r}"
+        assert err.endswith("\n") and err.count("\n") == 1 and not out.strip(), f"{args}: {err!r} {out[:200]!r}"
+        assert err[:-1].isprintable(), f"{args}: a control character in {err!r}"
     if code != 0:
         assert world.snapshot() == before, f"{args}: the database changed after a refusal"
     if code == 1 and args[0] == "verify":
-        assert len(out.strip().splitlines()) == 1
+        assert out.count("\n") == 1 and out[:-1].isprintable(), f"{args}: {out!r}"
 
 
 LOG_COMMANDS: list[Callable[[str, World], list[str]]] = [
