@@ -128,6 +128,8 @@ def load_view(svc: GameService, ref: str, at: int | None, player: str | None) ->
             raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
         seat = players.index(player)
     if log.header.view is not None and player != log.header.view:
+        if log.header.view not in players:
+            raise ServiceError(f"{ref}:1: the view's player {log.header.view!r} is not one of the game's players [CL-V3]")
         seat = players.index(log.header.view)  # a view file only ever shows its own player
     shown = state if seat is None else game.view(state, seat)
     return {"game": game, "log": log, "state": state, "shown": shown, "seat": seat, "seq": seq, "players": players}

@@ -157,8 +157,10 @@ class GameService:
         events = []
         state = None
         states = []
-        for r in records:
+        for i, r in enumerate(records, start=1):
             try:  # a row edited in the database: named, not a crash
+                if r.seq != i or type(r.payload) is not bytes:
+                    raise ValueError("a damaged events row")
                 e = decoder.decode(r.payload)
                 state = game.apply(state, e)
             except Exception as exc:  # noqa: BLE001 - decode errors, or an event that does not fit

@@ -305,6 +305,14 @@ _SQL_READ_UPTO = (
 )
 
 
+def _head(row: tuple | None, game_id: str) -> tuple | None:
+    """The head row ``(seq, hash)``, checked: a row edited to hold text where the
+    seq goes (it would sort last) is named, not used."""
+    if row is not None and (type(row[0]) is not int or type(row[1]) is not str):
+        raise StoreError(f"game {game_id!r}: a damaged events row (its seq or hash is not what citylog wrote)")
+    return row
+
+
 def _game_from_row(row: tuple) -> GameRecord:
     """A record from a row of ``games``; StoreError naming the game if the row is damaged."""
     try:
@@ -591,7 +599,7 @@ class SqliteStore:
     # -- events --------------------------------------------------------------
     def version(self, game_id: str) -> int:
         """The last seq of the game, 0 before its first event."""
-        row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+        row = _head(self._conn.execute(_SQL_HEAD, (game_id,)).fetchone(), game_id)
         if row is not None:
             return row[0]
         if not self._exists(game_id):
@@ -611,7 +619,7 @@ class SqliteStore:
 
     def head(self, game_id: str) -> tuple[int, str]:
         """(last seq, its hash); (0, genesis) before the first event."""
-        row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+        row = _head(self._conn.execute(_SQL_HEAD, (game_id,)).fetchone(), game_id)
         if row is not None:
             return row[0], row[1]
         g = self._conn.execute(_SQL_GENESIS, (game_id,)).fetchone()
@@ -632,7 +640,7 @@ class SqliteStore:
         conn = self._conn
         outer, name = self._begin()
         try:
-            head = conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+            head = _head(conn.execute(_SQL_HEAD, (game_id,)).fetchone(), game_id)
             if head is None:
                 g = conn.execute(_SQL_GENESIS, (game_id,)).fetchone()
                 if g is None:

@@ -66,7 +66,12 @@ def stored_log(service: GameService, game_id: str) -> LogFile:
     (so ``verify`` can name a line whose payload was edited in the database)."""
     store = service.store
     record = store.get_game(game_id)
-    return logfile.from_records(header_of(record), store.read(game_id))
+    records = store.read(game_id)
+    for number, r in enumerate(records, start=2):
+        if not (type(r.seq) is int and type(r.type) is str and type(r.payload) is bytes
+                and type(r.prev_hash) is str and type(r.hash) is str):
+            raise ServiceError(f"{game_id}:{number}: a damaged events row (a column holds the wrong kind of value)")
+    return logfile.from_records(header_of(record), records)
 
 
 def open_log(service: GameService, ref: str) -> LogFile:

@@ -13,6 +13,7 @@ line, and the database is unchanged after a refusal.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
@@ -207,7 +208,7 @@ def mutated(data: bytes) -> st.SearchStrategy[bytes]:
 
 
 # -- the law ----------------------------------------------------------------------------
-def check(world: World, args: list[str]) -> None:
+def check(world: World, args: list[str]) -> str:
     before = world.snapshot()
     result = CliRunner().invoke(app, ["--db", str(world.db), *args])
     exc = result.exception
@@ -223,6 +224,7 @@ def check(world: World, args: list[str]) -> None:
         assert world.snapshot() == before, f"{args}: the database changed after a refusal"
     if code == 1 and args[0] == "verify":
         assert out.count("\n") == 1 and out[:-1].isprintable(), f"{args}: {out!r}"
+    return out
 
 
 LOG_COMMANDS: list[Callable[[str, World], list[str]]] = [
@@ -332,3 +334,70 @@ def test_hostile_arguments(world: World, data: st.DataObject) -> None:
         if args[i].isdigit() and int(args[i]) > 2:
             args[i] = "2"
     check(world, args)
+
+
+# -- a database edited behind citylog's back -------------------------------------------
+GAME_COLUMNS = ["game", "options", "players", "bots", "rules_version", "seed", "seed_commitment", "table_game",
+                "parent", "fork_at", "status", "reseeds", "salted", "genesis", "definition"]
+EVENT_COLUMNS = ["seq", "type", "payload", "prev_hash", "hash"]
+SQL_VALUES = st.none() | ODD_NUMBERS.filter(lambda n: not isinstance(n, int) or -(2**63) <= n < 2**63) | \
+    ODD_STRINGS.filter(lambda s: "\udcff" not in s) | st.binary(max_size=40) | \
+    st.sampled_from(["{}", "[]", '{"0":"nope"}', '[[1,"x"]]', "over", "active", '{"type":"cc.nope"}'])
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    root = tmp_path_factory.mktemp("stored")
+    path = root / "base.db"
+    svc = GameService(SqliteStore(path))
+    ids = [svc.create(g, ["ann", "bob"], seed=f"db-{g}", bots={0: "greedy", 1: "greedy"})
+           for g in ("card-city", "5x5-city", "point-city")]
+    svc.store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path, ids
+
+
+_copies = itertools.count()
+
+
+@examples(60)
+@given(data=st.data())
+def test_a_row_edited_in_the_database(stored: tuple[Path, list[str]], tmp_path: Path, data: st.DataObject) -> None:
+    """One value of one row of ``games`` or ``events`` changed: every reading command
+    names the problem in a line (never an internal error), and ``verify`` of the
+    game whose row was changed never says valid unless nothing changed."""
+    base, ids = stored
+    db = tmp_path / f"edited-{next(_copies)}.db"  # a new file: an earlier example's connection may linger
+    db.write_bytes(base.read_bytes())
+    gid = data.draw(st.sampled_from(ids))
+    value = data.draw(SQL_VALUES)
+    with sqlite3.connect(db) as conn:
+        if data.draw(st.booleans()):
+            column = data.draw(st.sampled_from(EVENT_COLUMNS))
+            (n,) = conn.execute("SELECT count(*) FROM events WHERE game_id = ?", (gid,)).fetchone()
+            seq = data.draw(st.integers(1, n))
+            where = "FROM events WHERE game_id = ? AND seq = ?"
+            (old,) = conn.execute(f"SELECT {column} {where}", (gid, seq)).fetchone()
+            try:
+                conn.execute(f"UPDATE events SET {column} = ? WHERE game_id = ? AND seq = ?", (value, gid, seq))
+            except sqlite3.IntegrityError:
+                return  # the schema refuses it (NOT NULL, the primary key)
+            # every column of an event is chained: a changed one is never valid
+            event_changed = type(old) is not type(value) or old != value
+        else:
+            event_changed = False
+            column = data.draw(st.sampled_from(GAME_COLUMNS))
+            try:
+                conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, gid))
+            except sqlite3.IntegrityError:
+                return
+    world = World.__new__(World)
+    world.db = db
+    args = data.draw(st.sampled_from([["verify", gid], ["show", gid], ["log", gid], ["list"], ["export", gid],
+                                      ["explain", gid, "--at", "3"], ["diff", gid, ids[0]],
+                                      ["fork", gid, "--at", "2"], ["autoplay", gid], ["move", gid, "--as", "ann", "pass"],
+                                      ["import", str(base)]]))
+    out = check(world, args)
+    if args[0] == "verify" and event_changed:
+        assert "valid —" not in out, f"{column} = {value!r}: {out}"
