@@ -12,7 +12,7 @@ from cli.errors import CHECK_FAILED, fail, guarded
 from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE
 from events.service import GameService, ServiceError, check_players
-from replay.sources import fold_log, open_log
+from replay.sources import fold_log, open_log, view_seat
 
 
 def parse_players(text: str) -> list[str]:
@@ -115,22 +115,14 @@ def list_games(
 
 
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
-    log = open_log(svc, ref)
+    log = open_log(svc, ref, player)  # --as P: P's view, exactly as P's exported file
     game, events, states = fold_log(log, ref)
     players = log.header.definition.players
     seq = len(events) if at is None else at
     if not 1 <= seq <= len(events):
         raise ServiceError(f"--at must be between 1 and {len(events)}, not {seq}")
     state = states[seq - 1]
-    seat: int | None = None
-    if player is not None:
-        if player not in players:
-            raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
-        seat = players.index(player)
-    if log.header.view is not None and player != log.header.view:
-        if log.header.view not in players:
-            raise ServiceError(f"{ref}:1: the view's player {log.header.view!r} is not one of the game's players [CL-V3]")
-        seat = players.index(log.header.view)  # a view file only ever shows its own player
+    seat = view_seat(log)
     shown = state if seat is None else game.view(state, seat)
     return {"game": game, "log": log, "state": state, "shown": shown, "seat": seat, "seq": seq, "players": players}
 
@@ -174,10 +166,13 @@ def show(
 def log(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The numbered events, readable (``--json``: one object per line)."""
-    lg = open_log(service(ctx), ref)
+    """The numbered events, readable (``--json``: one object per line).
+
+    Without --as this is the host's (referee's) log: every hidden card shown."""
+    lg = open_log(service(ctx), ref, as_)
     game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players
     for line, e in zip(lg.lines, events, strict=True):

@@ -13,7 +13,7 @@ from cli.output import emit_json, one_line, say
 from events.service import ServiceError
 from replay.diff import diff as diff_logs
 from replay.explain import explain_at, try_at
-from replay.sources import fold_log, open_log
+from replay.sources import fold_log, open_log, view_seat
 from replay.verify import Verdict
 from replay.verify import verify as verify_log
 
@@ -23,20 +23,25 @@ def explain(
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
     at: Annotated[int, typer.Option(help="The event's seq")],
     try_: Annotated[Optional[str], typer.Option("--try", help="Would this command have been legal here?")] = None,
-    as_: Annotated[Optional[str], typer.Option("--as", help="Who tries (default: whoever was to act)")] = None,
+    as_: Annotated[
+        Optional[str], typer.Option("--as", help="As this player: their view, and they try the command")
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Who did what at SEQ and why it was legal; with --try, whether a command would have been."""
-    log = open_log(service(ctx), ref)
+    """Who did what at SEQ and why it was legal; with --try, whether a command would have been.
+
+    Without --as this is the referee's explanation (hidden cards shown)."""
+    log = open_log(service(ctx), ref, as_)
     game, events, _ = fold_log(log, ref)
     players = log.header.definition.players
+    viewer = view_seat(log)
     try:
         if try_ is None:
             seeded = log.header.seed is not None or not log.header.definition.table
-            text = explain_at(game, events, players, at, seeded)
+            text = explain_at(game, events, players, at, seeded, viewer)
             emit_json({"seq": at, "explanation": text}) if json else say(text)
             return
-        legal, text = try_at(game, events, players, at, as_, try_)
+        legal, text = try_at(game, events, players, at, None if viewer is not None else as_, try_, viewer)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
     if json:
@@ -51,11 +56,12 @@ def diff(
     ctx: typer.Context,
     a: Annotated[str, typer.Argument(metavar="A", help="A game id or an exported file")],
     b: Annotated[str, typer.Argument(metavar="B")],
+    as_: Annotated[Optional[str], typer.Option("--as", help="Compare this player's views")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Identical, or the first diverging seq, the two events and how the states differ."""
     svc = service(ctx)
-    result = diff_logs(open_log(svc, a), open_log(svc, b))
+    result = diff_logs(open_log(svc, a, as_), open_log(svc, b, as_))
     if json:
         emit_json(result)
         return

@@ -18,7 +18,7 @@ from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from core.markup import escape
 from events.service import GameService, Loaded, ServiceError, parse_command
-from replay.sources import fold_log, read_path
+from replay.sources import fold_log, open_log, read_path
 
 MOVE_FORMAT = "citylog-move/1"
 MAX_MOVE_FILE = 64 << 10
@@ -36,7 +36,9 @@ class MoveFile(msgspec.Struct, frozen=True):
     hash: str
 
 
-def _report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
+def _report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
+    """The events just written: as ``seat`` may see them, or all of them (the host's
+    ``apply``, ``seat`` None; its output is for the host, not for a player)."""
     loaded = svc.load(gid)
     if json:
         emit_json(
@@ -50,8 +52,10 @@ def _report(svc: GameService, gid: str, written: list[Any], json: bool) -> None:
         )
         return
     by_seq = {r.seq: e for r, e in zip(loaded.records, loaded.events, strict=True)}
+    game = loaded.game
     for w in written:
-        say(f"{w.seq:>5}  {loaded.game.describe(by_seq[w.seq], loaded.players)}")
+        e = by_seq[w.seq] if seat is None or seat == CHANCE else game.redact(by_seq[w.seq], seat)
+        say(f"{w.seq:>5}  {game.describe(e, loaded.players)}")
 
 
 def move(
@@ -82,37 +86,26 @@ def move(
         seat = loaded.seat(as_)
         cmd = parse_command(loaded, seat, command or "")
         written = svc.submit(ref, seat, cmd, expected_version=loaded.version)
+        _report(svc, ref, written, json, seat)
+        return
     _report(svc, ref, written, json)
 
 
 def _write_move_file(svc: GameService, ref: str, player: str, text: str, out: Path, json: bool) -> None:
     """The move against the latest position of a game id or an exported (view) file."""
-    path = Path(ref)
-    if path.is_file():
-        log = read_path(path)
-        game, events, states = fold_log(log, ref)
-        players = log.header.definition.players
-        gid = log.header.game_id or ""
-        seq = log.lines[-1].seq if log.lines else 0
-        head = log.lines[-1].hash if log.lines else ""
-        state = states[-1]
-    else:
-        loaded = svc.load(ref)
-        game, players, gid = loaded.game, loaded.players, loaded.record.id
-        seq, head, state = loaded.version, loaded.head_hash, loaded.state
-    if player not in players:
-        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+    log = open_log(svc, ref, player)  # the player's view, from the store or their file
+    game, events, states = fold_log(log, ref)
+    players = log.header.definition.players
+    gid = log.header.game_id or ""
+    seq = log.lines[-1].seq if log.lines else 0
+    head = log.lines[-1].hash if log.lines else ""
     seat = players.index(player)
+    state = game.view(states[-1], seat)
     try:
         cmd = game.parse_command(state, seat, text)
     except RulesError as exc:
         raise ServiceError(str(exc)) from None
-    try:
-        checked_decide(game, state, seat, cmd)
-    except IllegalCommand:
-        raise
-    except Exception:  # noqa: BLE001 - a redacted view may lack what a full check needs
-        pass
+    checked_decide(game, state, seat, cmd)  # from the view: the same verdict as the host's
     move_file = MoveFile(MOVE_FORMAT, gid, player, game.format_command(cmd), seq, head)
     out.write_bytes(msgspec.json.encode(move_file) + b"\n")
     if json:
@@ -139,6 +132,8 @@ def apply_move(
     seat = loaded.seat(mv.player)
     cmd = parse_command(loaded, seat, mv.command)
     written = svc.submit(mv.game_id, seat, cmd, expected_version=mv.seq, expected_hash=mv.hash)
+    if not json:
+        say(f"applied {mv.player}'s move; the events, as the host sees them (hidden cards shown):")
     _report(svc, mv.game_id, written, json)
 
 
@@ -180,7 +175,8 @@ def play(
         game, state = loaded.game, loaded.state
         actors = game.to_act(state)
         if not actors:
-            say_markup(game.render(state, None))
+            viewer = loaded.seat(as_) if as_ is not None else None
+            say_markup(game.render(state if viewer is None else game.view(state, viewer), viewer))
             result = game.result(state)
             if result:
                 say("game over: " + ", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
@@ -211,7 +207,7 @@ def play(
             else:
                 cmd = parse_command(loaded, seat, answer)
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
-            _report(svc, game_id, written, False)
+            _report(svc, game_id, written, False, seat)
         except (ServiceError, RulesError) as exc:
             say_markup(f"[red]refused:[/] {escape(str(exc))}")
 

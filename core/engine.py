@@ -297,3 +297,26 @@ def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tupl
     if not isinstance(command, game.command_type):
         raise IllegalCommand("engine", f"not a {game.spec.title} command: {command!r}")
     return game.decide(state, seat, command)
+
+
+def decide_as(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, ...]:
+    """A player's command, checked first against what the player can see.
+
+    A refusal then names only what the seat knows (the divider's face-down
+    cards, another player's draw, a card's hidden building side never appear
+    in it).  The view and the true state accept the same commands (the view
+    law, tests/test_view_law.py); should they ever disagree, the refusal says
+    so without naming the reason.  Chance is decided on the true state.
+    """
+    if seat == CHANCE:
+        return checked_decide(game, state, seat, command)
+    try:
+        checked_decide(game, game.view(state, seat), seat, command)
+    except RulesError:
+        raise
+    except Exception:  # noqa: BLE001 - an automatic step needed a hidden card: decide below
+        pass
+    try:
+        return checked_decide(game, state, seat, command)
+    except IllegalCommand as exc:  # pragma: no cover - the view law says this cannot happen
+        raise IllegalCommand(exc.rule, "not legal here, for a reason hidden from you") from None

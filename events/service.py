@@ -23,6 +23,7 @@ from core.engine import (
     IllegalCommand,
     RulesError,
     checked_decide,
+    decide_as,
     normalize_options,
 )
 from core.rng import seed_commitment
@@ -266,7 +267,7 @@ class GameService:
             if seat == CHANCE and not loaded.record.table_game:
                 raise ServiceError("chance outcomes come from the seed; only --table games take them by hand")
             game, state = loaded.game, loaded.state
-            events = list(checked_decide(game, state, seat, command))
+            events = list(decide_as(game, state, seat, command))
             for e in events:
                 state = game.apply(state, e)
             more, state = self._auto(game, loaded.record, state, loaded.version + len(events) + 1)

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from replay.logfile import LogFile
-from replay.sources import fold_log
+from replay.sources import fold_log, view_seat
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
@@ -61,7 +61,11 @@ def diff(a: LogFile, b: LogFile) -> dict[str, Any]:
     out["a"] = side(ga, ea, players_a, first)
     out["b"] = side(gb, eb, players_b, first)
     if first < len(sa) and first < len(sb):
-        out["state_differences"] = state_differences(sa[first], sb[first])
+        # a player's view compares what that player sees, nothing more
+        va, vb = view_seat(a), view_seat(b)
+        xa = sa[first] if va is None else ga.view(sa[first], va)
+        xb = sb[first] if vb is None else gb.view(sb[first], vb)
+        out["state_differences"] = state_differences(xa, xb)
     else:
         shorter = "a" if len(sa) < len(sb) else "b"
         out["state_differences"] = []

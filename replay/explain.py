@@ -15,10 +15,17 @@ def decision_start(game: Any, events: list[Any], seq: int) -> int:
     return i + 1
 
 
-def explain_at(game: Any, events: list[Any], players: tuple[str, ...], seq: int, seeded: bool) -> str:
+def explain_at(
+    game: Any, events: list[Any], players: tuple[str, ...], seq: int, seeded: bool,
+    viewer: int | None = None,
+) -> str:
+    """``viewer``: the events are that seat's view (its exported file), and the
+    explanation uses only what the seat can see."""
     if not 1 <= seq <= len(events):
         raise ValueError(f"--at must be between 1 and {len(events)}, not {seq}")
     before = game.fold(events[: seq - 1]) if seq > 1 else None
+    if before is not None and viewer is not None:
+        before = game.view(before, viewer)
     event = events[seq - 1]
     if before is None:
         return f"seq 1: {game.describe(event, players)}\nThe game's creation: players, options and setup."
@@ -60,15 +67,24 @@ def breakdown_text(result: Any, players: tuple[str, ...]) -> str:
 
 
 def try_at(
-    game: Any, events: list[Any], players: tuple[str, ...], seq: int, player: str | None, text: str
+    game: Any, events: list[Any], players: tuple[str, ...], seq: int, player: str | None, text: str,
+    viewer: int | None = None,
 ) -> tuple[bool, str]:
     """Would ``text`` have been legal just before the event at ``seq``?
 
-    ``player`` tries it; by default whoever was to act there.
+    ``player`` tries it; by default whoever was to act there.  ``viewer``: the
+    events are that seat's view, and the try is decided from what it can see
+    (the view law makes that the same verdict), so the answer never shows it a
+    hidden card — not even one the command would have revealed.
     """
     if not 2 <= seq <= len(events) + 1:
         raise ValueError(f"--at must be between 2 and {len(events) + 1}, not {seq}")
     before = game.fold(events[: seq - 1])
+    if viewer is not None:
+        before = game.view(before, viewer)
+        if player is not None and player != players[viewer]:
+            raise ValueError(f"this is {players[viewer]}'s view; {player} cannot try a move in it")
+        player = players[viewer]
     if player is not None:
         if player not in players:
             raise ValueError(f"no player {player!r} (players: {', '.join(players)})")
@@ -85,5 +101,7 @@ def try_at(
         return False, f"illegal at seq {seq}: {exc}"
     except RulesError as exc:  # bad syntax is bad input (exit 2), not a failed check
         raise ValueError(f"not a command: {exc}") from None
+    if viewer is not None:
+        produced = tuple(game.redact(e, viewer) for e in produced)
     shown = "; ".join(game.describe(e, players) for e in produced[:3])
     return True, f"legal at seq {seq}: {shown}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from core import registry
 from events.codec import decoder_for
 from events.service import GameService, ServiceError
@@ -41,16 +43,43 @@ def export(service: GameService, game_id: str, player: str | None = None) -> Log
     if player is None:
         return logfile.from_records(header_of(loaded.record), loaded.records)
     seat = loaded.seat(player)
-    lines = list(
-        logfile.redacted_lines(
-            loaded.records,
-            loaded.events,
-            loaded.game.redact,
-            seat,
-            loaded.record.seed if loaded.record.salted else None,
-        )
-    )
+    secret = loaded.record.seed if loaded.record.salted else None
+    lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
     return LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+
+
+def view_of(log: LogFile, player: str, source: str = "log") -> LogFile:
+    """``player``'s view of a full log: line for line what ``export --as`` writes.
+
+    This is the one redaction path: every command that takes ``--as P`` reads
+    P's view through it (from the store or from a full file), or reads P's
+    exported file itself, so what it prints is computable from P's file alone.
+    """
+    h = log.header
+    players = h.definition.players
+    if h.view is not None:
+        if player != h.view:
+            raise ServiceError(f"this file is {h.view}'s view; it cannot show what {player} sees")
+        return log
+    if player not in players:
+        raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
+    decoded = decode_events(log)
+    if not isinstance(decoded, tuple):
+        raise ServiceError(decoded.message(source))
+    game, events = decoded
+    secret = h.seed if h.salted else None
+    lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
+    header = msgspec.structs.replace(h, seed=None, reseeds=(), view=player)
+    return LogFile(header, lines)
+
+
+def view_seat(log: LogFile) -> int | None:
+    """The seat a view file shows, None for a full (referee) log."""
+    if log.header.view is None:
+        return None
+    if log.header.view not in log.header.definition.players:
+        raise ServiceError(f"the view's player {log.header.view!r} is not one of the game's players [CL-V3]")
+    return log.header.definition.players.index(log.header.view)
 
 
 def read_path(path: Path) -> LogFile:
@@ -74,13 +103,17 @@ def stored_log(service: GameService, game_id: str) -> LogFile:
     return logfile.from_records(header_of(record), records)
 
 
-def open_log(service: GameService, ref: str) -> LogFile:
-    """A game id in the store, or an exported file."""
+def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:
+    """A game id in the store, or an exported file; ``player``: that player's view of it.
+
+    A player's view file shows its own player only, whether or not ``player`` is given.
+    """
     path = Path(ref)
     if path.is_file():
-        return read_path(path)
+        log = read_path(path)
+        return log if player is None else view_of(log, player, ref)
     try:
-        return stored_log(service, ref)
+        return stored_log(service, ref) if player is None else export(service, ref, player)
     except GameNotFound:
         raise ServiceError(f"no game or file {ref!r}") from None
 

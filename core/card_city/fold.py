@@ -33,6 +33,14 @@ def _reserve_plus(state: State, card: str, sign: int = 1) -> tuple[int, ...]:
     return add_counts(state.reserve, counts_of([card]), sign)
 
 
+def _pool_plus(pool: tuple[int, ...], cards: list[str], sign: int = 1) -> tuple[int, ...]:
+    """The pool's make-up with ``cards`` added (or taken out).  Unknown to a player
+    (``()`` in a view, or once a card they did not see left it): it stays unknown."""
+    if not pool or HIDDEN in cards:
+        return ()
+    return add_counts(pool, counts_of(cards), sign)
+
+
 @singledispatch
 def _apply(event: object, state: State) -> State:
     raise TypeError(f"not a Card City event: {event!r}")
@@ -80,7 +88,7 @@ def _(e: ev.CardsDrawn, s: State) -> State:
         from_pool = from_pool[:unseen]
     return replace(
         s,
-        pool=add_counts(s.pool, counts_of(from_pool), -1),
+        pool=_pool_plus(s.pool, from_pool, -1),
         pool_size=s.pool_size - len(e.cards),
         bottom=bottom,
         need_draw=0,
@@ -106,7 +114,7 @@ def _(e: ev.LeisureSetAside, s: State) -> State:
 def _(e: ev.LeisureReturned, s: State) -> State:
     return replace(
         s,
-        pool=add_counts(s.pool, counts_of(["L"] * e.count)),
+        pool=_pool_plus(s.pool, ["L"] * e.count),
         pool_size=s.pool_size + e.count,
         set_aside=(),
     )

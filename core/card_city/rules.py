@@ -45,7 +45,7 @@ from core.card_city.commands import (
 )
 from core.card_city.fold import apply
 from core.card_city.scoring import final_score, income, winners
-from core.card_city.state import State
+from core.card_city.state import HIDDEN, State
 from core.engine import CHANCE, IllegalCommand
 
 
@@ -193,7 +193,7 @@ def _take(s: State, seat: int, cmd: Take) -> tuple[ev.Event, ...]:
     else:
         out.append(ev.Kept(seat=offer.divider, up=offer.pair, down=(), source="pair"))
         holder = seat
-    # CL-7: the rest's face-down cards are known to its divider and to every
+    # CL-8: the rest's face-down cards are known to its divider and to every
     # earlier divider of those cards (the drawer knows every card of the round)
     known = tuple(sorted({offer.divider, *offer.known_to} - {holder}))
     if last:
@@ -230,7 +230,11 @@ def _build(s: State, seat: int, cmd: Build) -> tuple[ev.Event, ...]:
 
 
 def unbuildable_reason(s: State, seat: int, card: str) -> tuple[str, str] | None:
-    """Why ``card`` has no legal square for ``seat`` now (CC-2), or None if it has one."""
+    """Why ``card`` has no legal square for ``seat`` now (CC-2), or None if it has one.
+
+    A card hidden from the viewer (a view's ``HIDDEN``) may have one: None."""
+    if card == HIDDEN:
+        return None
     p = s.players[seat]
     if cells_can_construct(p.city, card, p.coins):
         return None
