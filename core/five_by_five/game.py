@@ -155,7 +155,9 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:
-        return text.render(view.view(state, seat), seat)
+        """``state`` as given: callers pass the seat's view, and the referee sees all
+        (the park draws its log prints, FL-5)."""
+        return text.render(state, seat)
 
     def parse_command(self, state: State, seat: int, text_: str) -> cm.Command:
         return text.parse_command(state, seat, text_)
