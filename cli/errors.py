@@ -53,3 +53,26 @@ def guarded(fn: F) -> F:
             raise fail(f"{type(exc).__name__}: {exc}") from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def reads_untrusted_logs(fn: F) -> F:
+    """For commands that show what a log folds to (``show``, ``log``, ``explain``,
+    ``diff``, ``move --out``): the fold never validates, so a forged or damaged log
+    can fold to a state the rules could never reach, which a render or a
+    description may trip over.  That is the log's fault, reported in one line
+    (exit 2) with a pointer to ``verify``, never an internal error."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (RulesError, ServiceError, LogFileError, StoreError):
+            raise
+        except (ArithmeticError, AssertionError, AttributeError, LookupError, TypeError, ValueError) as exc:
+            ref = kwargs.get("ref") or kwargs.get("a") or "the log"
+            raise ServiceError(
+                f"{ref}: its events do not make a game this citylog can show ({type(exc).__name__}); "
+                f"'citylog verify' names the first bad line"
+            ) from None
+
+    return wrapper  # type: ignore[return-value]

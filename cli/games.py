@@ -8,7 +8,7 @@ import msgspec
 import typer
 
 from cli.context import service
-from cli.errors import CHECK_FAILED, fail, guarded
+from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import emit_json, say, say_markup
 from core.engine import CHANCE
 from events.service import GameService, ServiceError, check_players
@@ -186,5 +186,5 @@ def log(
 def register(app: typer.Typer) -> None:
     app.command("new")(guarded(new))
     app.command("list")(guarded(list_games))
-    app.command("show")(guarded(show))
-    app.command("log")(guarded(log))
+    app.command("show")(guarded(reads_untrusted_logs(show)))
+    app.command("log")(guarded(reads_untrusted_logs(log)))

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.context import service
-from cli.errors import CHECK_FAILED, guarded
+from cli.errors import CHECK_FAILED, guarded, reads_untrusted_logs
 from cli.output import emit_json, one_line, say
 from events.service import ServiceError
 from replay.diff import diff as diff_logs
@@ -101,6 +101,6 @@ def verify(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explain")(guarded(explain))
-    app.command("diff")(guarded(diff))
+    app.command("explain")(guarded(reads_untrusted_logs(explain)))
+    app.command("diff")(guarded(reads_untrusted_logs(diff)))
     app.command("verify")(guarded(verify))

@@ -11,7 +11,7 @@ import msgspec
 import typer
 
 from cli.context import service
-from cli.errors import BAD_INPUT, fail, guarded
+from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.games import seat_names
 from cli.inputs import read_small_text
 from cli.output import emit_json, say, say_markup
@@ -229,7 +229,7 @@ def _prompt(text: str) -> str | None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("move")(guarded(move))
+    app.command("move")(guarded(reads_untrusted_logs(move)))
     app.command("apply")(guarded(apply_move))
     app.command("autoplay")(guarded(autoplay))
     app.command("play")(guarded(play))

@@ -452,3 +452,26 @@ def test_non_utf8_game_id_or_path(db: Path, command: tuple[str, ...]) -> None:
     bad = b"g\xff".decode("utf-8", "surrogateescape")
     code, out, err = run(db, command[0], bad, *command[1:])
     assert code == 2 and "not valid UTF-8" in err and one_line(err)
+
+
+@pytest.mark.parametrize("command", [("show",), ("log",), ("explain", "--at", "2"), ("diff", "SELF")])
+def test_a_forged_state_the_rules_never_reach_is_refused_not_rendered(
+    db: Path, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """Found by the hostile suite: a creation event with four reserve counts
+    instead of five decodes and folds (the fold never validates), then broke the
+    render."""
+    gid = bot_game(db, "card-city", 2)
+    path = tmp_path / "g.jsonl"
+    log = exported(db, gid, path)
+    created = json.loads(bytes(log.lines[0].payload))
+    created["reserve"] = created["reserve"][1:]
+    lines = [msgspec.structs.replace(log.lines[0], payload=msgspec.Raw(json.dumps(created).encode())), log.lines[1]]
+    write(logfile.LogFile(msgspec.structs.replace(log.header, status="active"), lines), path)  # it folds
+    args = [str(path) if a == "SELF" else a for a in command]
+    code, out, err = run(db, args[0], str(path), *args[1:])
+    assert code in (0, 2) and (code == 0 or (one_line(err) and "verify" in err)), (code, out, err)
+    if command == ("show",):
+        assert code == 2  # the render is where it broke
+    code, out, _ = run(db, "verify", str(path))
+    assert code == 1 and "g.jsonl:2:" in out
