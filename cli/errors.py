@@ -66,7 +66,7 @@ def reads_untrusted_logs(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (RulesError, ServiceError, LogFileError, StoreError):
+        except (RulesError, ServiceError, LogFileError, StoreError, UnicodeError):
             raise
         except (ArithmeticError, AssertionError, AttributeError, LookupError, TypeError, ValueError) as exc:
             ref = kwargs.get("ref") or kwargs.get("a") or "the log"

@@ -63,6 +63,8 @@ def cost_text(card: Card, markup: bool = False) -> str:
 
 
 def building_text(card: Card, markup: bool = False) -> str:
+    if card.kind not in ("producer", "points", "civic"):  # a card known by its face only (PL-16)
+        return "building side unknown"
     what = {"producer": f"makes {_res(card.produces, 1, markup)}" if card.produces else "",
             "points": "points", "civic": "civic"}[card.kind]
     return f"{what} {card.vp}VP [{cost_text(card, markup)}]"
