@@ -300,6 +300,19 @@ class GameService:
             self._append(child, game, 0, events[:at] + more, state)
         return child.id
 
+    MAX_NOTE = 2000
+
+    def note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach a note to event ``seq`` (outside the hash chain: the game is unchanged)."""
+        version = self.store.version(game_id)
+        if not 1 <= seq <= version:
+            raise ServiceError(f"--at must be between 1 and {version}, not {seq}")
+        if not text.strip():
+            raise ServiceError("a note needs some text")
+        if len(text) > self.MAX_NOTE:
+            raise ServiceError(f"a note is at most {self.MAX_NOTE} characters, not {len(text)}")
+        self.store.add_note(game_id, seq, text)
+
     # -- helpers -------------------------------------------------------------
     def _auto(
         self,

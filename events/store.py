@@ -52,6 +52,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "MIGRATIONS",
+    "Note",
     "SCHEMA_VERSION",
     "SqliteStore",
     "StoreError",
@@ -155,6 +156,16 @@ class GameRecord(msgspec.Struct, frozen=True):
         return genesis_hash(self.definition)
 
 
+class Note(msgspec.Struct, frozen=True):
+    """A comment attached to a point of a game (``citylog note``).
+
+    Kept outside the hash chain: a note never changes a game's events or hashes.
+    """
+
+    seq: int
+    text: str
+
+
 def new_game_id() -> str:
     """A short random id (ids never enter events, so randomness is fine)."""
     return secrets.token_hex(4)
@@ -190,6 +201,8 @@ class EventStore(Protocol):
     ) -> list[Recorded]: ...
     def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]: ...
     def set_status(self, game_id: str, status: Status) -> None: ...
+    def add_note(self, game_id: str, seq: int, text: str) -> None: ...
+    def notes(self, game_id: str) -> list[Note]: ...
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...
     def close(self) -> None: ...
 
@@ -251,6 +264,13 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
     # games chained before line nonces keep unsalted digests (salted = 0)
     (5, "ALTER TABLE games ADD COLUMN salted INTEGER NOT NULL DEFAULT 0"),
+    # notes (issue 15): comments on a point of a game, outside the hash chain
+    (
+        6,
+        "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, text TEXT NOT NULL); "
+        "CREATE INDEX IF NOT EXISTS notes_game ON notes (game_id, seq, id)",
+    ),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
@@ -532,6 +552,27 @@ class SqliteStore:
             cur = self._conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             if cur.rowcount == 0:
                 raise GameNotFound(game_id)
+
+    # -- notes ---------------------------------------------------------------
+    def add_note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
+        with self.transaction():
+            version = self.version(game_id)  # GameNotFound if there is no such game
+            if not 1 <= seq <= version:
+                raise StoreError(f"game {game_id!r} has events 1..{version}; no seq {seq}")
+            self._conn.execute(
+                "INSERT INTO notes (game_id, seq, text) VALUES (?, ?, ?)", (game_id, seq, text)
+            )
+
+    def notes(self, game_id: str) -> list[Note]:
+        """The game's notes by seq, in the order they were added."""
+        cur = self._conn.execute(
+            "SELECT seq, text FROM notes WHERE game_id = ? ORDER BY seq, id", (game_id,)
+        )
+        out = [Note(seq, text) for seq, text in cur]
+        if not out and not self._exists(game_id):
+            raise GameNotFound(game_id)
+        return out
 
     # -- events --------------------------------------------------------------
     def version(self, game_id: str) -> int:

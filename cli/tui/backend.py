@@ -38,13 +38,13 @@ class Backend:
 
     def load(self, game_id: str, cursor: int | None = None) -> GameModel:
         with self.service() as svc:
-            return GameModel.from_loaded(svc.load(game_id, history=True), cursor)
+            return GameModel.from_loaded(svc.load(game_id, history=True), cursor, svc.store.notes(game_id))
 
     def submit(self, game_id: str, seat: int, command: Any, expected_version: int) -> GameModel:
         """Submit, then reload with the cursor at the new end (bots have moved too)."""
         with self.service() as svc:
             svc.submit(game_id, seat, command, expected_version=expected_version)
-            return GameModel.from_loaded(svc.load(game_id, history=True))
+            return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id))
 
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:

@@ -15,7 +15,7 @@ from typing import Any
 
 from core.engine import CHANCE, checked_decide
 from events.service import Loaded
-from events.store import GameRecord
+from events.store import GameRecord, Note
 from replay.diff import state_differences
 from replay.explain import explain_at
 
@@ -92,6 +92,8 @@ class GameModel:
     """None: the referee (the full state); else the seat whose view is shown."""
     rounds: list[int] = field(default_factory=list)
     round_starts: list[int] = field(default_factory=list)
+    notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """seq -> the notes on that event (``citylog note``), shown with the timeline."""
     _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
     _play: dict[int, PlayModel] = field(default_factory=dict, repr=False)
 
@@ -104,9 +106,11 @@ class GameModel:
             ]
 
     @classmethod
-    def from_loaded(cls, loaded: Loaded, cursor: int | None = None) -> GameModel:
+    def from_loaded(cls, loaded: Loaded, cursor: int | None = None, notes: Sequence[Note] = ()) -> GameModel:
         states = loaded.history or [loaded.state]
         model = cls(loaded.record, loaded.game, loaded.records, loaded.events, list(states))
+        for n in notes:
+            model.notes[n.seq] = (*model.notes.get(n.seq, ()), n.text)
         model.cursor = model.last if cursor is None else max(0, min(cursor, model.last))
         return model
 
@@ -212,6 +216,8 @@ class GameModel:
             else:
                 parts.append("game over")
         parts.append(f"view: {self.viewer_label}")
+        for text in self.notes.get(self.seq, ()):
+            parts.append("✎ " + " ".join(text.split()))
         return " · ".join(parts)
 
     def explain(self) -> str:

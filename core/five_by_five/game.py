@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.scene import Scene
+
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -156,6 +158,11 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(view.view(state, seat), seat)
+
+    def scene(self, state: State, seat: int | None) -> Scene:
+        from core.five_by_five.scene import scene
+
+        return scene(state, seat)
 
     def parse_command(self, state: State, seat: int, text_: str) -> cm.Command:
         return text.parse_command(state, seat, text_)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.scene import Scene
+
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -81,6 +83,11 @@ class PointCity(Game[State, Any, Any]):
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
+
+    def scene(self, state: State, seat: int | None) -> Scene:
+        from core.point_city.scene import scene
+
+        return scene(state, seat)
 
     def parse_command(self, state: State, seat: int, txt: str) -> Command:
         return text.parse_command(state, seat, txt)

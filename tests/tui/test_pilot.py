@@ -252,3 +252,23 @@ def test_cli_registers_tui(db: str) -> None:
     assert result.exit_code == 0 and "GAME_ID" in result.output.upper()
     result = runner.invoke(cli_app, ["--db", db, "tui", "no-such-game"])
     assert result.exit_code == 2
+
+
+async def test_notes_show_in_the_timeline_and_status(db: str) -> None:
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    store = SqliteStore(db)
+    GameService(store).note("cc-demo", 3, "look [bold]here[/]\nnow")
+    store.close()
+    app = CitylogApp(db, "cc-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        model = app.screen.model
+        assert model is not None and model.notes == {3: ("look [bold]here[/]\nnow",)}
+        await pilot.press("home", "right")
+        assert model.seq == 2 and "✎" not in model.status()
+        await pilot.press("right")
+        assert model.status().endswith("✎ look [bold]here[/] now")  # markup kept as text
+        timeline = str(app.screen.query_one("Timeline").render())
+        assert [line.split()[:2] for line in timeline.splitlines() if "✎" in line] == [["3", "✎"]]
