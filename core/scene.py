@@ -10,7 +10,11 @@ of their own.
 
 Marks a renderer should show: ``last`` (changed by the last decision),
 ``hidden`` (a card or tile the viewer may not see), ``target`` (where the next
-decision may place something), ``active`` (whose turn).
+decision may place something), ``selected`` (the square a player picked),
+``active`` (whose turn).  A panel marked ``board`` holds squares a command can
+name (``Game.square_of``); its ``owner`` is the seat whose board it is (None:
+a shared board such as Point City's market); a panel marked ``flow`` is a row
+of cards a renderer may wrap to its width.
 
 >>> a = Scene("t", panels=(Panel("p", 1, 2, (Cell(0, 0, "R", "#fff", "R"),)),))
 >>> b = Scene("t", panels=(Panel("p", 1, 2, (Cell(0, 0, "R", "#fff", "R"), Cell(0, 1, "C", "#00f", "C"))),))
@@ -20,6 +24,7 @@ decision may place something), ``active`` (whose turn).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -61,6 +66,8 @@ class Panel(msgspec.Struct, frozen=True):
     top: int = 0
     left: int = 0
     """The game coordinates of the grid's top-left square (a Card City frame moves)."""
+    owner: int | None = None
+    """The seat whose board or tableau this is (None: shared, or not a seat's)."""
 
 
 class Scene(msgspec.Struct, frozen=True):
@@ -98,6 +105,68 @@ def mark_changes(before: Scene | None, after: Scene) -> Scene:
         )
         panels.append(replace(p, cells=cells))
     return replace(after, panels=tuple(panels))
+
+
+def board_panel(scene: Scene, seat: int) -> int | None:
+    """The index of the panel ``seat``'s commands name squares on (``Game.square_of``)."""
+    shared = None
+    for i, p in enumerate(scene.panels):
+        if "board" not in p.marks:
+            continue
+        if p.owner == seat:
+            return i
+        if p.owner is None and shared is None:
+            shared = i
+    return shared
+
+
+def _coordinate_labels(labels: tuple[str, ...], start: int) -> bool:
+    return labels == tuple(str(n) for n in range(start, start + len(labels)))
+
+
+def mark_targets(
+    scene: Scene, index: int, squares: Sequence[tuple[int, int]], selected: tuple[int, int] | None = None,
+    blank: str = "#f4f1ea",
+) -> Scene:
+    """Panel ``index`` with ``squares`` marked ``target`` and ``selected`` marked.
+
+    A target outside the panel's grid (a Card City city may grow past the frame
+    that centres it) widens the grid to hold it, with blank cells; numeric
+    labels are extended to match.
+
+    >>> p = Panel("c", 1, 1, (Cell(0, 0, "R", "#fff", "R"),), row_labels=("0",), col_labels=("0",))
+    >>> s = mark_targets(Scene("t", panels=(p,)), 0, [(0, 1)], (0, 1))
+    >>> q = s.panels[0]
+    >>> (q.rows, q.cols, q.col_labels, [c.marks for c in q.cells])
+    (1, 2, ('0', '1'), [(), ('target', 'selected')])
+    """
+    p = scene.panels[index]
+    wanted = set(squares) | ({selected} if selected else set())
+    top = min([p.top] + [r for r, _ in wanted])
+    left = min([p.left] + [c for _, c in wanted])
+    bottom = max([p.top + p.rows - 1] + [r for r, _ in wanted])
+    right = max([p.left + p.cols - 1] + [c for _, c in wanted])
+    have = {(c.row, c.col): c for c in p.cells}
+    targets = set(squares)
+    cells = []
+    for r in range(top, bottom + 1):
+        for c in range(left, right + 1):
+            cell = have.get((r, c)) or Cell(r, c, "empty", blank, "", (), f"{r},{c}", "#9a9a9a")
+            marks = tuple(m for m in cell.marks if m not in ("target", "selected"))
+            marks += ("target",) if (r, c) in targets else ()
+            marks += ("selected",) if (r, c) == selected else ()
+            cells.append(replace(cell, marks=marks) if marks != cell.marks else cell)
+    rows, cols = bottom - top + 1, right - left + 1
+    row_labels, col_labels = p.row_labels, p.col_labels
+    if (rows, cols) != (p.rows, p.cols):
+        if _coordinate_labels(p.row_labels, p.top):
+            row_labels = tuple(str(n) for n in range(top, bottom + 1))
+        if _coordinate_labels(p.col_labels, p.left):
+            col_labels = tuple(str(n) for n in range(left, right + 1))
+    panel = replace(p, rows=rows, cols=cols, top=top, left=left, cells=tuple(cells),
+                    row_labels=row_labels, col_labels=col_labels)
+    panels = scene.panels[:index] + (panel,) + scene.panels[index + 1:]
+    return replace(scene, panels=panels)
 
 
 def scene_of(game: Any, state: Any, seat: int | None, caption: str = "") -> Scene:

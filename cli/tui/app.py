@@ -18,6 +18,8 @@ class CitylogApp(App[None]):
     CSS_PATH = Path(__file__).with_name("tui.tcss")
     TITLE = "citylog"
     BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False)]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-normal"), (160, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self, db: str, game_id: str | None = None, durability: str = "full") -> None:
         super().__init__()
