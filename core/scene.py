@@ -196,3 +196,66 @@ def scene_at(
     event = events[seq - 1] if seat is None else game.redact(events[seq - 1], seat)
     caption = f"#{seq} {game.describe(event, players)}"
     return mark_changes(before, scene_of(game, states[seq - 1], seat, caption))
+
+
+def square_name(panel: Panel, row: int, col: int) -> str:
+    """A square as the board's labels name it: ``B3`` (letters across) or ``-1,0``."""
+    r, c = row - panel.top, col - panel.left
+    rl = panel.row_labels[r] if 0 <= r < len(panel.row_labels) else str(row)
+    cl = panel.col_labels[c] if 0 <= c < len(panel.col_labels) else str(col)
+    if cl.isalpha() and len(cl) == 1:
+        return f"{cl}{rl}"
+    return f"{rl},{cl}" if rl and cl else f"{row},{col}"
+
+
+def _what(cell: Cell | None) -> str:
+    if cell is None or cell.kind == "empty":
+        return "empty"
+    return cell.detail or cell.label.replace("\n", " ") or cell.kind
+
+
+def scene_differences(a: Scene, b: Scene) -> list[str]:
+    """How two positions differ, in the game's words: squares, cards, notes, scores.
+
+    >>> x = Scene("t", panels=(Panel("ada", 1, 2, (Cell(0, 0, "R", "#fff", "R", detail="Residential"),),
+    ...                             row_labels=("0",), col_labels=("0", "1"), marks=("board",)),))
+    >>> y = Scene("t", panels=(Panel("ada", 1, 2, (Cell(0, 1, "C", "#fff", "C", detail="Commercial"),),
+    ...                             row_labels=("0",), col_labels=("0", "1"), marks=("board",)),))
+    >>> scene_differences(x, y)
+    ['ada 0,0: Residential → empty', 'ada 0,1: empty → Commercial']
+    """
+    out: list[str] = []
+    sa, sb = dict(a.scores), dict(b.scores)
+    for name in sa:
+        if name in sb and sa[name] != sb[name]:
+            out.append(f"score {name}: {sa[name]} → {sb[name]}")
+    for la, lb in zip(a.status, b.status):
+        if la != lb:
+            out.append(f"{la} → {lb}")
+    pb = {p.title: p for p in b.panels}
+    pa = {p.title: p for p in a.panels}
+    for p in a.panels:
+        q = pb.get(p.title)
+        if q is None:
+            out.append(f"only in A: {p.title}")
+            continue
+        ca = {(c.row, c.col): c for c in p.cells}
+        cb = {(c.row, c.col): c for c in q.cells}
+        grid = "board" in p.marks
+        if grid:
+            for key in sorted(set(ca) | set(cb)):
+                wa, wb = _what(ca.get(key)), _what(cb.get(key))
+                if wa != wb:
+                    out.append(f"{p.title} {square_name(p, *key)}: {wa} → {wb}")
+        else:
+            xa = sorted(_what(c) for c in p.cells)
+            xb = sorted(_what(c) for c in q.cells)
+            if xa != xb:
+                gone = [x for x in xa if x not in xb]
+                new = [x for x in xb if x not in xa]
+                out.append(f"{p.title}: A has {', '.join(gone) or 'nothing else'}; B has {', '.join(new) or 'nothing else'}")
+        for na, nb in zip(p.notes, q.notes):
+            if na != nb:
+                out.append(f"{p.title}: {na} → {nb}")
+    out += [f"only in B: {t}" for t in pb if t not in pa]
+    return out

@@ -23,6 +23,8 @@ from core.scene import Cell, Panel, Scene
 
 TARGET = "#ffe066"
 """The fill of an empty square a command may name."""
+SELECTED = "#ff9f1c"
+"""The fill of the square a player picked."""
 LEGEND = "+ legal target · ▶ selected · ● changed by the last move · ? hidden from this view"
 
 
@@ -67,6 +69,7 @@ def _cell_lines(cell: Cell | None, w: int, h: int) -> list[Seg]:
     left = "▶" if "selected" in marks else "+" if "target" in marks else " "
     right = "●" if "last" in marks else " "
     bg = TARGET if "target" in marks and cell.kind == "empty" else cell.colour
+    bg = SELECTED if "selected" in marks else bg
     if cell.kind == "empty" and bg == cell.colour and (cell.row + cell.col) % 2:
         bg = _shade(bg)  # a chequer, so empty squares read as squares
     parts = cell.label.split("\n")

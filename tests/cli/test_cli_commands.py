@@ -137,8 +137,9 @@ def test_fork_diff_export_import_verify(db: Path, tmp_path: Path) -> None:
     fork = json.loads(ok(db, "fork", gid, "--at", str(at), "--seed", "other", "--json"))
     assert fork["parent"] == gid and fork["at"] == at
     ok(db, "autoplay", fork["game_id"], "--bots", "random")
-    d = json.loads(ok(db, "diff", gid, fork["game_id"], "--json"))
-    assert d["identical"] is False and d["first_divergence"] > at
+    code, out, _ = run(db, "diff", gid, fork["game_id"], "--json")
+    d = json.loads(out)
+    assert code == 1 and d["identical"] is False and d["first_divergence"] > at
     assert json.loads(ok(db, "diff", gid, gid, "--json"))["identical"] is True
 
     path = tmp_path / "g.jsonl"
@@ -286,3 +287,23 @@ def test_explaining_the_end_gives_every_breakdown(db: Path, game: str) -> None:
     assert "winner:" in text
     for name, score in zip(final["players"], final["scores"], strict=True):
         assert f"{name}: {score}" in text
+
+
+def test_diff_exits_1_when_games_differ_and_speaks_the_games_words(db: Path) -> None:
+    a = new_game(db)
+    ok(db, "autoplay", a, "--bots", "random")
+    code, out, _ = run(db, "diff", a, a)
+    assert code == 0 and out.startswith("identical")
+    at = next(x["seq"] for x in map(json.loads, ok(db, "log", a, "--json").splitlines())
+              if x["seq"] > 20 and x["type"] == "cc.built") - 1
+    fork = json.loads(ok(db, "fork", a, "--at", str(at), "--seed", "other", "--json"))["game_id"]
+    ok(db, "autoplay", fork, "--bots", "random")
+    code, out, _ = run(db, "diff", a, fork)
+    assert code == 1
+    assert "first divergence at seq" in out and "at the end" in out
+    assert "score " in out  # the final scores compared though both games ended
+    for field in ("gap_was_building", "pool:", "players[", "(4, 2"):
+        assert field not in out
+    other = json.loads(ok(db, "new", "point-city", "--players", "x,y", "--seed", "z", "--json"))["game_id"]
+    code, out, _ = run(db, "diff", a, other)
+    assert code == 1 and out.startswith("different games") and len(out.splitlines()) == 3

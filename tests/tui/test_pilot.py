@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 
 from cli.main import app as cli_app
 from cli.tui.app import CitylogApp
+from cli.tui.sceneview import SceneView
+from core.scene import scene_of
 from cli.tui.diff import DiffScreen
 from cli.tui.library import LibraryScreen
 from cli.tui.modals import TextModal
@@ -69,11 +71,17 @@ async def test_replay_cursor_keys(db: str) -> None:
         assert model.cursor == model.last
         await pilot.press("right")
         assert model.cursor == model.last
-        # the board shows the cursor's state, as the game renders it
+        # the board shows the cursor's state, as the game's scene describes it
         await pilot.press("home", "pagedown", "pagedown")
-        shown = app.screen.query_one(".board-text").render()
-        expected = Text.from_markup(model.game.render(model.states[model.cursor], None)).plain
-        assert str(shown).splitlines()[0] == expected.splitlines()[0]
+        await settle(pilot)
+        board = app.screen.query_one(SceneView)
+        expected = scene_of(model.game, model.states[model.cursor], None)
+        assert board.scene.status == expected.status
+        assert [v.panel for v in board.panels()] == list(board.scene.panels)
+        assert [p.title for p in board.scene.panels] == [p.title for p in expected.panels]
+        assert {(c.row, c.col, c.kind) for c in board.scene.panels[0].cells} == {
+            (c.row, c.col, c.kind) for c in expected.panels[0].cells
+        }
 
 
 async def test_view_as_cycles_and_hides(db: str) -> None:
@@ -207,7 +215,11 @@ async def test_play_submits_a_legal_command(db: str) -> None:
         assert model.viewer == 0  # the human to act sees their own view
         chosen = panel.commands[0][1]
         assert app.focused is screen.query_one("#legal")
-        await pilot.press("enter")
+        await pilot.press("enter")  # chosen: it waits for a confirmation
+        await settle(pilot)
+        assert screen.model.version == before and panel.pending == chosen
+        assert screen.query_one("#confirm-row").display
+        await pilot.press("enter")  # the send button has the focus
         await settle(pilot)
         after = screen.model
         assert after.version > before
@@ -272,3 +284,23 @@ async def test_notes_show_in_the_timeline_and_status(db: str) -> None:
         assert model.status().endswith("✎ look [bold]here[/] now")  # markup kept as text
         timeline = str(app.screen.query_one("Timeline").render())
         assert [line.split()[:2] for line in timeline.splitlines() if "✎" in line] == [["3", "✎"]]
+
+
+async def test_escape_cancels_a_chosen_move_and_q_closes_the_game(db: str) -> None:
+    app = CitylogApp(db, "cc-play")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        before = screen.model.version
+        panel = screen.query_one(PlayPanel)
+        await pilot.press("enter")
+        assert panel.pending is not None
+        await pilot.press("escape")
+        await settle(pilot)
+        assert panel.pending is None and screen.model.version == before
+        assert app.screen is screen
+        await pilot.press("escape")  # leaves the play panel
+        assert app.screen is screen
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.screen is not screen
