@@ -231,7 +231,7 @@ def scene_differences(a: Scene, b: Scene) -> list[str]:
             out.append(f"score {name}: {sa[name]} → {sb[name]}")
     for la, lb in zip(a.status, b.status):
         if la != lb:
-            out.append(f"{la} → {lb}")
+            out.append(f"table: {la} → {lb}")
     pb = {p.title: p for p in b.panels}
     pa = {p.title: p for p in a.panels}
     for p in a.panels:

@@ -55,4 +55,6 @@ class Backend:
             summary = diff(export(svc, a), export(svc, b))
             ma = GameModel.from_loaded(svc.load(a, history=True), 0)
             mb = GameModel.from_loaded(svc.load(b, history=True), 0)
-        return DiffModel(ma, mb, summary)
+        model = DiffModel(ma, mb, summary)
+        model.jump_to_divergence()  # open where the games part
+        return model

@@ -16,8 +16,7 @@ from typing import Any
 from core.engine import CHANCE, checked_decide
 from events.service import Loaded
 from events.store import GameRecord, Note
-from core.scene import Scene, board_panel, decision_start, mark_targets, scene_at
-from replay.diff import state_differences
+from core.scene import Scene, board_panel, decision_start, mark_targets, scene_at, scene_differences
 from replay.explain import explain_at
 
 LEGAL_LIMIT = 500
@@ -333,13 +332,14 @@ class DiffModel:
         first = self.first_divergence
         return self.go(self.cursor if first is None else first - 1)
 
-    def differences(self) -> list[dict[str, Any]]:
-        """How the two states after the cursor's event differ (empty past either end)."""
-        if self.cursor > self.a.last or self.cursor > self.b.last:
+    def differences(self) -> list[str]:
+        """How the two positions at the cursor differ, in the games' words; past one game's
+        end its final position is compared."""
+        if self.summary.get("different_games"):
             return []
-        return state_differences(self.a.states[self.cursor], self.b.states[self.cursor])
+        return scene_differences(self.a.scene(), self.b.scene())
 
     def side_line(self, side: GameModel) -> str:
         if self.cursor > side.last:
-            return f"{side.game_id}: ended at seq {side.last + 1}"
+            return f"{side.game_id}: ended at seq {side.last + 1} (its final position is shown)"
         return f"{side.game_id}: {side.seq} {side.line(side.cursor)}"

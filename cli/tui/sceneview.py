@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
 from textual.events import Click, Resize
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -67,20 +68,40 @@ class PanelView(Widget, can_focus=False):
         self.cursor: Square | None = None
         self._layout = Layout()
         self._top = 1
+        self._cache: dict[int | None, tuple[list[Text], Layout]] = {}
+        self._strips: list[Strip] = []
+        self._strips_key: object = None
 
     def show(self, panel: Panel) -> None:
+        if panel == self.panel:
+            return
+        old = self.panel
+        old_height = len(self._lines(self.size.width or None)[0]) if old is not None else 0
+        old_width = self.natural_width()
         self.panel = panel
+        self._cache.clear()
+        self._strips_key = None
         self.can_focus = "board" in panel.marks and any("target" in c.marks for c in panel.cells)
         if self.cursor is None or not self._inside(self.cursor):
             targets = [(c.row, c.col) for c in panel.cells if "target" in c.marks]
             self.cursor = targets[0] if targets else None
-        self.refresh(layout=True)
+        width = self.size.width or None
+        height = len(self._lines(width)[0])
+        same_shape = old is not None and old_height == height and old_width == self.natural_width()
+        self.refresh(layout=not same_shape)
 
     def _inside(self, square: Square) -> bool:
         p = self.panel
         return p is not None and p.top <= square[0] < p.top + p.rows and p.left <= square[1] < p.left + p.cols
 
     def _lines(self, width: int | None) -> tuple[list[Text], Layout]:
+        """The panel's lines at ``width`` (cached until the panel changes; copies, since render marks them)."""
+        if width not in self._cache:
+            self._cache[width] = self._draw(width)
+        lines, grid = self._cache[width]
+        return [t.copy() for t in lines], grid
+
+    def _draw(self, width: int | None) -> tuple[list[Text], Layout]:
         p = self.panel
         if p is None:
             return [Text("")], Layout()
@@ -107,7 +128,7 @@ class PanelView(Widget, can_focus=False):
         p = self.panel
         if p is None:
             return 20
-        return max(layout(p).width, len(p.title) + 8, 24)
+        return max(self._lines(None)[1].width, len(p.title) + 8, 24)
 
     def get_content_width(self, container, viewport) -> int:  # type: ignore[no-untyped-def]
         return min(self.natural_width(), container.width) if container.width else self.natural_width()
@@ -115,13 +136,27 @@ class PanelView(Widget, can_focus=False):
     def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
         return len(self._lines(width)[0])
 
-    def render(self) -> Text:
-        lines, self._layout = self._lines(self.size.width or None)
-        if self.cursor is not None and self.has_focus:
-            for line, x0, x1, row, col in self._layout.hits:
-                if (row, col) == self.cursor and 0 <= line + self._top < len(lines):
-                    lines[line + self._top].stylize("reverse", x0, x1)
-        return Text("\n").join(lines)
+    def render_line(self, y: int) -> Strip:
+        """Line API: the panel's lines as cached strips (no markup parsing per frame)."""
+        width = self.size.width
+        key = (width, self.cursor if self.has_focus else None)
+        if self._strips_key != key:
+            lines, self._layout = self._lines(width or None)
+            if key[1] is not None:
+                for line, x0, x1, row, col in self._layout.hits:
+                    if (row, col) == key[1] and 0 <= line + self._top < len(lines):
+                        lines[line + self._top].stylize("reverse", x0, x1)
+            console = self.app.console
+            self._strips = [
+                Strip(list(t.render(console)), t.cell_len).apply_style(self.rich_style).crop_extend(
+                    0, width, self.rich_style
+                )
+                for t in lines
+            ]
+            self._strips_key = key
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
@@ -152,13 +187,14 @@ class PanelView(Widget, can_focus=False):
         self.refresh()
 
 
-class SceneView(VerticalScroll):
+class SceneView(VerticalScroll, can_focus=False):
     """A whole scene: header lines, then the panels in a grid sized to the space."""
 
     DEFAULT_CLASSES = "board"
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("loading…"), classes="scene-head")
+        yield Static(Text(""), classes="scene-extra")
         yield Grid(classes="panels")
 
     def __init__(self, **kwargs: object) -> None:
@@ -170,16 +206,19 @@ class SceneView(VerticalScroll):
         self.scene = scene
         head = Text()
         for i, line in enumerate(scene.status):
-            head.append(("\n" if i else "") + line, style="bold" if i == 0 else "")
+            if not line.startswith("to act:"):  # the status bar names who is to act
+                head.append(("\n" if head else "") + line, style="bold" if i == 0 else "")
+        extra = Text()
         if scene.scores:
             over = bool(scene.status) and scene.status[0].startswith("game over")
-            head.append("\nfinal scores: " if over else "\nscores if it ended now: ", style="dim")
-            head.append(" · ".join(f"{name} {n}" for name, n in scene.scores), style="dim")
+            extra.append("final scores: " if over else "scores if it ended now: ", style="dim")
+            extra.append(" · ".join(f"{name} {n}" for name, n in scene.scores), style="dim")
         if scene.caption:
-            head.append("\n" + scene.caption, style="italic")
+            extra.append(("\n" if extra else "") + scene.caption, style="italic")
         if highlight is not None:
             head = highlight
         self.query_one(".scene-head", Static).update(head)
+        self.query_one(".scene-extra", Static).update(extra)
         grid = self.query_one(".panels", Grid)
         views = list(grid.query(PanelView))
         if len(views) != len(scene.panels):
@@ -188,8 +227,13 @@ class SceneView(VerticalScroll):
             grid.mount_all(views)
         for view, panel in zip(views, scene.panels, strict=True):
             view.show(panel)
-        self.fit()
-        self.call_after_refresh(self.fit)
+        mine = next((v for v in views if v.can_focus), None)  # the board the seat to act places on
+        if mine is not None:
+            self.call_after_refresh(mine.scroll_visible, animate=False)
+        if self.size.width:
+            self.fit()
+        else:
+            self.call_after_refresh(self.fit)
 
     def panels(self) -> list[PanelView]:
         return list(self.query(PanelView))

@@ -35,7 +35,7 @@ def _resource(cid: int, row: int, col: int) -> Cell:
 
 def _building(cid: int, row: int, col: int) -> Cell:
     card = CARDS[cid]
-    cost = " ".join(f"{n}{ABBR[t]}" for t, n in card.cost) or "free"
+    cost = " ".join(f"{n if n > 1 else ''}{ABBR[t]}" for t, n in card.cost) or "free"
     what = f"→{ABBR[card.produces]}" if card.produces else f"{card.vp}VP"
     return Cell(
         row, col, f"building:{card.kind}", "#fbf6e9",

@@ -179,12 +179,19 @@ async def test_diff_jumps_to_first_divergence(db: str, service) -> None:
         screen = app.screen
         assert isinstance(screen, DiffScreen) and screen.model is not None
         assert screen.model.a.game_id == "cc-demo" and screen.model.b.game_id == fork
-        assert screen.model.cursor == 0
-        await pilot.press("j")
+        assert screen.model.cursor + 1 == expected  # it opens where the games part
+        await pilot.press("home", "j")
         assert screen.model.cursor + 1 == expected
-        assert screen.model.differences()
+        model = screen.model
+        assert model.side_line(model.a).split(" ", 1)[1] != model.side_line(model.b).split(" ", 1)[1]
         listed = str(screen.query_one("#differences-text").render())
-        assert screen.model.differences()[0]["path"] in listed
+        for d in model.differences()[:3]:
+            assert d.split(":")[0] in listed
+        await pilot.press("end")  # both games over: their final positions still differ
+        await settle(pilot)
+        final = screen.model.differences()
+        assert any(d.startswith("score ") for d in final)
+        assert "_" not in " ".join(d.split(":")[0] for d in final)  # no struct field names
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
 

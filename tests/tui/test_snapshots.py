@@ -65,7 +65,7 @@ def test_diff_view(snap_compare, db: str, size: tuple[int, int]) -> None:
         await settle(pilot)
         pilot.app.open_diff("cc-demo", "cc-other")
         await settle(pilot)
-        await pilot.press("j")
+        await pilot.press("end")  # both games ended: their final positions compared
         await settle(pilot)
 
     assert snap_compare(CitylogApp(db), terminal_size=size, run_before=run_before)
