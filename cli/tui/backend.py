@@ -46,6 +46,10 @@ class Backend:
             svc.submit(game_id, seat, command, expected_version=expected_version)
             return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id))
 
+    def new(self, game: str, players: list[str], bots: dict[int, str]) -> str:
+        with self.service() as svc:
+            return svc.create(game, players, bots=bots)
+
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:
             return svc.fork(game_id, at, seed)

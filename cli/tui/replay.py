@@ -12,11 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from core.engine import RulesError
+from core.engine import CHANCE, RulesError
 from events.service import ServiceError, StaleMove
 from events.store import StoreError
 from cli.tui.board import StatusLine, Timeline
-from cli.tui.modals import SeedModal, TextModal
+from cli.tui.modals import InputModal, SeedModal, TextModal
 from cli.tui.model import GameModel
 from cli.tui.play import PlayPanel
 from cli.tui.sceneview import PanelView, SceneView
@@ -41,6 +41,7 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "legend", "legend"),
         Binding("escape", "back", "back", show=False),
         Binding("q", "close", "close"),
+        Binding("c", "chance", "chance", show=False),
     ]
 
     def __init__(self, game_id: str, cursor: int | None = None) -> None:
@@ -208,6 +209,28 @@ class GameScreen(Screen[None]):
             "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game, rules)"
         )
         self.app.push_screen(TextModal("legend", body))
+
+    def action_chance(self) -> None:
+        """A table game: type the chance outcome that happened (checked for possibility)."""
+        model = self.model
+        if model is None or not model.record.table_game:
+            self.notify("chance comes from the seed in this game", severity="warning")
+            return
+        if CHANCE not in model.game.to_act(model.states[-1]):
+            self.notify("no chance outcome is due now", severity="warning")
+            return
+
+        def entered(text: str | None) -> None:
+            if not text or self.model is None:
+                return
+            try:
+                command = self.model.parse(CHANCE, text)
+            except RulesError as exc:
+                self.notify(f"refused: {exc}", severity="error")
+                return
+            self.submit(CHANCE, command, self.model.version)
+
+        self.app.push_screen(InputModal("chance outcome (e.g. draw R I L P)", "what happened at the table"), entered)
 
     def go_to_seq(self, seq: int) -> None:
         self._move("go", seq - 1)

@@ -13,6 +13,7 @@ from core.scene import scene_of
 from cli.tui.diff import DiffScreen
 from cli.tui.library import LibraryScreen
 from cli.tui.modals import TextModal
+from textual.screen import ModalScreen
 from cli.tui.play import PlayPanel
 from cli.tui.replay import GameScreen
 from core.engine import IllegalCommand, checked_decide
@@ -311,3 +312,59 @@ async def test_escape_cancels_a_chosen_move_and_q_closes_the_game(db: str) -> No
         await pilot.press("q")
         await settle(pilot)
         assert app.screen is not screen
+
+
+async def test_palette_goes_to_a_seq(db: str) -> None:
+    app = CitylogApp(db, "cc-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"go to seq 42")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.model.seq == 42
+
+
+async def test_palette_opens_a_game_and_starts_one_against_bots(db: str, service) -> None:
+    app = CitylogApp(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"open game pc-demo")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_id == "pc-demo"
+        before = {r.id for r in service.store.list_games()}
+        await pilot.press("ctrl+p")
+        await pilot.press(*"new Card City game")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot, 5)
+        new = {r.id for r in service.store.list_games()} - before
+        assert len(new) == 1
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.game_id in new
+        assert screen.model.players[0] == "you" and 0 not in screen.model.record.bots
+        assert screen.query_one(PlayPanel).seat == 0  # you are to act
+
+
+async def test_enter_chance_at_a_table_game(db: str, service) -> None:
+    gid = service.create("card-city", ["ada", "ben"], table=True, game_id="cc-table")
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = app.screen.model.version
+        await pilot.press("ctrl+p")
+        await pilot.press(*"enter chance")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ModalScreen)
+        await pilot.press(*"draw R R I C", "enter")
+        await settle(pilot)
+        model = app.screen.model
+        assert model.version > before
+        assert "R R I C" in model.line(before)
