@@ -11,6 +11,7 @@ from cli.context import service
 from cli.errors import guarded
 from cli.output import emit_json, say
 from core.engine import CHANCE
+from core.scene_text import legend_line
 from events.service import GameService, ServiceError
 from replay.sources import fold_log, open_log, view_seat
 
@@ -151,8 +152,10 @@ def show(
         emit_json(out)
         return
     say(game.render(shown, v["seat"]))
+    say(legend_line(game.scene(shown, v["seat"])))
     if result is None:
-        say(f"seq {v['seq']}; to act: {', '.join(to_act) or 'nobody'}")
+        doing = f"to act: {', '.join(to_act)}" if to_act else "an automatic step (nobody decides here)"
+        say(f"seq {v['seq']}; {doing}")
     else:
         winners = " and ".join(v["players"][w] for w in result.winners)
         say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")

@@ -132,6 +132,6 @@ def panel_markup(panel: Panel) -> list[str]:
     return ["".join(_markup(s) for s in line).rstrip() for line in layout(panel).lines]
 
 
-def legend_line(scene: Scene) -> str:
-    """What the colours and marks mean, one line (``show``'s ``legend``)."""
-    return "legend: " + " · ".join(text for _, text in scene.legend) + " · " + LEGEND
+def legend_line(scene: Scene, marks: bool = False) -> str:
+    """What the colours (and with ``marks``, the board marks) mean, one line (``show``'s ``legend``)."""
+    return "legend: " + " · ".join(text for _, text in scene.legend) + (" · " + LEGEND if marks else "")

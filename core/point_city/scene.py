@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.point_city.cards import CARDS, TYPES, WILD
 from core.point_city.rules import to_act
 from core.point_city.scoring import opponent_score, seat_score
-from core.point_city.text import ABBR
+from core.point_city.text import ABBR, LEGEND
 from core.point_city.state import Seat, State, deck_size, permanents
 from core.point_city.tokens import TOKENS
 from core.scene import Cell, Panel, Scene
@@ -116,7 +116,6 @@ def scene(s: State, seat: int | None) -> Scene:
     status = [f"round {s.round} · {s.step} step" if actors or not s.final else "game over"]
     if actors:
         status.append("to act: " + ("the draw" if actors == (-1,) else ", ".join(s.players[a] for a in actors)))
-    legend = tuple((COLOUR[t], f"{ABBR[t]} {t}") for t in (*TYPES, WILD)) + (
-        ("#fbf6e9", "building side: →produces or VP, then its cost"),
-    )
+    legend = tuple((COLOUR[t], f"{ABBR[t]} {'Ingenuity (wild: any type)' if t == WILD else t}")
+                   for t in (*TYPES, WILD)) + (("#fbf6e9", LEGEND),)
     return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend)

@@ -196,12 +196,10 @@ def render(s: State, seat: int | None) -> str:
         out += _tableau(f"{s.players[i]}{me}{turn}", who, seat_score(who))
     if s.solo_level:
         out += _tableau(f"solo opponent (level {s.solo_level})", s.opponent, opponent_score(s))
-    out.append("[dim]" + LEGEND + "[/]")
     return "\n".join(out)
 
 
 LEGEND = (
-    "legend: Com community · Eco economy · Ene energy · Ecl ecology · Ind industry · Ing Ingenuity (wild: any type) · "
     "market cells A1–D4 (column letter, row number); a resource side shows #id and its symbols (Eco×2), "
     "a building side #id, →what it produces or its VP, then its cost (2Eco Ene: two Economy and one Energy) · "
     "t4 civic token 4 · pay B1=12,15,p40,t7: building B1 paid with resource cards 12 and 15, "

@@ -307,3 +307,26 @@ def test_diff_exits_1_when_games_differ_and_speaks_the_games_words(db: Path) -> 
     other = json.loads(ok(db, "new", "point-city", "--players", "x,y", "--seed", "z", "--json"))["game_id"]
     code, out, _ = run(db, "diff", a, other)
     assert code == 1 and out.startswith("different games") and len(out.splitlines()) == 3
+
+
+def test_show_prints_a_legend_and_a_point_city_market_that_does_not_wrap(db: Path) -> None:
+    gid = json.loads(ok(db, "new", "point-city", "--players", "x,y", "--seed", "m", "--bots", "x=random,y=random",
+                        "--json"))["game_id"]
+    out = ok(db, "show", gid, "--at", "60")
+    lines = out.splitlines()
+    legend = next(x for x in lines if x.startswith("legend: "))
+    for word in ("Ene energy", "Ecl ecology", "Eco economy", "Ing Ingenuity", "t4 civic token 4", "pay B1="):
+        assert word in legend
+    head = lines.index(next(x for x in lines if x.split() == ["A", "B", "C", "D"]))
+    rows = lines[head + 1: head + 9]  # four rows of two lines each, fixed-width cells
+    assert [r[:1] for r in rows[::2]] == ["1", "2", "3", "4"]
+    header = lines[head]
+    step = header.index("B") - header.index("A")  # the cell width
+    assert all(len(r.rstrip()) <= header.index("D") + step for r in rows)  # no cell spills into the next
+    for r in rows[::2]:  # every card id sits in its own column
+        starts = [i for i, ch in enumerate(r) if ch == "#"]
+        columns = [(i - (header.index("A") - step // 2)) // step for i in starts]
+        assert len(set(columns)) == len(columns) and all(0 <= c < 4 for c in columns)
+    assert all("|" not in r for r in rows)
+    card = json.loads(ok(db, "new", "card-city", "--players", "a,b", "--seed", "s", "--json"))["game_id"]
+    assert "legend: H City Hall · R Residential" in ok(db, "show", card)
