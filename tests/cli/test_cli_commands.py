@@ -330,3 +330,14 @@ def test_show_prints_a_legend_and_a_point_city_market_that_does_not_wrap(db: Pat
     assert all("|" not in r for r in rows)
     card = json.loads(ok(db, "new", "card-city", "--players", "a,b", "--seed", "s", "--json"))["game_id"]
     assert "legend: H City Hall · R Residential" in ok(db, "show", card)
+
+
+def test_explain_try_on_an_automatic_step_points_at_the_decision(db: Path) -> None:
+    gid = new_game(db)
+    ok(db, "autoplay", gid, "--bots", "random")
+    lines = [json.loads(x) for x in ok(db, "log", gid, "--json").splitlines()]
+    phase = next(x["seq"] for x in lines if x["seq"] > 10 and "phase" in x["type"])
+    code, out, err = run(db, "explain", gid, "--at", str(phase), "--try", "build R 1,0")
+    text = out + err
+    assert "game was over" not in text
+    assert "automatic step" in text and "--at" in text
