@@ -4,7 +4,9 @@ A board file is 5 lines of 5 whitespace-separated tokens, top row first:
 ``F`` Factory, ``S`` Shop, ``H`` House, ``E`` School, ``O`` Office, ``N``
 Fountain, ``T`` Station, ``P`` Park, ``W`` Warehouse, ``G`` Public Office,
 ``.`` empty.  ``F``, ``S`` and ``W`` may carry a Goods letter ``e``/``f``/``c``/``m``
-(``Fe``, ``Wm``).  Blank lines and ``#`` comments are ignored.
+(``Fe``, ``Wm``).  Blank lines and ``#`` comments are ignored.  A board copied
+from ``citylog show`` reads as it is: the ``A``–``E`` header and ``1``–``5``
+row labels are skipped, and an empty square's section number means empty.
 
 >>> parse_board("F F F F .\\n. . P P .\\n" + ". . . . .\\n" * 3, "b.txt")[:5]
 ('F', 'F', 'F', 'F', '')
@@ -22,7 +24,7 @@ from core.five_by_five.tiles import GOODS, TYPES, WITH_GOODS
 
 
 def _token(tok: str, source: str, line: int, col: int) -> str:
-    if tok == ".":
+    if tok == "." or tok.isdigit():  # a section number, as ``show`` prints an empty square
         return ""
     kind, goods = tok[:1], tok[1:]
     if kind not in TYPES:

@@ -341,3 +341,47 @@ def test_explain_try_on_an_automatic_step_points_at_the_decision(db: Path) -> No
     text = out + err
     assert "game was over" not in text
     assert "automatic step" in text and "--at" in text
+
+
+def _printed_board(show: str, title: str) -> str:
+    """The board ``show`` prints under the line starting with ``title``: its header and five rows."""
+    lines = show.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith(title))
+    return "\n".join(lines[at + 1: at + 7]) + "\n"
+
+
+def test_score_and_where_read_the_board_show_prints_card_city(db: Path, tmp_path: Path) -> None:
+    gid = new_game(db)
+    ok(db, "autoplay", gid, "--bots", "random")
+    state = json.loads(ok(db, "show", gid, "--json"))
+    board = tmp_path / "alice.txt"
+    board.write_text(_printed_board(ok(db, "show", gid), "alice"))
+    assert "·" in board.read_text() and board.read_text().split("\n")[0].split()[0].lstrip("-").isdigit()
+    coins = state["state"]["players"][0]["coins"]
+    scored = json.loads(ok(db, "score", "card-city", str(board), "--coins", str(coins), "--json"))
+    assert scored["total"] == state["scores"][0]
+    # where answers in the printed labels: City Hall's neighbours are at distance 1 from 0,0
+    shown = ok(db, "show", gid, "--at", "20")
+    early = tmp_path / "early.txt"
+    early.write_text(_printed_board(shown, "alice"))
+    w = json.loads(ok(db, "where", "card-city", str(early), "--card", "R", "--json"))
+    squares = [tuple(s) for s in w["legal"]] + [tuple(x["square"]) for x in w["illegal"]]
+    assert any(abs(r) + abs(c) == 1 for r, c in squares)
+
+
+@pytest.mark.skipif("5x5-city" not in __import__("core.registry", fromlist=["available"]).available(),
+                    reason="5x5-city is not available in this build")
+def test_score_reads_the_board_show_prints_5x5_city(db: Path, tmp_path: Path) -> None:
+    gid = json.loads(ok(db, "new", "5x5-city", "--players", "eve,fay", "--seed", "b", "--bots",
+                        "eve=random,fay=random", "--json"))["game_id"]
+    state = json.loads(ok(db, "show", gid, "--json"))
+    assert state["scores"]
+    board = tmp_path / "eve.txt"
+    board.write_text(_printed_board(ok(db, "show", gid), "eve"))
+    assert board.read_text().split("\n")[0].split() == list("ABCDE")
+    s = state["state"]
+    args = ["score", "5x5-city", str(board), "--sides", s["sides"], "--json"]
+    scored = json.loads(ok(db, *args))
+    assert not s["planning"]  # a basic game: the board is the whole score
+    assert scored["total"] == state["scores"][0]
+    assert "{" not in " ".join(scored["details"].values()) and "[" not in " ".join(scored["details"].values())
