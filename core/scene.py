@@ -80,6 +80,8 @@ class Scene(msgspec.Struct, frozen=True):
     """The last event, described."""
     legend: tuple[tuple[str, str], ...] = ()
     """What the colours mean: ``(colour, text)`` pairs."""
+    notation: str = ""
+    """How to read the labels and commands (Point City's ``t4``, ``pay``), for text legends."""
 
 
 def mark_changes(before: Scene | None, after: Scene) -> Scene:

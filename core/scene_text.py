@@ -134,4 +134,5 @@ def panel_markup(panel: Panel) -> list[str]:
 
 def legend_line(scene: Scene, marks: bool = False) -> str:
     """What the colours (and with ``marks``, the board marks) mean, one line (``show``'s ``legend``)."""
-    return "legend: " + " · ".join(text for _, text in scene.legend) + (" · " + LEGEND if marks else "")
+    notation = f" · {scene.notation}" if scene.notation else ""
+    return "legend: " + " · ".join(text for _, text in scene.legend) + notation + (" · " + LEGEND if marks else "")

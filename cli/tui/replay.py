@@ -202,11 +202,13 @@ class GameScreen(Screen[None]):
         scene = model.scene()
         colours = "\n".join(f"  {text}" for _, text in scene.legend)
         body = (
-            f"{model.game.spec.title}: what the board shows\n{colours}\n\n"
-            f"marks: {LEGEND}\n\n"
-            "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · "
-            "d diff · b the board (arrows, Enter picks a square) · y send a chosen move · "
-            "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game, rules)"
+            f"{model.game.spec.title}: what the board shows\n{colours}\n"
+            + (f"  {scene.notation}\n" if scene.notation else "")
+            + f"\nmarks: {LEGEND}\n\n"
+            + "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · "
+            "d diff · b the board (arrows, Enter picks a square) · y send a chosen move · c enter chance · "
+            "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game vs bots)\n"
+            "rulings: citylog rules ID (e.g. citylog rules CC-10)"
         )
         self.app.push_screen(TextModal("legend", body))
 

@@ -117,5 +117,7 @@ def scene(s: State, seat: int | None) -> Scene:
     if actors:
         status.append("to act: " + ("the draw" if actors == (-1,) else ", ".join(s.players[a] for a in actors)))
     legend = tuple((COLOUR[t], f"{ABBR[t]} {'Ingenuity (wild: any type)' if t == WILD else t}")
-                   for t in (*TYPES, WILD)) + (("#fbf6e9", LEGEND),)
-    return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend)
+                   for t in (*TYPES, WILD)) + (
+        ("#fbf6e9", "building side: →produces or VP, then its cost"),
+    )
+    return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend, notation=LEGEND)
