@@ -8,7 +8,7 @@ C D E`` or Card City's ``-2 -1 0 1 2``) and the row label starting each row are
 skipped (and kept as the board's labels, :func:`board_labels`), and ``·`` is an
 empty square like ``.``.
 
->>> shown = "      -1  0  1  2  3\n" + "".join(f"  {r:>2}  ·  ·  H  ·  · \n" for r in range(-2, 3))
+>>> shown = "      -1  0  1  2  3\\n" + "".join(f"  {r:>2}  ·  ·  H  ·  · \\n" for r in range(-2, 3))
 >>> [t[2] for t in board_tokens(shown, "b.txt")[0]]
 ['.', '.', 'H', '.', '.']
 >>> board_labels(shown)
