@@ -8,7 +8,7 @@ from core.five_by_five.cards import BUILDING_CARDS
 from core.five_by_five.plans import layout
 from core.five_by_five.rules import to_act
 from core.five_by_five.scoring import score_board
-from core.five_by_five.state import PARK_REPLACE, PLAY, State
+from core.five_by_five.state import OVER, PARK_REPLACE, PLAY, State
 from core.five_by_five.tiles import GOODS_NAMES, TILES, TYPE_NAMES, cell_of
 from core.scene import Cell, Panel, Scene
 
@@ -89,7 +89,7 @@ def scene(s: State, seat: int | None) -> Scene:
     sides = s.sides or "?" * 10
     status = [
         f"round {s.round}/12 · plot {s.plot or '-'} · plan {s.plan or '-'} · bag {len(s.bag)} tiles"
-        if not s.scores else "game over",
+        if s.phase != OVER else "game over",
         "sides: " + " ".join(f"{c.name} {x}" for c, x in zip(BUILDING_CARDS, sides)),
     ]
     if actors:

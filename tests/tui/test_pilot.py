@@ -368,3 +368,32 @@ async def test_enter_chance_at_a_table_game(db: str, service) -> None:
         model = app.screen.model
         assert model.version > before
         assert "R R I C" in model.line(before)
+
+
+@pytest.mark.parametrize("gid", ["cc-demo", "pc-demo", "55-demo"])
+def test_status_says_what_is_happening_never_game_over_mid_game(db: str, gid: str) -> None:
+    from cli.tui.backend import Backend
+    from tests.tui.conftest import HAS_5X5
+
+    if gid == "55-demo" and not HAS_5X5:
+        pytest.skip("5x5-city is not available in this build")
+    model = Backend(db).load(gid, 0)
+    game = model.game
+    automatic = 0
+    for i in range(model.last + 1):
+        model.go(i)
+        status = model.status()
+        over = game.result(model.states[i]) is not None
+        assert ("game over" in status) == over, (i, status)
+        if not over and not game.to_act(model.states[i]):
+            automatic += 1
+            assert "automatic step after seq" in status or "automatic step at the start" in status
+        scene = model.scene()
+        assert (scene.status[0] == "game over") == over, (i, scene.status[0])
+    assert automatic > 3 or gid == "55-demo"  # 5x5: chance or a seat acts at every step
+    if gid != "cc-demo":
+        return
+    development = next(i for i in range(model.last + 1) if "development phase" in model.line(i))
+    model.go(development)
+    assert "development phase" in model.scene().status[0]
+    assert "automatic step after seq" in model.status()
