@@ -62,7 +62,8 @@ def cell_height(panel: Panel) -> int:
     return max((len(c.label.split("\n")) for c in panel.cells), default=1)
 
 
-def _cell_lines(cell: Cell | None, w: int, h: int) -> list[Seg]:
+def _cell_lines(cell: Cell | None, w: int, h: int, pad: int = 0) -> list[Seg]:
+    """The ``h`` lines of a cell ``w`` wide, its label after ``pad`` blank lines."""
     if cell is None:
         return [Seg(" " * w)] * h
     marks = cell.marks
@@ -72,11 +73,11 @@ def _cell_lines(cell: Cell | None, w: int, h: int) -> list[Seg]:
     bg = SELECTED if "selected" in marks else bg
     if cell.kind == "empty" and bg == cell.colour and (cell.row + cell.col) % 2:
         bg = _shade(bg)  # a chequer, so empty squares read as squares
-    parts = cell.label.split("\n")
+    parts = [""] * pad + cell.label.split("\n")
     parts += [""] * (h - len(parts))
     out = []
     for i, part in enumerate(parts[:h]):
-        text = (left if i == 0 else " ") + part.center(w - 2) + (right if i == 0 else " ")
+        text = (left if i == pad else " ") + part.center(w - 2) + (right if i == pad else " ")
         out.append(Seg(text, bg, cell.ink, "selected" in marks or "last" in marks))
     return out
 
@@ -88,9 +89,13 @@ def _shade(colour: str) -> str:
     return "#" + "".join(f"{max(0, int(colour[i:i + 2], 16) - 22):02x}" for i in (1, 3, 5))
 
 
-def layout(panel: Panel, width: int | None = None) -> Layout:
-    """The grid of ``panel`` (column labels, then rows), ``width`` characters at most for a ``flow`` panel."""
+def layout(panel: Panel, width: int | None = None, zoom: int = 1) -> Layout:
+    """The grid of ``panel`` (column labels, then rows), ``width`` characters at most for a ``flow`` panel;
+    ``zoom`` 2 draws bigger squares (a wide, tall terminal)."""
     w, h = cell_width(panel), cell_height(panel)
+    pad = 0
+    if zoom > 1:
+        w, h, pad = w + 4, h + 2, 1
     lw = max((len(x) for x in panel.row_labels), default=0)
     lw = lw + 1 if lw else 0
     grid = {(c.row - panel.top, c.col - panel.left): c for c in panel.cells}
@@ -109,10 +114,10 @@ def layout(panel: Panel, width: int | None = None) -> Layout:
             chunk = row[start:start + per_line]
             label = panel.row_labels[r] if r < len(panel.row_labels) and start == 0 else ""
             for i in range(h):
-                line = [Seg(label.ljust(lw) if i == 0 else " " * lw, fg="#8a8a8a")]
+                line = [Seg(label.ljust(lw) if i == pad else " " * lw, fg="#8a8a8a")]
                 x = lw
                 for cell in chunk:
-                    line.append(_cell_lines(cell, w, h)[i])
+                    line.append(_cell_lines(cell, w, h, pad)[i])
                     if cell is not None and i == 0:
                         for y in range(h):
                             out.hits.append((len(out.lines) + y, x, x + w, cell.row, cell.col))

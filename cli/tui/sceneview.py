@@ -64,6 +64,7 @@ class PanelView(Widget, can_focus=False):
     def __init__(self, index: int, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.index = index
+        self.zoom = 1
         self.panel: Panel | None = None
         self.cursor: Square | None = None
         self._layout = Layout()
@@ -72,9 +73,13 @@ class PanelView(Widget, can_focus=False):
         self._strips: list[Strip] = []
         self._strips_key: object = None
 
-    def show(self, panel: Panel) -> None:
-        if panel == self.panel:
+    def show(self, panel: Panel, zoom: int = 1) -> None:
+        if panel == self.panel and zoom == self.zoom:
             return
+        if zoom != self.zoom:
+            self._cache.clear()
+            self.panel = None  # a new size: lay out again
+            self.zoom = zoom
         old = self.panel
         old_height = len(self._lines(self.size.width or None)[0]) if old is not None else 0
         old_width = self.natural_width()
@@ -105,7 +110,7 @@ class PanelView(Widget, can_focus=False):
         p = self.panel
         if p is None:
             return [Text("")], Layout()
-        grid = layout(p, width)
+        grid = layout(p, width, self.zoom)
         title = Text()
         if "active" in p.marks:
             title.append("▶ ", style="bold yellow")
@@ -225,8 +230,9 @@ class SceneView(VerticalScroll, can_focus=False):
             grid.remove_children()
             views = [PanelView(i, classes="panel") for i in range(len(scene.panels))]
             grid.mount_all(views)
+        zoom = self.zoom()
         for view, panel in zip(views, scene.panels, strict=True):
-            view.show(panel)
+            view.show(panel, zoom if "board" in panel.marks else 1)
         mine = next((v for v in views if v.can_focus), None)  # the board the seat to act places on
         if mine is not None:
             self.call_after_refresh(mine.scroll_visible, animate=False)
@@ -234,6 +240,10 @@ class SceneView(VerticalScroll, can_focus=False):
             self.fit()
         else:
             self.call_after_refresh(self.fit)
+
+    def zoom(self) -> int:
+        """Bigger squares when the terminal is wide and tall enough (200x60 uses its space)."""
+        return 2 if self.size.width >= 110 and self.app.size.height >= 50 else 1
 
     def panels(self) -> list[PanelView]:
         return list(self.query(PanelView))
@@ -253,4 +263,6 @@ class SceneView(VerticalScroll, can_focus=False):
             grid.refresh(layout=True)
 
     def on_resize(self, event: Resize) -> None:
+        if self.scene is not None:
+            self.show(self.scene)
         self.fit()
