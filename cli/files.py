@@ -19,7 +19,7 @@ from replay.sources import export_record, import_log, read_with_notes
 
 def export(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Export this player's view only")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The file (default: stdout)")] = None,
     format: Annotated[
@@ -27,9 +27,28 @@ def export(
     ] = "jsonl",
 ) -> None:
     """The game as JSON Lines (a header, then one event per line with its hash), as
-    a readable text record, or as a one-file HTML replay page."""
+    a readable text record, or as a one-file HTML replay page.  A log file or record
+    (a player's view file too) converts to another format as it is."""
     svc = service(ctx)
-    if format == "jsonl":
+    if Path(game_id).is_file():
+        if as_ is not None:
+            raise fail("--as needs a game id; a file exports as the view it holds")
+        from replay import record as text_record
+        from replay.html import page
+
+        log, notes = read_with_notes(Path(game_id))
+        if format == "jsonl":
+            buffer = io.StringIO()
+            logfile.write(log, buffer)
+            text = buffer.getvalue()
+        elif format == "text":
+            text = text_record.write(log, notes)
+        elif format == "html":
+            text = page(log, notes)
+        else:
+            raise fail(f"--format is jsonl, text or html, not {format!r}")
+        count = f"{format}, {len(log.lines)} events"
+    elif format == "jsonl":
         log = export_log(svc, game_id, as_)
         buffer = io.StringIO()
         logfile.write(log, buffer)

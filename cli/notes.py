@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
@@ -10,10 +9,8 @@ import typer
 from cli.context import service
 from cli.errors import guarded
 from cli.output import emit_json, plain
-from events.service import GameService, ServiceError
-from events.store import GameNotFound, GameRecord
-from replay.record import result_text
-from replay.tree import Node, fork_tree, render_tree
+from events.service import ServiceError
+from replay.tree import Node, game_tree, render_tree
 
 
 def note(
@@ -44,16 +41,6 @@ def note(
         plain(f"noted at seq {at} of {game_id}")
 
 
-def _summary(svc: GameService) -> Callable[[GameRecord], str]:
-    def summary(record: GameRecord) -> str:
-        loaded = svc.load(record.id)
-        if loaded.game.to_act(loaded.state):
-            return "active"
-        return "over: " + result_text(loaded.game, loaded.state, loaded.players)
-
-    return summary
-
-
 def _as_json(node: Node) -> dict[str, object]:
     return {
         "game_id": node.id,
@@ -71,11 +58,7 @@ def tree(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """A game with its forks as a tree: where each branches, its seed, its result."""
-    svc = service(ctx)
-    try:
-        root = fork_tree(game_id, svc.store.list_games_with_counts(), _summary(svc))
-    except LookupError:
-        raise GameNotFound(game_id) from None
+    root = game_tree(service(ctx), game_id)
     if json:
         emit_json(_as_json(root))
     else:

@@ -187,17 +187,31 @@ def decision_start(game: Any, events: list[Any], seq: int) -> int:
 
 
 def scene_at(
-    game: Any, events: list[Any], states: list[Any], seq: int, seat: int | None, players: Any
+    game: Any,
+    events: list[Any],
+    states: list[Any],
+    seq: int,
+    seat: int | None,
+    players: Any,
+    cache: dict[int, Scene] | None = None,
 ) -> Scene:
     """The scene after event ``seq`` (1-based), the last decision's cells marked.
 
-    ``states[i]`` is the state after ``events[i]``.
+    ``states[i]`` is the state after ``events[i]``.  ``cache`` (index -> unmarked
+    scene, for one seat) saves rebuilding scenes when drawing every step.
     """
+    cache = {} if cache is None else cache
+
+    def plain(i: int) -> Scene:
+        if i not in cache:
+            cache[i] = scene_of(game, states[i], seat)
+        return cache[i]
+
     start = decision_start(game, events, seq)
-    before = scene_of(game, states[start - 2], seat) if start >= 2 else None
+    before = plain(start - 2) if start >= 2 else None
     event = events[seq - 1] if seat is None else game.redact(events[seq - 1], seat)
     caption = f"#{seq} {game.describe(event, players)}"
-    return mark_changes(before, scene_of(game, states[seq - 1], seat, caption))
+    return mark_changes(before, replace(plain(seq - 1), caption=caption))
 
 
 def square_name(panel: Panel, row: int, col: int) -> str:

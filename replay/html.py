@@ -21,7 +21,7 @@ import gzip
 import json
 from collections.abc import Sequence
 
-from core.scene import scene_at
+from core.scene import Scene, scene_at
 from events.service import GameService
 from events.store import Note
 from replay.logfile import LogFile
@@ -45,8 +45,9 @@ def page(log: LogFile, notes: Sequence[Note] = ()) -> str:
     bundle_views = []
     for name, seat in views:
         steps, lines = [], []
+        cache: dict[int, Scene] = {}
         for seq in range(1, len(events) + 1):
-            svg = render(scene_at(game, events, states, seq, seat, players))
+            svg = render(scene_at(game, events, states, seq, seat, players, cache))
             steps.append(index.setdefault(svg, len(index)))
             if len(index) > len(svgs):
                 svgs.append(svg)
@@ -58,7 +59,7 @@ def page(log: LogFile, notes: Sequence[Note] = ()) -> str:
         note_map.setdefault(str(n.seq), []).append(n.text)
     bundle = {"svgs": svgs, "views": bundle_views, "notes": note_map}
     raw = json.dumps(bundle, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
-    packed = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode()
+    packed = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode()
     result = result_text(game, states[-1], players)
     title = f"{game.spec.title}: {', '.join(players)}"
     who = f" — {log.header.view}'s view" if log.header.view else ""

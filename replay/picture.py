@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.scene import Scene, scene_at
+from core.scene import scene_at
 from events.service import ServiceError
 from replay.logfile import LogFile
 from replay.sources import fold_log
@@ -24,14 +22,6 @@ def seat_of(log: LogFile, player: str | None) -> int | None:
     if owner is not None and player != owner:
         raise ServiceError(f"this file is {owner}'s view; it cannot show {player}'s")
     return players.index(player)
-
-
-def scenes(log: LogFile, player: str | None = None) -> tuple[Any, list[Any], list[Scene]]:
-    """(game, events, the scene after every event) as ``player`` (or the file's owner) sees it."""
-    game, events, states = fold_log(log)
-    seat = seat_of(log, player)
-    players = log.header.definition.players
-    return game, events, [scene_at(game, events, states, i, seat, players) for i in range(1, len(events) + 1)]
 
 
 def picture(log: LogFile, at: int | None = None, player: str | None = None) -> str:

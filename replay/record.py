@@ -178,11 +178,15 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
             body.append("")
         rnd = game.round_of(state)
         body.append(f"R{game.round_of(state)} #{i + 1} {who} {game.format_command(command)}")
-        produced = checked_decide(game, state, seat, command)
-        for e in produced:
+        # the decision's events run up to the next event that opens a decision; found
+        # from the log alone (never re-decided), so a game under older rules still writes
+        end = i + 1
+        while end < len(events) and game.command_of(events[end]) is None:
+            end += 1
+        for e in events[i:end]:
             state = game.apply(state, e)
-        comments(i + 1, i + len(produced))
-        i += len(produced)
+        comments(i + 1, end)
+        i = end
     tags.append(_tag("Events", str(len(events))))
     tags.append(_tag("Head", log.lines[-1].hash if log.lines else ""))
     tags.append(_tag("Result", result_text(game, state, players) if state is not None else "*"))
@@ -254,12 +258,17 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         game = registry.get(name)
     except registry.UnknownGame as exc:
         raise RecordError(f"{source}: {exc}") from None
+    if one("Rules") != game.spec.rules_version:
+        raise RecordError(
+            f"{source}: recorded under rules {one('Rules')}; this citylog plays {game.spec.rules_version}, "
+            "and a record is re-decided move by move, so only a citylog with those rules can import it"
+        )
     players = tuple(one("Players").split())
     options: dict[str, str] = {}
     for item in one("Options", "").split():
         key, eq, value = item.partition("=")
-        if not eq:
-            raise RecordError(f"{source}: option {item!r} is not KEY=VALUE")
+        if not eq or key in options:
+            raise RecordError(f"{source}: option {item!r} is not KEY=VALUE or is given twice")
         options[key] = value
     table = one("Table", "no")
     if table not in ("yes", "no"):
@@ -276,6 +285,10 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         seed_commitment=one("SeedCommitment"),
         table=table == "yes",
     )
+    try:
+        created = game.create(players, options, table=definition.table)
+    except RulesError as exc:
+        raise RecordError(f"{source}: the game's tags are not a valid game: {exc}") from None
     reseeds: list[tuple[int, str]] = []
     for value in tags.get("Reseed", []):
         at, _, new = value.partition(" ")
@@ -285,16 +298,15 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
     bots: dict[int, str] = {}
     for item in one("Bots", "").split():
         who, _, policy = item.partition("=")
-        if who not in players or not policy:
-            raise RecordError(f"{source}: bot {item!r} is not PLAYER=POLICY of a player of the game")
+        if who not in players or policy not in game.bots:
+            raise RecordError(
+                f"{source}: bot {item!r} is not PLAYER=POLICY (a player of the game; policies: "
+                f"{', '.join(sorted(game.bots))})"
+            )
         bots[players.index(who)] = policy
     fork_at = one("ForkAt", "")
     if fork_at and not fork_at.isdigit():
         raise RecordError(f"{source}: ForkAt is a seq, not {fork_at!r}")
-    try:
-        created = game.create(players, options, table=definition.table)
-    except RulesError as exc:
-        raise RecordError(f"{source}: the game's tags are not a valid game: {exc}") from None
     state = game.apply(None, created)
     events: list[Any] = [created]
     notes: list[Note] = []

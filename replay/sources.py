@@ -94,6 +94,7 @@ def read_with_notes(path: Path) -> tuple[LogFile, list[Note]]:
         raise logfile.LogFileError(f"{path}: not a text file") from None
     except OSError as exc:
         raise logfile.LogFileError(f"{path}: cannot read ({exc.strerror})") from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
     if text_record.is_record(text):
         return text_record.read(text, str(path))
     return logfile.read(io.StringIO(text), str(path)), []

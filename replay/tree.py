@@ -8,10 +8,11 @@ point, then id, so the picture is stable.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 
-from events.store import GameRecord
+from events.store import GameNotFound, GameRecord
 
 
 class Node(msgspec.Struct, frozen=True):
@@ -64,6 +65,35 @@ def fork_tree(
         )
 
     return build(root, frozenset({root}))
+
+
+def game_tree(service: Any, game_id: str) -> Node:
+    """The fork tree holding ``game_id`` in ``service``'s store, with each game's result."""
+    from replay.record import result_text
+
+    def summary(record: GameRecord) -> str:
+        loaded = service.load(record.id)
+        if loaded.game.to_act(loaded.state):
+            return "active"
+        return "over: " + result_text(loaded.game, loaded.state, loaded.players)
+
+    try:
+        return fork_tree(game_id, service.store.list_games_with_counts(), summary)
+    except LookupError:
+        raise GameNotFound(game_id) from None
+
+
+def flatten(node: Node, mark: str | None = None) -> list[tuple[str, str]]:
+    """(game id, its line of :func:`render_tree`) in drawing order."""
+    ids: list[str] = []
+
+    def walk(n: Node) -> None:
+        ids.append(n.id)
+        for c in n.children:
+            walk(c)
+
+    walk(node)
+    return list(zip(ids, render_tree(node, mark), strict=True))
 
 
 def render_tree(node: Node, mark: str | None = None) -> list[str]:

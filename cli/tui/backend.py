@@ -15,6 +15,7 @@ from events.service import GameService
 from events.store import SqliteStore
 from replay.diff import diff
 from replay.sources import export
+from replay.tree import flatten, game_tree
 
 from cli.tui.model import DiffModel, GameModel, GameRow
 
@@ -31,6 +32,11 @@ class Backend:
             yield GameService(store)
         finally:
             store.close()
+
+    def tree(self, game_id: str) -> list[tuple[str, str]]:
+        """The game's fork tree as (game id, line) rows (``citylog tree``)."""
+        with self.service() as svc:
+            return flatten(game_tree(svc, game_id), mark=game_id)
 
     def games(self) -> list[GameRow]:
         with self.service() as svc:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.engine import CHANCE, checked_decide
+from core.engine import CHANCE, decide_as
 from events.service import Loaded
 from events.store import GameRecord, Note
 from core.scene import Scene, board_panel, decision_start, mark_targets, scene_at, scene_differences
@@ -238,7 +238,13 @@ class GameModel:
         return " · ".join(parts)
 
     def explain(self) -> str:
-        return explain_at(self.game, self.events, self.players, self.seq, self.record.seed is not None)
+        """The event at the cursor explained; in a player's view, from what that player sees."""
+        events = self.events
+        if self.viewer is not None:
+            events = [self.game.redact(e, self.viewer) for e in events[: self.seq]]
+        return explain_at(
+            self.game, events, self.players, self.seq, self.record.seed is not None, self.viewer
+        )
 
     # -- playing -------------------------------------------------------------
     def humans_to_act(self) -> list[int]:
@@ -254,7 +260,7 @@ class GameModel:
         return self.viewer if self.viewer in humans else humans[0]
 
     def legal(self, seat: int, limit: int = LEGAL_LIMIT) -> list[tuple[str, Any]]:
-        state = self.states[-1]
+        state = self.game.view(self.states[-1], seat)  # what the seat sees (the view law)
         commands = itertools.islice(self.game.legal(state, seat), limit)
         return [(self.game.format_command(c), c) for c in commands]
 
@@ -268,8 +274,8 @@ class GameModel:
     def parse(self, seat: int, text: str) -> Any:
         """``text`` as a command; raises ``RulesError`` (bad syntax or illegal) with the rule id."""
         state = self.states[-1]
-        command = self.game.parse_command(state, seat, text)
-        checked_decide(self.game, state, seat, command)
+        command = self.game.parse_command(self.game.view(state, seat), seat, text)
+        decide_as(self.game, state, seat, command)  # a refusal names only what the seat sees
         return command
 
 

@@ -16,7 +16,7 @@ from core.engine import CHANCE, RulesError
 from events.service import ServiceError, StaleMove
 from events.store import StoreError
 from cli.tui.board import StatusLine, Timeline
-from cli.tui.modals import InputModal, SeedModal, TextModal
+from cli.tui.modals import InputModal, SeedModal, TextModal, TreeModal
 from cli.tui.model import GameModel
 from cli.tui.play import PlayPanel
 from cli.tui.sceneview import PanelView, SceneView
@@ -38,6 +38,7 @@ class GameScreen(Screen[None]):
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
         Binding("b", "board", "board", show=False),
+        Binding("t", "tree", "forks", show=False),
         Binding("question_mark", "legend", "legend"),
         Binding("escape", "back", "back", show=False),
         Binding("q", "close", "close"),
@@ -166,6 +167,21 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(SeedModal(at), chosen)
 
+    @work(thread=True, exclusive=True, group="game-io")
+    def action_tree(self) -> None:
+        """The game's fork tree; choosing another game opens it."""
+        try:
+            rows = self.app.backend.tree(self.game_id)  # type: ignore[attr-defined]
+        except FAILURES as exc:
+            self.app.call_from_thread(self.failed, str(exc))
+            return
+
+        def chosen(game_id: str | None) -> None:
+            if game_id is not None and game_id != self.game_id:
+                self.app.open_game(game_id)  # type: ignore[attr-defined]
+
+        self.app.call_from_thread(self.app.push_screen, TreeModal(rows, self.game_id), chosen)
+
     def action_diff(self) -> None:
         self.app.pick_diff(self.game_id)  # type: ignore[attr-defined]
 
@@ -205,7 +221,7 @@ class GameScreen(Screen[None]):
             f"{model.game.spec.title}: what the board shows\n{colours}\n"
             + (f"  {scene.notation}\n" if scene.notation else "")
             + f"\nmarks: {LEGEND}\n\n"
-            + "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · "
+            + "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · t forks · "
             "d diff · b the board (arrows, Enter picks a square) · y send a chosen move · c enter chance · "
             "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game vs bots)\n"
             "rulings: citylog rules ID (e.g. citylog rules CC-10)"

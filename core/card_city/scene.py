@@ -3,6 +3,8 @@ the split on the table, hands, coins, and scores if the game ended now."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from core.card_city.cards import KINDS, NAMES
 from core.card_city.rules import to_act
 from core.card_city.scoring import final_score
@@ -43,6 +45,12 @@ def _frame(cells: tuple[tuple[int, int, str], ...]) -> tuple[int, int]:
     top = min(rows) - (4 - (max(rows) - min(rows))) // 2
     left = min(cols) - (4 - (max(cols) - min(cols))) // 2
     return top, left
+
+
+@lru_cache(maxsize=4096)
+def _score_now(seat: int, city: tuple[tuple[int, int, str], ...], coins: int, decentralization: bool, solo: bool) -> int:
+    """The score if the game ended now (cities and coins are public: the same in every view)."""
+    return final_score(seat, {(r, c): k for r, c, k in city}, coins, decentralization, solo).total
 
 
 def _cards_row(title: str, groups: list[tuple[str, tuple[str, ...]]]) -> Panel:
@@ -112,7 +120,7 @@ def scene(s: State, seat: int | None) -> Scene:
         scores = tuple((s.players[b.seat].name, b.total) for b in s.scores)
     else:
         scores = tuple(
-            (p.name, final_score(i, p.grid(), p.coins, s.options.decentralization, s.n == 1).total)
+            (p.name, _score_now(i, p.city, p.coins, s.options.decentralization, s.n == 1))
             for i, p in enumerate(s.players)
         )
     legend = tuple((COLOUR[k], f"{k} {NAMES[k]}") for k in ("H", *KINDS))

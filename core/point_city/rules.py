@@ -137,7 +137,7 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
             "PC-3", "give exactly one payment for each building taken, and none for resource cards"
         )
     me = s.seats[seat]
-    # PL-13: the resource card of the pick is named by its face (tier and resource,
+    # PL-16: the resource card of the pick is named by its face (tier and resource,
     # what the player can see) or, as in recorded logs, by its id
     picked = [x.card for x in slots if not x.building]
     hand = set(me.resources) | set(picked)
@@ -266,7 +266,7 @@ def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
     """The legal takes of cells a, b (a < b, adjacent), one per distinct payment."""
     slots = (s.market[a], s.market[b])
     me = s.seats[seat]
-    # the pick's resource card pays by its face (all a player knows of it, PL-13)
+    # the pick's resource card pays by its face (all a player knows of it, PL-16)
     # and is written PICKED in the command
     faces = tuple(face_of(x.card) for x in slots if not x.building)
     hand = me.resources + faces

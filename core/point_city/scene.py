@@ -24,12 +24,18 @@ INK = {"energy": "#ffffff", "ecology": "#ffffff", "industry": "#ffffff", WILD: "
 EMPTY = "#f4f1ea"
 
 
+def _name(cid: int) -> str:
+    """``#12``; a card known by its resource side only (a negative face id, PL-13): its tier."""
+    return f"#{cid}" if cid >= 0 else f"tier {CARDS[cid].tier}"
+
+
 def _resource(cid: int, row: int, col: int) -> Cell:
     card = CARDS[cid]
     n = f"×{card.symbols}" if card.symbols > 1 else ""
+    hidden = " (its building side is hidden, PL-13)" if cid < 0 else ""
     return Cell(
-        row, col, f"resource:{card.resource}", COLOUR[card.resource], f"#{cid}\n{ABBR[card.resource]}{n}",
-        (), f"#{cid} resource side: {card.symbols} {card.resource}", INK.get(card.resource, "#111111"),
+        row, col, f"resource:{card.resource}", COLOUR[card.resource], f"{_name(cid)}\n{ABBR[card.resource]}{n}",
+        (), f"{_name(cid)} resource side: {card.symbols} {card.resource}{hidden}", INK.get(card.resource, "#111111"),
     )
 
 
@@ -89,7 +95,7 @@ def market_panel(s: State) -> Panel:
             market.append(_building(slot.card, r, c) if slot.building else _resource(slot.card, r, c))
     marker = ()
     notes = [
-        f"deck: {deck_size(s)} card(s)" + (f", top #{s.top} {ABBR[CARDS[s.top].resource]}" if s.top else ""),
+        f"deck: {deck_size(s)} card(s)" + (f", top {_name(s.top)} {ABBR[CARDS[s.top].resource]}" if s.top else ""),
         "civic tokens: " + (", ".join(TOKENS[t].name for t in s.display) or "none"),
     ]
     if s.solo_level:

@@ -68,7 +68,7 @@ def building_text(card: Card, markup: bool = False) -> str:
 
 
 def card_id(cid: int) -> str:
-    """``#36``; ``#?`` for a card known by its resource side only (PL-13)."""
+    """``#36``; ``#?`` for a card known by its resource side only (PL-16)."""
     return f"#{cid}" if cid > 0 else "#?"
 
 
@@ -250,7 +250,7 @@ def _parse_pay(spec: str) -> Pay:
             if token:
                 raise BadCommandSyntax("one civic token per building")
             token = _int(item[1:], "token")
-        elif item[:1].isalpha():  # a cell of the pick: its resource card (PL-13)
+        elif item[:1].isalpha():  # a cell of the pick: its resource card (PL-16)
             parse_cell(item)
             cards.append(PICKED)
         else:

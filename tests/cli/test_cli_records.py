@@ -117,3 +117,55 @@ def test_tree_shows_forks_where_they_branch_with_seed_and_result(db: Path) -> No
     assert tree["forks"][0]["forks"][0]["fork_at"] == 62
     code, _, err = run(db, "tree", "nope")
     assert code == 2 and "no game 'nope'" in err
+
+
+def test_picture_and_file_conversions(db: Path, tmp_path: Path) -> None:
+    gid = bot_game(db)
+    svg = ok(db, "picture", gid, "--at", "10")
+    assert svg.startswith("<svg ") and "last: #10 " in svg
+    assert ok(db, "picture", gid, "--at", "10", "--as", "alice") != svg
+    view = tmp_path / "alice.jsonl"
+    ok(db, "export", gid, "--as", "alice", "-o", str(view))
+    assert ok(db, "picture", str(view), "--at", "10") == ok(db, "picture", gid, "--at", "10", "--as", "alice")
+    out = tmp_path / "p.svg"
+    assert "wrote" in ok(db, "picture", gid, "-o", str(out)) and out.read_text().startswith("<svg ")
+    # a file converts to the other formats as it is
+    record = tmp_path / "r.txt"
+    ok(db, "export", gid, "--format", "text", "-o", str(record))
+    assert ok(db, "export", str(record)).splitlines()[1:] == ok(db, "export", gid).splitlines()[1:]
+    assert ok(db, "export", str(record), "--format", "text") == record.read_text()
+    assert ok(db, "export", str(view), "--format", "html").startswith("<!DOCTYPE html>")
+    before = dump(db)
+    for args, message in [
+        (("picture", gid, "--at", "0"), "--at must be between 1 and"),
+        (("picture", gid, "--as", "zed"), "no player 'zed'"),
+        (("picture", str(view), "--as", "bob"), "this file is alice's view"),
+        (("picture", "nope"), "no game or file 'nope'"),
+        (("export", str(view), "--as", "alice"), "--as needs a game id"),
+        (("export", str(view), "--format", "text"), "view hides chance"),
+    ]:
+        code, out_, err = run(db, *args)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (args, err)
+    garbage = tmp_path / "g.txt"
+    garbage.write_bytes(b"[Format \"citylog-record/1\"]\n[Game \"card-city\"\n\x00\x01")
+    code, _, err = run(db, "picture", str(garbage))
+    assert code == 2 and "g.txt:2: malformed tag line" in err
+    assert dump(db) == before
+
+
+def test_a_record_edited_on_windows_still_imports(db: Path, tmp_path: Path) -> None:
+    """A byte-order mark, CRLF line ends and indentation do not change a record."""
+    gid = bot_game(db)
+    ok(db, "note", gid, "--at", "6", "mailed")
+    text = ok(db, "export", gid, "--format", "text")
+    record = tmp_path / "r.txt"
+    record.write_bytes(b"\xef\xbb\xbf" + "\r\n".join("  " + line for line in text.splitlines()).encode())
+    new = json.loads(ok(db, "import", str(record), "--json"))["game_id"]
+    assert ok(db, "export", new, "--format", "text") == text
+
+
+def test_a_note_is_bounded(db: Path) -> None:
+    gid = bot_game(db)
+    code, _, err = run(db, "note", gid, "--at", "2", "x" * 2001)
+    assert code == 2 and "at most 2000 characters" in err
+    assert "noted" in ok(db, "note", gid, "--at", "2", "x" * 2000)

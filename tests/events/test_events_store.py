@@ -34,6 +34,7 @@ from events.store import (
     GameExists,
     GameNotFound,
     GameRecord,
+    Note,
     SqliteStore,
     StoreBusy,
     StoreError,
@@ -104,6 +105,25 @@ def rows(records: list[Recorded]) -> list[tuple]:
 
 # -- the contract --------------------------------------------------------------
 class TestEventStoreContract:
+    def test_notes_are_kept_outside_the_chain(self, store: EventStore) -> None:
+        store.create_game(rec("g1"))
+        store.create_game(rec("g2"))
+        written = store.append("g1", 0, items(3))
+        store.add_note("g1", 2, "second")
+        store.add_note("g1", 1, "first")
+        store.add_note("g1", 2, "again, } and\nnewline")
+        assert store.notes("g1") == [Note(1, "first"), Note(2, "second"), Note(2, "again, } and\nnewline")]
+        assert store.notes("g2") == []
+        assert store.read("g1") == written  # the events and their hashes are untouched
+        for seq in (0, 4):
+            with pytest.raises(StoreError):
+                store.add_note("g1", seq, "out of range")
+        with pytest.raises(GameNotFound):
+            store.add_note("nope", 1, "x")
+        with pytest.raises(GameNotFound):
+            store.notes("nope")
+        assert len(store.notes("g1")) == 3
+
     def test_create_get_round_trip(self, store: EventStore) -> None:
         r = rec(
             "g1",
@@ -395,6 +415,8 @@ class TestSqliteStore:
             s.append("empty", 0, items(1))
             assert verify_chain(DEF, s.read("empty")) is None
             assert s.get_game("old").definition == DEF
+            s.add_note("old", 1, "notes arrive with migration 6")  # issue 15
+            assert s.notes("old") == [Note(1, "notes arrive with migration 6")]
         with SqliteStore(path) as s:  # reopening migrates nothing more
             assert s.schema_version() == SCHEMA_VERSION
             assert s.version("old") == 3

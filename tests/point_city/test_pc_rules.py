@@ -345,7 +345,7 @@ def test_view_hides_the_unseen_cards() -> None:
     mid = table(top=res("industry")[0], hidden=(5, 2, 0), hands=[(), ()])
     v = GAME.view(mid, 1)
     assert v.unseen == ((), (), ()) and v.hidden == mid.hidden
-    # PL-13: the deck's top card shows its resource side only, never its id
+    # PL-16: the deck's top card shows its resource side only, never its id
     assert v.top == face_of(mid.top) < 0 and CARDS[v.top].resource == "industry"
     assert msgspec.structs.replace(v, unseen=mid.unseen, top=mid.top, market=mid.market) == mid
     # the deck take's second card does not exist before the choice is made

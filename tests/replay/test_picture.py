@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core import registry
@@ -22,6 +22,7 @@ from replay.logfile import read
 from replay.picture import picture
 from replay.sources import export, fold_log
 from replay.svg import render
+from tests.options import draw_options
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -82,7 +83,6 @@ def test_a_player_view_hides_what_the_player_cannot_see() -> None:
 
 
 @pytest.mark.parametrize("name", registry.available())
-@settings(max_examples=6)
 @given(seed=st.text("abc012", min_size=1, max_size=5), data=st.data())
 def test_every_position_is_well_formed_and_a_view_is_computable_from_its_file(
     name: str, seed: str, data: st.DataObject, tmp_path_factory: Any
@@ -91,7 +91,8 @@ def test_every_position_is_well_formed_and_a_view_is_computable_from_its_file(
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     players = [f"p{i}" for i in range(n)]
     svc = GameService(SqliteStore(tmp_path_factory.mktemp("pic") / "p.db"))
-    gid = svc.create(name, players, seed=seed, bots=dict.fromkeys(range(n), "random"))
+    options = draw_options(game, data.draw)
+    gid = svc.create(name, players, seed=seed, options=options, bots=dict.fromkeys(range(n), "random"))
     full = export(svc, gid)
     game, events, states = fold_log(full)
     count = len(events)

@@ -11,14 +11,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import msgspec
+
 from core import registry
 from core.engine import CHANCE
 from core.rng import Rng
 from events.service import GameService
 from events.store import Note, SqliteStore
+from events.envelope import chain
 from replay import record
+from replay.logfile import from_records
 from replay.record import RecordError
 from replay.sources import export, export_record, import_log
+from tests.options import draw_options
 
 GAMES = registry.available()
 
@@ -59,8 +64,7 @@ def _round_trip(svc: GameService, gid: str, into: GameService) -> str:
 
 def _game_setup(game: Any, data: st.DataObject) -> tuple[list[str], dict[str, str]]:
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
-    options = {o.key: data.draw(st.sampled_from(o.choices)) for o in game.spec.options if o.choices}
-    return [f"p{i}" for i in range(n)], options
+    return [f"p{i}" for i in range(n)], draw_options(game, data.draw)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -105,6 +109,13 @@ def test_table_games_with_chance_lines_round_trip(name: str, data: st.DataObject
     assert "(chance)" in text or svc.store.version(gid) == 1 or not _has_chance(svc, gid)
     if finish:
         assert '[Result "*"]' not in text
+    # a fork of a table game, played on with chance typed in
+    loaded = svc.load(gid)
+    points = [i for i in range(1, len(loaded.events)) if game.command_of(loaded.events[i]) is not None]
+    if points:
+        fork = svc.fork(gid, data.draw(st.sampled_from(points), label="fork at"))
+        _play_table_game(svc, fork, seed + "f", data.draw(st.integers(0, 20), label="fork moves"))
+        _round_trip(svc, fork, svc)
 
 
 def _has_chance(svc: GameService, gid: str) -> bool:
@@ -155,6 +166,11 @@ def _edit(text: str, old: str, new: str) -> str:
         (lambda t: t + "R10 #999 alice: pass\n", "not #999"),
         (lambda t: _edit(t, '[Players "alice bob"]', '[Players alice bob]'), ":4: malformed tag line"),
         (lambda t: "hello\n" + t, ":1: not a citylog record"),
+        (lambda t: _edit(t, "alice=greedy", "alice=genius"), "is not PLAYER=POLICY"),
+        (lambda t: _edit(t, "decentralization=no", "decentralization=maybe"), "not a valid game"),
+        (lambda t: _edit(t, '[Options "', '[Options "decentralization=yes '), "given twice"),
+        (lambda t: _edit(t, '[Players "alice bob"]', '[Players "alice alice"]'), "not a valid game"),
+        (lambda t: _edit(t, '[Events "', '[Events "1'), "the Events tag says"),
     ],
 )
 def test_changed_records_are_refused_with_the_line(
@@ -202,3 +218,19 @@ def test_tag_values_stay_on_one_line(value: str) -> None:
     line = record._tag("Seed", value)
     assert len(line.splitlines()) == 1
     assert record._TAG.match(line) is not None
+
+
+def test_a_record_under_other_rules_is_written_but_not_re_decided(finished: tuple[GameService, str]) -> None:
+    svc, gid = finished
+    text = export_record(svc, gid)
+    version = registry.get("card-city").spec.rules_version
+    old = text.replace(f'[Rules "{version}"]', '[Rules "card-city/0"]')
+    with pytest.raises(RecordError, match="recorded under rules card-city/0"):
+        record.read(old)
+    # a stored game under other rules still writes its record (never re-decided)
+    log = export(svc, gid)
+    d = msgspec.structs.replace(log.header.definition, rules_version="card-city/0")
+    rechained = chain(d, gid, [(x.type, bytes(x.payload)) for x in log.lines], secret="s1")
+    written = record.write(from_records(msgspec.structs.replace(log.header, definition=d), rechained))
+    assert written.partition("\n\n")[2] == text.partition("\n\n")[2]
+    assert '[Rules "card-city/0"]' in written

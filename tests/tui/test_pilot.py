@@ -397,3 +397,30 @@ def test_status_says_what_is_happening_never_game_over_mid_game(db: str, gid: st
     model.go(development)
     assert "development phase" in model.scene().status[0]
     assert "automatic step after seq" in model.status()
+async def test_t_shows_the_fork_tree_and_opens_a_fork(db: str) -> None:
+    from cli.tui.modals import TreeModal
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    store = SqliteStore(db)
+    svc = GameService(store)
+    at = next(i for i in range(20, 40) if svc.load("cc-demo").game.command_of(svc.load("cc-demo").events[i]))
+    child = svc.fork("cc-demo", at, seed="branch")
+    store.close()
+    app = CitylogApp(db, "cc-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, TreeModal)
+        assert [gid for gid, _ in modal.rows] == ["cc-demo", child]
+        assert modal.rows[0][1].endswith("◀") and f"at {at}: {child}  seed branch" in modal.rows[1][1]
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_id == child
+        await pilot.press("t")
+        await settle(pilot)
+        await pilot.press("escape")  # cancelled: still on the fork
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_id == child
