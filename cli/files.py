@@ -29,7 +29,7 @@ def export(
     """The game as JSON Lines (a header, then one event per line with its hash), as
     a readable text record, or as a one-file HTML replay page.  A log file or record
     (a player's view file too) converts to another format as it is."""
-    svc = service(ctx)
+    svc = service(ctx, readonly=True)
     if Path(game_id).is_file():
         if as_ is not None:
             raise fail("--as needs a game id; a file exports as the view it holds")

@@ -154,8 +154,7 @@ def import_log(service: GameService, log: LogFile, notes: list[Note] | None = No
         if [w.hash for w in written] != [x.hash for x in log.lines]:
             raise ServiceError("not imported: the stored hashes differ from the file's")
         loaded = service.load(record.id)
-        if not loaded.game.to_act(loaded.state):
-            store.set_status(record.id, "over")
+        service.finish(record, loaded.game, loaded.state)
         for note in notes or ():
             store.add_note(record.id, note.seq, note.text)
     return record.id

@@ -105,6 +105,32 @@ class GameModel:
                 i for i, r in enumerate(self.rounds) if i == 0 or r != self.rounds[i - 1]
             ]
 
+    def extended(self, new: Sequence[Any]) -> GameModel:
+        """This model with ``new`` records (appended since, by anyone) on top:
+        only the new events are decoded and applied — no fold of the whole log.
+        The cursor stays, or follows the end if it was there."""
+        from msgspec.structs import replace as _replace
+
+        from events.codec import decoder_for
+
+        decoder = decoder_for(self.game.event_type)
+        events = [decoder.decode(r.payload) for r in new]
+        states = list(self.states)
+        state = states[-1]
+        for e in events:
+            state = self.game.apply(state, e)
+            states.append(state)
+        record = self.record
+        if not self.game.to_act(state) and record.status != "over":
+            record = _replace(record, status="over")
+        model = GameModel(
+            record, self.game, self.records + list(new), self.events + events, states,
+            viewer=self.viewer,
+            rounds=self.rounds + [self.game.round_of(s) for s in states[len(self.states):]],
+        )
+        model.cursor = model.last if self.at_end else self.cursor
+        return model
+
     @classmethod
     def from_loaded(cls, loaded: Loaded, cursor: int | None = None, notes: Sequence[Note] = ()) -> GameModel:
         states = loaded.history or [loaded.state]

@@ -38,6 +38,7 @@ class GameScreen(Screen[None]):
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
         Binding("b", "board", "board", show=False),
+        Binding("w", "live", "live"),
         Binding("t", "tree", "forks", show=False),
         Binding("question_mark", "legend", "legend"),
         Binding("escape", "back", "back", show=False),
@@ -50,6 +51,8 @@ class GameScreen(Screen[None]):
         self.game_id = game_id
         self.start_cursor = cursor
         self.model: GameModel | None = None
+        self.live = False
+        """Live mode (``w``): events appended by other processes show up as they land."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"citylog — game {self.game_id}", style="bold"), id="title")
@@ -86,6 +89,43 @@ class GameScreen(Screen[None]):
                 self.app.call_from_thread(self.load)
             return
         self.app.call_from_thread(self.loaded, model)
+
+    @work(thread=True, exclusive=True, group="live")
+    def follow(self) -> None:
+        def deliver(model: GameModel) -> None:
+            self.app.call_from_thread(self.extended, model)
+
+        try:
+            self.app.backend.follow(  # type: ignore[attr-defined]
+                self.game_id, lambda: self.model, deliver, lambda: not self.live
+            )
+        except FAILURES as exc:
+            self.app.call_from_thread(self.failed, str(exc))
+        self.live = False
+
+    def extended(self, model: GameModel) -> None:
+        """New events from elsewhere (live mode); ignored if the screen moved on."""
+        current = self.model
+        if current is None or model.version <= current.version or not self.live:
+            return
+        if model.records[current.version - 1].hash != current.records[-1].hash:
+            return
+        model.viewer = current.viewer
+        if not current.at_end:
+            model.cursor = current.cursor
+        self.model = model
+        self.refresh_view()
+
+    def action_live(self) -> None:
+        self.live = not self.live
+        if self.live:
+            self.notify("live: following the game as it is played")
+            self.follow()
+        else:
+            self.notify("live: off")
+
+    def on_unmount(self) -> None:
+        self.live = False
 
     @work(thread=True, exclusive=True, group="game-io")
     def fork(self, at: int, seed: str | None) -> None:

@@ -89,7 +89,7 @@ def scene(s: State, seat: int | None) -> Scene:
     sides = s.sides or "?" * 10
     status = [
         f"round {s.round}/12 · plot {s.plot or '-'} · plan {s.plan or '-'} · bag {len(s.bag)} tiles"
-        if s.phase != OVER else "game over",
+        if actors or s.phase != OVER else "game over",
         "sides: " + " ".join(f"{c.name} {x}" for c, x in zip(BUILDING_CARDS, sides)),
     ]
     if actors:

@@ -172,7 +172,7 @@ def _(e: ev.GameEnded, s: State) -> State:
 
 @apply.register
 def _(e: ev.Scored, s: State) -> State:
-    return _with(s, step="over", final=e.scores)
+    return _with(s, step="over", final=e.scores, final_winners=e.winners)
 
 
 def _with(s: State, **changes: object) -> State:

@@ -25,7 +25,7 @@ class PointCity(Game[State, Any, Any]):
         title="Point City",
         min_players=1,
         max_players=4,
-        rules_version="pc-1",
+        rules_version="pc-2",  # pc-2: the card list repriced (PL-15)
         options=(
             OptionSpec("solo-level", "1", ("1", "2", "3"),
                        "PC-7 solo opponent level (used with 1 player)"),

@@ -119,7 +119,8 @@ def scene(s: State, seat: int | None) -> Scene:
         score = opponent_score(s)
         panels.append(_tableau(f"solo opponent (level {s.solo_level})", s.opponent, score, (), None))
         scores.append(("opponent", score))
-    status = [f"round {s.round} · {s.step} step" if actors or not s.final else "game over"]
+    # between the events of one decision nobody acts, yet the game goes on
+    status = [f"round {s.round} · {s.step}" if actors or s.step != "over" else "game over"]
     if actors:
         status.append("to act: " + ("the draw" if actors == (-1,) else ", ".join(s.players[a] for a in actors)))
     legend = tuple((COLOUR[t], f"{ABBR[t]} {'Ingenuity (wild: any type)' if t == WILD else t}")
