@@ -14,6 +14,7 @@ from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import emit_json, plain, say, say_markup
 from core.engine import CHANCE
+from core.scene_text import legend_line
 from core.seats import joins
 from events.service import GameService, ServiceError, check_players
 from events.signing import public_hex
@@ -219,10 +220,12 @@ def show(
         emit_json(out)
         return
     say_markup(game.render(shown, v["seat"]))
+    say(legend_line(game.scene(shown, v["seat"])))
     if joining:
         say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
     elif result is None:
-        say(f"seq {v['seq']}; to act: {', '.join(to_act) or 'nobody'}")
+        doing = f"to act: {', '.join(to_act)}" if to_act else "an automatic step (nobody decides here)"
+        say(f"seq {v['seq']}; {doing}")
     else:
         winners = " and ".join(v["players"][w] for w in result.winners)
         say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")

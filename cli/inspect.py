@@ -60,23 +60,38 @@ def diff(
     as_: Annotated[Optional[str], typer.Option("--as", help="Compare this player's views")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Identical, or the first diverging seq, the two events and how the states differ."""
+    """Identical (exit 0), or where the games part and how the positions differ (exit 1, like diff(1)).
+
+    Prints the first diverging seq, the two events there, how the positions
+    differ right after them and how the final positions differ — in the game's
+    words (squares, cards, scores).  Two unrelated logs are "different games".
+    """
     svc = service(ctx, readonly=True)
     result = diff_logs(open_log(svc, a, as_), open_log(svc, b, as_))
     if json:
         emit_json(result)
-        return
-    if result["identical"]:
+    elif result["identical"]:
         say(f"identical: {result['events'][0]} events")
-        return
-    say(f"first divergence at seq {result['first_divergence']}")
-    for side in ("a", "b"):
-        ev = result.get(side)
-        say(f"  {side}: {ev['event'] if ev else '(no event: the log ends here)'}")
-    for d in result.get("state_differences", [])[:40]:
-        say(f"  {d['path']}: {d['a']!r} → {d['b']!r}")
-    if result.get("note"):
-        say(f"  {result['note']}")
+    elif result.get("different_games"):
+        say("different games (they differ from the first event)")
+        say(f"  a: {result['a']['event']}")
+        say(f"  b: {result['b']['event']}")
+    else:
+        say(f"first divergence at seq {result['first_divergence']}")
+        for side in ("a", "b"):
+            ev = result.get(side)
+            say(f"  {side}: {ev['event'] if ev else '(no event: the log ends here)'}")
+        if result.get("note"):
+            say(f"  {result['note']}")
+        if result.get("differences"):
+            say("after it (a → b):")
+            for line in result["differences"][:40]:
+                say(f"  {line}")
+        say(f"at the end ({result['events'][0]} and {result['events'][1]} events, a → b):")
+        for line in result["final_differences"][:60] or ["the final positions are the same"]:
+            say(f"  {line}")
+    if not result["identical"]:
+        raise typer.Exit(CHECK_FAILED)
 
 
 def verify(

@@ -3,6 +3,17 @@
 Shared by every game's ``score_board``: blank lines and ``#`` comments are
 ignored, and every token keeps its line and column so an error can name them.
 
+A board copied from ``citylog show`` reads the same: its column header (``A B
+C D E`` or Card City's ``-2 -1 0 1 2``) and the row label starting each row are
+skipped (and kept as the board's labels, :func:`board_labels`), and ``·`` is an
+empty square like ``.``.
+
+>>> shown = "      -1  0  1  2  3\\n" + "".join(f"  {r:>2}  ·  ·  H  ·  · \\n" for r in range(-2, 3))
+>>> [t[2] for t in board_tokens(shown, "b.txt")[0]]
+['.', '.', 'H', '.', '.']
+>>> board_labels(shown)
+(('-2', '-1', '0', '1', '2'), ('-1', '0', '1', '2', '3'))
+
 >>> grid = board_tokens("# a comment\\nH R . . .\\n" + ". . . . .\\n" * 4, "b.txt")
 >>> grid[0]
 [(2, 1, 'H'), (2, 3, 'R'), (2, 5, '.'), (2, 7, '.'), (2, 9, '.')]
@@ -16,14 +27,49 @@ Token = tuple[int, int, str]
 """(line, column, text), both counted from 1."""
 
 
+def _is_header(words: list[str], size: int) -> bool:
+    if len(words) != size:
+        return False
+    if words == list("ABCDEFGH"[:size]):
+        return True
+    try:
+        numbers = [int(w) for w in words]
+    except ValueError:
+        return False
+    return numbers == list(range(numbers[0], numbers[0] + size)) and numbers[0] != 1
+
+
+def _layout(text: str, size: int) -> tuple[int | None, bool]:
+    """The header line's number (None: no header) and whether rows start with a label."""
+    lines = [(n, raw.split("#", 1)[0].split()) for n, raw in enumerate(text.splitlines(), start=1)]
+    lines = [(n, w) for n, w in lines if w]
+    if not lines or not _is_header(lines[0][1], size):
+        return None, False
+    rows = lines[1:]
+    labelled = bool(rows) and all(len(w) == size + 1 for _, w in rows[:size])
+    return (lines[0][0], True) if labelled else (None, False)
+
+
+def board_labels(text: str, size: int = 5) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The row and column labels of a board copied from ``show`` (None: a bare board file)."""
+    header, labelled = _layout(text, size)
+    if header is None or not labelled:
+        return None
+    lines = [raw.split("#", 1)[0].split() for raw in text.splitlines()]
+    cols = tuple(lines[header - 1])
+    rows = tuple(w[0] for w in lines[header:] if w)[:size]
+    return rows, cols
+
+
 def board_tokens(text: str, source: str, size: int = 5) -> list[list[Token]]:
     """The ``size`` × ``size`` tokens of a board file, or ``BoardFileError``."""
     rows: list[list[Token]] = []
     last_line = 0
+    header, labelled = _layout(text, size)
     for number, raw in enumerate(text.splitlines(), start=1):
         last_line = number
-        body = raw.split("#", 1)[0]
-        if not body.strip():
+        body = raw.split("#", 1)[0].replace("·", ".")
+        if not body.strip() or number == header:
             continue
         if len(rows) == size:
             raise BoardFileError(source, number, 1, f"a board has {size} rows; this is a row too many")
@@ -33,6 +79,8 @@ def board_tokens(text: str, source: str, size: int = 5) -> list[list[Token]]:
             col = body.index(part, col)
             tokens.append((number, col + 1, part))
             col += len(part)
+        if labelled and len(tokens) == size + 1:
+            tokens = tokens[1:]
         if len(tokens) != size:
             column = tokens[size][1] if len(tokens) > size else len(body.rstrip()) + 1
             raise BoardFileError(

@@ -10,7 +10,11 @@ of their own.
 
 Marks a renderer should show: ``last`` (changed by the last decision),
 ``hidden`` (a card or tile the viewer may not see), ``target`` (where the next
-decision may place something), ``active`` (whose turn).
+decision may place something), ``selected`` (the square a player picked),
+``active`` (whose turn).  A panel marked ``board`` holds squares a command can
+name (``Game.square_of``); its ``owner`` is the seat whose board it is (None:
+a shared board such as Point City's market); a panel marked ``flow`` is a row
+of cards a renderer may wrap to its width.
 
 >>> a = Scene("t", panels=(Panel("p", 1, 2, (Cell(0, 0, "R", "#fff", "R"),)),))
 >>> b = Scene("t", panels=(Panel("p", 1, 2, (Cell(0, 0, "R", "#fff", "R"), Cell(0, 1, "C", "#00f", "C"))),))
@@ -20,6 +24,7 @@ decision may place something), ``active`` (whose turn).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -61,6 +66,8 @@ class Panel(msgspec.Struct, frozen=True):
     top: int = 0
     left: int = 0
     """The game coordinates of the grid's top-left square (a Card City frame moves)."""
+    owner: int | None = None
+    """The seat whose board or tableau this is (None: shared, or not a seat's)."""
 
 
 class Scene(msgspec.Struct, frozen=True):
@@ -73,6 +80,8 @@ class Scene(msgspec.Struct, frozen=True):
     """The last event, described."""
     legend: tuple[tuple[str, str], ...] = ()
     """What the colours mean: ``(colour, text)`` pairs."""
+    notation: str = ""
+    """How to read the labels and commands (Point City's ``t4``, ``pay``), for text legends."""
 
 
 def mark_changes(before: Scene | None, after: Scene) -> Scene:
@@ -98,6 +107,68 @@ def mark_changes(before: Scene | None, after: Scene) -> Scene:
         )
         panels.append(replace(p, cells=cells))
     return replace(after, panels=tuple(panels))
+
+
+def board_panel(scene: Scene, seat: int) -> int | None:
+    """The index of the panel ``seat``'s commands name squares on (``Game.square_of``)."""
+    shared = None
+    for i, p in enumerate(scene.panels):
+        if "board" not in p.marks:
+            continue
+        if p.owner == seat:
+            return i
+        if p.owner is None and shared is None:
+            shared = i
+    return shared
+
+
+def _coordinate_labels(labels: tuple[str, ...], start: int) -> bool:
+    return labels == tuple(str(n) for n in range(start, start + len(labels)))
+
+
+def mark_targets(
+    scene: Scene, index: int, squares: Sequence[tuple[int, int]], selected: tuple[int, int] | None = None,
+    blank: str = "#f4f1ea",
+) -> Scene:
+    """Panel ``index`` with ``squares`` marked ``target`` and ``selected`` marked.
+
+    A target outside the panel's grid (a Card City city may grow past the frame
+    that centres it) widens the grid to hold it, with blank cells; numeric
+    labels are extended to match.
+
+    >>> p = Panel("c", 1, 1, (Cell(0, 0, "R", "#fff", "R"),), row_labels=("0",), col_labels=("0",))
+    >>> s = mark_targets(Scene("t", panels=(p,)), 0, [(0, 1)], (0, 1))
+    >>> q = s.panels[0]
+    >>> (q.rows, q.cols, q.col_labels, [c.marks for c in q.cells])
+    (1, 2, ('0', '1'), [(), ('target', 'selected')])
+    """
+    p = scene.panels[index]
+    wanted = set(squares) | ({selected} if selected else set())
+    top = min([p.top] + [r for r, _ in wanted])
+    left = min([p.left] + [c for _, c in wanted])
+    bottom = max([p.top + p.rows - 1] + [r for r, _ in wanted])
+    right = max([p.left + p.cols - 1] + [c for _, c in wanted])
+    have = {(c.row, c.col): c for c in p.cells}
+    targets = set(squares)
+    cells = []
+    for r in range(top, bottom + 1):
+        for c in range(left, right + 1):
+            cell = have.get((r, c)) or Cell(r, c, "empty", blank, "", (), f"{r},{c}", "#9a9a9a")
+            marks = tuple(m for m in cell.marks if m not in ("target", "selected"))
+            marks += ("target",) if (r, c) in targets else ()
+            marks += ("selected",) if (r, c) == selected else ()
+            cells.append(replace(cell, marks=marks) if marks != cell.marks else cell)
+    rows, cols = bottom - top + 1, right - left + 1
+    row_labels, col_labels = p.row_labels, p.col_labels
+    if (rows, cols) != (p.rows, p.cols):
+        if _coordinate_labels(p.row_labels, p.top):
+            row_labels = tuple(str(n) for n in range(top, bottom + 1))
+        if _coordinate_labels(p.col_labels, p.left):
+            col_labels = tuple(str(n) for n in range(left, right + 1))
+    panel = replace(p, rows=rows, cols=cols, top=top, left=left, cells=tuple(cells),
+                    row_labels=row_labels, col_labels=col_labels)
+    panels = scene.panels[:index] + (panel,) + scene.panels[index + 1:]
+    return replace(scene, panels=panels)
 
 
 def scene_of(game: Any, state: Any, seat: int | None, caption: str = "") -> Scene:
@@ -141,3 +212,66 @@ def scene_at(
     event = events[seq - 1] if seat is None else game.redact(events[seq - 1], seat)
     caption = f"#{seq} {game.describe(event, players)}"
     return mark_changes(before, replace(plain(seq - 1), caption=caption))
+
+
+def square_name(panel: Panel, row: int, col: int) -> str:
+    """A square as the board's labels name it: ``B3`` (letters across) or ``-1,0``."""
+    r, c = row - panel.top, col - panel.left
+    rl = panel.row_labels[r] if 0 <= r < len(panel.row_labels) else str(row)
+    cl = panel.col_labels[c] if 0 <= c < len(panel.col_labels) else str(col)
+    if cl.isalpha() and len(cl) == 1:
+        return f"{cl}{rl}"
+    return f"{rl},{cl}" if rl and cl else f"{row},{col}"
+
+
+def _what(cell: Cell | None) -> str:
+    if cell is None or cell.kind == "empty":
+        return "empty"
+    return cell.detail or cell.label.replace("\n", " ") or cell.kind
+
+
+def scene_differences(a: Scene, b: Scene) -> list[str]:
+    """How two positions differ, in the game's words: squares, cards, notes, scores.
+
+    >>> x = Scene("t", panels=(Panel("ada", 1, 2, (Cell(0, 0, "R", "#fff", "R", detail="Residential"),),
+    ...                             row_labels=("0",), col_labels=("0", "1"), marks=("board",)),))
+    >>> y = Scene("t", panels=(Panel("ada", 1, 2, (Cell(0, 1, "C", "#fff", "C", detail="Commercial"),),
+    ...                             row_labels=("0",), col_labels=("0", "1"), marks=("board",)),))
+    >>> scene_differences(x, y)
+    ['ada 0,0: Residential → empty', 'ada 0,1: empty → Commercial']
+    """
+    out: list[str] = []
+    sa, sb = dict(a.scores), dict(b.scores)
+    for name in sa:
+        if name in sb and sa[name] != sb[name]:
+            out.append(f"score {name}: {sa[name]} → {sb[name]}")
+    for la, lb in zip(a.status, b.status):
+        if la != lb:
+            out.append(f"table: {la} → {lb}")
+    pb = {p.title: p for p in b.panels}
+    pa = {p.title: p for p in a.panels}
+    for p in a.panels:
+        q = pb.get(p.title)
+        if q is None:
+            out.append(f"only in A: {p.title}")
+            continue
+        ca = {(c.row, c.col): c for c in p.cells}
+        cb = {(c.row, c.col): c for c in q.cells}
+        grid = "board" in p.marks
+        if grid:
+            for key in sorted(set(ca) | set(cb)):
+                wa, wb = _what(ca.get(key)), _what(cb.get(key))
+                if wa != wb:
+                    out.append(f"{p.title} {square_name(p, *key)}: {wa} → {wb}")
+        else:
+            xa = sorted(_what(c) for c in p.cells)
+            xb = sorted(_what(c) for c in q.cells)
+            if xa != xb:
+                gone = [x for x in xa if x not in xb]
+                new = [x for x in xb if x not in xa]
+                out.append(f"{p.title}: A has {', '.join(gone) or 'nothing else'}; B has {', '.join(new) or 'nothing else'}")
+        for na, nb in zip(p.notes, q.notes):
+            if na != nb:
+                out.append(f"{p.title}: {na} → {nb}")
+    out += [f"only in B: {t}" for t in pb if t not in pa]
+    return out

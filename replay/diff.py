@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from core.scene import scene_differences, scene_of
 from replay.logfile import LogFile
 from replay.sources import fold_log, view_seat
 
@@ -58,6 +59,14 @@ def diff(a: LogFile, b: LogFile) -> dict[str, Any]:
             return None
         return {"type": type(events[i]).__struct_config__.tag, "event": game.describe(events[i], players)}
 
+    if first == 0 or ga.spec.name != gb.spec.name or players_a != players_b:
+        out["different_games"] = True
+        out["a"] = {"type": "game", "event": describe_game(a)}
+        out["b"] = {"type": "game", "event": describe_game(b)}
+        out["differences"] = []
+        out["final_differences"] = []
+        out["state_differences"] = []
+        return out
     out["a"] = side(ga, ea, players_a, first)
     out["b"] = side(gb, eb, players_b, first)
     if first < len(sa) and first < len(sb):
@@ -66,8 +75,18 @@ def diff(a: LogFile, b: LogFile) -> dict[str, Any]:
         xa = sa[first] if va is None else ga.view(sa[first], va)
         xb = sb[first] if vb is None else gb.view(sb[first], vb)
         out["state_differences"] = state_differences(xa, xb)
+        out["differences"] = scene_differences(scene_of(ga, xa, va), scene_of(gb, xb, vb))
     else:
         shorter = "a" if len(sa) < len(sb) else "b"
         out["state_differences"] = []
+        out["differences"] = []
         out["note"] = f"{shorter} ends at seq {first}; the other goes on"
+    # the final positions, even when one game ended first
+    va, vb = view_seat(a), view_seat(b)
+    out["final_differences"] = scene_differences(scene_of(ga, sa[-1], va), scene_of(gb, sb[-1], vb))
     return out
+
+
+def describe_game(log: LogFile) -> str:
+    d = log.header.definition
+    return f"{d.game} for {', '.join(d.players)}, {len(log.lines)} events"

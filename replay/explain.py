@@ -99,7 +99,14 @@ def try_at(
     else:
         actors = game.to_act(before)
         if not actors:
-            raise ValueError("nobody was to act there; the game was over")
+            if game.result(before) is not None:
+                raise ValueError("nobody was to act there; the game was over")
+            start = decision_start(game, events, seq - 1) if seq > 2 else 1
+            follows = game.describe(events[start - 1], players) if start >= 1 else ""
+            raise ValueError(
+                f"seq {seq} is an automatic step; nobody decided there. It follows the decision at "
+                f"seq {start} ({follows}): try --at {start} to ask about that decision"
+            )
         seat = actors[0]
     try:
         command = game.parse_command(before, seat, text)

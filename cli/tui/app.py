@@ -11,6 +11,7 @@ from textual.screen import Screen
 from cli.tui.backend import Backend
 from cli.tui.diff import DiffScreen
 from cli.tui.library import LibraryScreen
+from cli.tui.palette import CitylogCommands
 from cli.tui.replay import GameScreen
 
 
@@ -18,6 +19,9 @@ class CitylogApp(App[None]):
     CSS_PATH = Path(__file__).with_name("tui.tcss")
     TITLE = "citylog"
     BINDINGS = [Binding("ctrl+q", "quit", "quit", show=False)]
+    COMMANDS = App.COMMANDS | {CitylogCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-normal"), (160, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self, db: str, game_id: str | None = None, durability: str = "full") -> None:
         super().__init__()
@@ -34,6 +38,15 @@ class CitylogApp(App[None]):
     # -- navigation (screens call these) ----------------------------------------
     def open_game(self, game_id: str) -> None:
         self.push_screen(GameScreen(game_id))
+
+    def new_game_vs_bots(self, name: str, players: int) -> None:
+        """A new game of ``name``: you in seat 1, bots in the others; opened at your first decision."""
+        self.run_worker(lambda: self._create(name, players), thread=True, group="new-game")
+
+    def _create(self, name: str, players: int) -> None:
+        names = ["you", *(f"bot{i}" for i in range(1, players))]
+        game_id = self.backend.new(name, names, {i: "random" for i in range(1, players)})
+        self.call_from_thread(self.open_game, game_id)
 
     def pick_diff(self, game_id: str) -> None:
         """Choose the other side of a diff with ``game_id`` from the library."""

@@ -76,6 +76,10 @@ class Backend:
             svc.submit(game_id, seat, command, expected_version=expected_version)
             return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id))
 
+    def new(self, game: str, players: list[str], bots: dict[int, str]) -> str:
+        with self.service() as svc:
+            return svc.create(game, players, bots=bots)
+
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:
             return svc.fork(game_id, at, seed)
@@ -85,4 +89,6 @@ class Backend:
             summary = diff(export(svc, a), export(svc, b))
             ma = GameModel.from_loaded(svc.load(a, history=True), 0)
             mb = GameModel.from_loaded(svc.load(b, history=True), 0)
-        return DiffModel(ma, mb, summary)
+        model = DiffModel(ma, mb, summary)
+        model.jump_to_divergence()  # open where the games part
+        return model

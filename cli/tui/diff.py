@@ -12,19 +12,10 @@ from textual.widgets import Footer, Static
 
 from events.service import ServiceError
 from events.store import StoreError
-from cli.tui.board import Board, markup
 from cli.tui.model import DiffModel
+from cli.tui.sceneview import SceneView
 
 MAX_SHOWN = 200
-
-
-def highlight(mine: Text, other: Text, style: str) -> Text:
-    """``mine`` with the lines that differ from ``other`` highlighted."""
-    a, b = mine.split("\n"), other.split("\n")
-    for i, line in enumerate(a):
-        if i >= len(b) or line.plain != b[i].plain:
-            line.stylize(style)
-    return Text("\n").join(a)
 
 
 class DiffScreen(Screen[None]):
@@ -47,8 +38,8 @@ class DiffScreen(Screen[None]):
         yield Static(Text(f"citylog — diff {a} ↔ {b}", style="bold"), id="title")
         yield Static("loading…", id="summary")
         with Horizontal(id="sides"):
-            yield Board(id="board-a")
-            yield Board(id="board-b")
+            yield SceneView(id="board-a")
+            yield SceneView(id="board-b")
         yield Static("", id="diff-status")
         with VerticalScroll(id="differences"):
             yield Static("", id="differences-text")
@@ -71,6 +62,9 @@ class DiffScreen(Screen[None]):
         s = model.summary
         if s["identical"]:
             text = Text(f"identical: {s['events'][0]} events each", style="bold green")
+        elif s.get("different_games"):
+            text = Text("different games (they differ from the first event)", style="bold yellow")
+            text.append(f"\n  A: {s['a']['event']}\n  B: {s['b']['event']}", style="")
         else:
             text = Text(f"first divergence at seq {s['first_divergence']}", style="bold yellow")
             for key in ("a", "b"):
@@ -87,27 +81,28 @@ class DiffScreen(Screen[None]):
         model = self.model
         if model is None:
             return
-        a = markup(model.a.board()) if model.cursor <= model.a.last else Text("(ended)")
-        b = markup(model.b.board()) if model.cursor <= model.b.last else Text("(ended)")
-        self.query_one("#board-a", Board).show(highlight(a, b, "on dark_red"))
-        self.query_one("#board-b", Board).show(highlight(b, a, "on dark_green"))
+        self.query_one("#board-a", SceneView).show(model.a.scene())
+        self.query_one("#board-b", SceneView).show(model.b.scene())
         diffs = model.differences()
-        status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {len(diffs)} state difference(s)", style="bold")
+        status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {len(diffs)} difference(s) (A → B)", style="bold")
         status.append(f"\n A {model.side_line(model.a)}", style="red")
         status.append(f"\n B {model.side_line(model.b)}", style="green")
         status.no_wrap, status.overflow = True, "ellipsis"
         self.query_one("#diff-status", Static).update(status)
         lines = Text()
         for d in diffs[:MAX_SHOWN]:
-            lines.append(f"{d['path']}: ", style="bold")
-            lines.append(repr(d["a"]), style="red")
-            lines.append("  →  ")
-            lines.append(repr(d["b"]), style="green")
+            where, _, what = d.partition(": ")
+            a_side, _, b_side = what.partition(" → ")
+            lines.append(f"{where}: ", style="bold")
+            lines.append(a_side, style="red")
+            if b_side:
+                lines.append("  →  ")
+                lines.append(b_side, style="green")
             lines.append("\n")
         if len(diffs) > MAX_SHOWN:
             lines.append(f"… and {len(diffs) - MAX_SHOWN} more", style="dim")
         if not diffs:
-            lines.append("no state differences at this seq", style="dim")
+            lines.append("the positions are the same here", style="dim")
         self.query_one("#differences-text", Static).update(lines)
 
     def _move(self, index: int) -> None:

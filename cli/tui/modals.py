@@ -34,6 +34,30 @@ class SeedModal(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class InputModal(ModalScreen[str | None]):
+    """Ask for one line of text: the text, or None if cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, prompt: str, placeholder: str = "") -> None:
+        super().__init__()
+        self.prompt = prompt
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.prompt)
+            yield Input(placeholder=self.placeholder, id="answer")
+            yield Label("Enter sends · Escape cancels", classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class TextModal(ModalScreen[None]):
     """A titled block of plain text; any of Escape, Enter or q closes it."""
 

@@ -16,7 +16,7 @@ from typing import Any
 from core.engine import CHANCE, decide_as
 from events.service import Loaded
 from events.store import GameRecord, Note
-from replay.diff import state_differences
+from core.scene import Scene, board_panel, decision_start, mark_targets, scene_at, scene_differences
 from replay.explain import explain_at
 
 LEGAL_LIMIT = 500
@@ -212,6 +212,21 @@ class GameModel:
         """The game's own rendering (rich markup) of the cursor's state, as the viewer sees it."""
         return self.game.render(self.view_state(index), self.viewer)
 
+    def scene(self, play: PlayModel | None = None) -> Scene:
+        """The cursor's position as the viewer sees it, the last decision marked; with ``play``
+        (at the end of the log, seen by the referee or the seat to act) its legal squares marked."""
+        scene = scene_at(self.game, self.events, self.states, self.seq, self.viewer, self.players)
+        if play is None or not self.at_end or self.viewer not in (None, play.seat):
+            return scene
+        squares = play.grid_squares()
+        index = board_panel(scene, play.seat)
+        if index is None or not squares:
+            return scene
+        return mark_targets(scene, index, squares, play.square_filter)
+
+    def target_panel(self, scene: Scene, play: PlayModel | None) -> int | None:
+        return None if play is None else board_panel(scene, play.seat)
+
     def line(self, index: int) -> str:
         """The readable line of event ``index``; redacted for a player's view."""
         cache = self._lines.setdefault(self.viewer, {})
@@ -239,8 +254,10 @@ class GameModel:
                 winners = self.names(result.winners) or "nobody"
                 scores = ", ".join(str(s) for s in result.scores)
                 parts.append(f"game over — scores {scores}; winner: {winners}")
-            else:
-                parts.append("game over")
+            else:  # an automatic step: income, development, a pawn passed, the final count…
+                start = decision_start(self.game, self.events, self.seq)
+                after = f"after seq {start}" if start > 1 else "at the start"
+                parts.append(f"automatic step {after}")
         parts.append(f"view: {self.viewer_label}")
         for text in self.notes.get(self.seq, ()):
             parts.append("✎ " + " ".join(text.split()))
@@ -347,13 +364,14 @@ class DiffModel:
         first = self.first_divergence
         return self.go(self.cursor if first is None else first - 1)
 
-    def differences(self) -> list[dict[str, Any]]:
-        """How the two states after the cursor's event differ (empty past either end)."""
-        if self.cursor > self.a.last or self.cursor > self.b.last:
+    def differences(self) -> list[str]:
+        """How the two positions at the cursor differ, in the games' words; past one game's
+        end its final position is compared."""
+        if self.summary.get("different_games"):
             return []
-        return state_differences(self.a.states[self.cursor], self.b.states[self.cursor])
+        return scene_differences(self.a.scene(), self.b.scene())
 
     def side_line(self, side: GameModel) -> str:
         if self.cursor > side.last:
-            return f"{side.game_id}: ended at seq {side.last + 1}"
+            return f"{side.game_id}: ended at seq {side.last + 1} (its final position is shown)"
         return f"{side.game_id}: {side.seq} {side.line(side.cursor)}"

@@ -1,8 +1,9 @@
 """The play panel: the legal commands of a human seat to act at the end of the log.
 
-Commands that place something on the board (``Game.square_of``) also get a
-clickable square in a small grid above the list: a square narrows the list to
-its commands, and submits at once when it holds only one.
+Commands that place something on the board (``Game.square_of``) have their
+squares marked on the board itself (cli/tui/sceneview.py): picking one narrows
+the list to its commands.  Nothing is sent at once: a chosen command waits for
+a confirmation (Enter on it again, ``y``, or the send button); Escape cancels.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -22,69 +22,17 @@ from core.engine import RulesError
 from cli.tui.model import LEGAL_LIMIT, GameModel, PlayModel, Square
 
 
-def square_id(square: Square) -> str:
-    """The stable widget id of a square's button: ``sq-2-m1`` is row 2, column -1."""
-    return "sq-" + "-".join(f"m{-n}" if n < 0 else str(n) for n in square)
-
-
 def square_label(square: Square) -> str:
     return f"{square[0]},{square[1]}"
-
-
-class SquareButton(Button):
-    """One square of the grid; knows its (row, col)."""
-
-    def __init__(self, square: Square, selected: bool) -> None:
-        super().__init__(
-            square_label(square),
-            variant="primary" if selected else "default",
-            id=square_id(square),
-            classes="square",
-            compact=True,
-        )
-        self.square = square
-        self.styles.line_pad = 0  # the label fills the narrow button (tcss will not parse 0 here)
-
-
-class SquareGrid(Widget):
-    """The squares of the legal commands over their bounding box; blanks elsewhere."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.play: PlayModel | None = None
-
-    def show(self, play: PlayModel | None) -> None:
-        """Rebuild the buttons for a new decision (a recompose waits for the old ones to go)."""
-        self.play = play
-        bounds = play.bounds() if play is not None else None
-        self.styles.grid_size_columns = len(bounds[1]) if bounds else 1
-        self.refresh(recompose=True)
-
-    def mark(self) -> None:
-        """Highlight the filtered square (no rebuild)."""
-        chosen = self.play.square_filter if self.play is not None else None
-        for button in self.query(SquareButton):
-            button.variant = "primary" if button.square == chosen else "default"
-
-    def compose(self) -> ComposeResult:
-        play = self.play
-        bounds = play.bounds() if play is not None else None
-        if play is None or bounds is None:
-            return
-        present = set(play.grid_squares())
-        rows, cols = bounds
-        for r in rows:
-            for c in cols:
-                if (r, c) in present:
-                    yield SquareButton((r, c), (r, c) == play.square_filter)
-                else:
-                    yield Static("", classes="square-blank")
 
 
 class PlayPanel(Vertical):
     """Pick a legal command (Enter), a square, or type one; posts :class:`Chosen`, the screen submits."""
 
-    BINDINGS = [Binding("a", "all_squares", "all commands", show=False)]
+    BINDINGS = [
+        Binding("a", "all_squares", "all commands", show=False),
+        Binding("y", "confirm", "send", show=False),
+    ]
 
     class Chosen(Message):
         def __init__(self, seat: int, command: Any) -> None:
@@ -96,6 +44,8 @@ class PlayPanel(Vertical):
         super().__init__(**kwargs)
         self.model: GameModel | None = None
         self.play: PlayModel | None = None
+        self.pending: Any | None = None
+        """The command chosen and waiting for a confirmation."""
 
     @property
     def seat(self) -> int | None:
@@ -108,12 +58,10 @@ class PlayPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="play-title")
-        with Horizontal(id="square-row"):
-            yield SquareGrid(id="squares")
-            everything = Button("all", id="sq-all", compact=True)
-            everything.styles.line_pad = 0
-            yield everything
         yield OptionList(id="legal")
+        with Horizontal(id="confirm-row"):
+            yield Button("send", id="play-send", variant="success", compact=True)
+            yield Button("cancel", id="play-cancel", compact=True)
         yield Input(placeholder="type a command, Enter submits", id="typed")
         yield Static("", id="play-message")
 
@@ -125,8 +73,7 @@ class PlayPanel(Vertical):
         playing = seat is not None and model.at_end
         self.query_one("#legal", OptionList).display = playing
         self.query_one("#typed", Input).display = playing
-        row = self.query_one("#square-row")
-        row.display = False
+        self.query_one("#confirm-row").display = self.pending is not None
         if seat is None:
             self.display = False
             return
@@ -134,12 +81,13 @@ class PlayPanel(Vertical):
         if not model.at_end:
             title.update(Text(f"{model.names([seat])} to act at seq {model.version}: press End to play"))
             return
-        title.update(Text(f"{model.names([seat])} to act — choose a command (Enter) or type one", style="bold"))
+        title.update(Text(f"{model.names([seat])} to act — pick a square or a command, or type one",
+                          style="bold"))
         play = model.play(seat)
-        row.display = play.bounds() is not None
         if play is not self.play:
             self.play = play
-            self.query_one(SquareGrid).show(play)
+            self.pending = None
+            self.query_one("#confirm-row").display = False
             self.list_commands()
 
     def list_commands(self) -> None:
@@ -153,10 +101,9 @@ class PlayPanel(Vertical):
         options.add_options([Option(Text(text)) for text, _ in shown])
         if shown:
             options.highlighted = 0
-        self.query_one(SquareGrid).mark()
         if play.square_filter is None:
             more = " (first %d)" % LEGAL_LIMIT if len(play.commands) >= LEGAL_LIMIT else ""
-            hint = " — or pick a square" if play.bounds() is not None else ""
+            hint = " — or pick a + square on the board" if play.bounds() is not None else ""
             self.say(f"{len(play.commands)} legal command(s){more}{hint}")
         else:
             self.say(f"{len(shown)} command(s) on {square_label(play.square_filter)} — a: all")
@@ -165,24 +112,52 @@ class PlayPanel(Vertical):
         self.query_one("#play-message", Static).update(Text(message, style="bold red" if error else "dim"))
 
     def choose(self, command: Any) -> None:
-        if self.play is not None:
+        """Hold ``command`` for a confirmation (sent by :meth:`action_confirm`)."""
+        if self.play is None or self.model is None:
+            return
+        self.pending = command
+        self.query_one("#confirm-row").display = True
+        text = self.model.game.format_command(command)
+        self.say(f"send «{text}»? Enter/y sends · Escape cancels")
+        self.query_one("#play-send", Button).focus()
+
+    def cancel(self) -> bool:
+        """Drop a pending command (True if there was one)."""
+        if self.pending is None:
+            return False
+        self.pending = None
+        self.query_one("#confirm-row").display = False
+        self.say("cancelled")
+        self.query_one("#legal", OptionList).focus()
+        return True
+
+    def action_confirm(self) -> None:
+        if self.play is not None and self.pending is not None:
+            command, self.pending = self.pending, None
+            self.query_one("#confirm-row").display = False
             self.post_message(self.Chosen(self.play.seat, command))
+
+    def pick_square(self, square: Square) -> None:
+        """A board square was picked: list its commands; the only one waits for a confirmation."""
+        if self.play is None:
+            return
+        if square not in self.play.grid_squares():
+            self.say(f"no legal command on that square ({square_label(square)})", error=True)
+            return
+        only = self.play.pick_square(square)
+        self.list_commands()
+        if only is not None:
+            self.choose(only)
+        else:
+            self.query_one("#legal", OptionList).focus()
 
     # -- events ------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if self.play is None:
-            return
-        if event.button.id == "sq-all":
-            self.action_all_squares()
-            return
-        if isinstance(event.button, SquareButton):
-            only = self.play.pick_square(event.button.square)
-            self.list_commands()
-            if only is not None:
-                self.choose(only)
-            else:
-                self.query_one("#legal", OptionList).focus()
+        if event.button.id == "play-send":
+            self.action_confirm()
+        elif event.button.id == "play-cancel":
+            self.cancel()
 
     def action_all_squares(self) -> None:
         if self.play is not None and self.play.square_filter is not None:
@@ -193,7 +168,11 @@ class PlayPanel(Vertical):
         event.stop()
         shown = self.commands
         if 0 <= event.option_index < len(shown):
-            self.choose(shown[event.option_index][1])
+            command = shown[event.option_index][1]
+            if self.pending is not None and command == self.pending:
+                self.action_confirm()
+            else:
+                self.choose(command)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

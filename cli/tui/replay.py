@@ -12,13 +12,15 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from core.engine import RulesError
+from core.engine import CHANCE, RulesError
 from events.service import ServiceError, StaleMove
 from events.store import StoreError
-from cli.tui.board import Board, StatusLine, Timeline, markup
-from cli.tui.modals import SeedModal, TextModal, TreeModal
+from cli.tui.board import StatusLine, Timeline
+from cli.tui.modals import InputModal, SeedModal, TextModal, TreeModal
 from cli.tui.model import GameModel
 from cli.tui.play import PlayPanel
+from cli.tui.sceneview import PanelView, SceneView
+from core.scene_text import LEGEND
 
 FAILURES = (RulesError, ServiceError, StoreError)
 
@@ -27,17 +29,21 @@ class GameScreen(Screen[None]):
     BINDINGS = [
         Binding("left", "step(-1)", "◀ event"),
         Binding("right", "step(1)", "event ▶"),
-        Binding("pageup", "round(-1)", "◀ round"),
-        Binding("pagedown", "round(1)", "round ▶"),
-        Binding("home", "home", "start"),
-        Binding("end", "end", "end"),
-        Binding("v", "cycle_view", "view as"),
+        Binding("pageup", "round(-1)", "◀ round", show=False),
+        Binding("pagedown", "round(1)", "round ▶", show=False),
+        Binding("home", "home", "start", show=False),
+        Binding("end", "end", "end", show=False),
+        Binding("v", "cycle_view", "view"),
         Binding("f", "fork", "fork"),
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
+        Binding("b", "board", "board", show=False),
         Binding("w", "live", "live"),
         Binding("t", "tree", "forks", show=False),
-        Binding("escape", "back", "library"),
+        Binding("question_mark", "legend", "legend"),
+        Binding("escape", "back", "back", show=False),
+        Binding("q", "close", "close"),
+        Binding("c", "chance", "chance", show=False),
     ]
 
     def __init__(self, game_id: str, cursor: int | None = None) -> None:
@@ -51,8 +57,8 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"citylog — game {self.game_id}", style="bold"), id="title")
         yield StatusLine("loading…", id="status")
-        with Horizontal():
-            yield Board(id="board")
+        with Horizontal(id="game-body"):
+            yield SceneView(id="board")
             with Vertical(id="side"):
                 yield Timeline(id="timeline")
                 yield PlayPanel(id="play")
@@ -155,10 +161,11 @@ class GameScreen(Screen[None]):
         model = self.model
         if model is None:
             return
-        self.query_one(Board).show(markup(model.board()))
+        panel = self.query_one(PlayPanel)
+        panel.show(model)
+        self.query_one(SceneView).show(model.scene(panel.play if panel.display else None))
         self.query_one(StatusLine).show(model)
         self.query_one(Timeline).show(model)
-        self.query_one(PlayPanel).show(model)
 
     # -- actions -----------------------------------------------------------------
     def _move(self, fn: str, *args: int) -> None:
@@ -219,11 +226,84 @@ class GameScreen(Screen[None]):
         self.app.pick_diff(self.game_id)  # type: ignore[attr-defined]
 
     def action_back(self) -> None:
+        """Escape: cancel a pending move, then leave the board or the play panel, then the game."""
+        panel = self.query_one(PlayPanel)
+        if panel.cancel():
+            return
+        if panel.play is not None and panel.play.square_filter is not None:
+            panel.action_all_squares()
+            self.refresh_view()
+            return
         focused = self.focused
-        if focused is not None and self.query_one(PlayPanel) in focused.ancestors_with_self:
+        if focused is not None and (panel in focused.ancestors_with_self or isinstance(focused, PanelView)):
             self.query_one(Timeline).focus()
             return
         self.app.pop_screen()
+
+    def action_close(self) -> None:
+        """``q``: back to the library."""
+        self.app.pop_screen()
+
+    def action_board(self) -> None:
+        """Focus the board where the seat to act may place something (arrows move, Enter picks)."""
+        for view in self.query_one(SceneView).panels():
+            if view.can_focus:
+                view.focus()
+                return
+
+    def action_legend(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        scene = model.scene()
+        colours = "\n".join(f"  {text}" for _, text in scene.legend)
+        body = (
+            f"{model.game.spec.title}: what the board shows\n{colours}\n"
+            + (f"  {scene.notation}\n" if scene.notation else "")
+            + f"\nmarks: {LEGEND}\n\n"
+            + "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · t forks · "
+            "d diff · b the board (arrows, Enter picks a square) · y send a chosen move · c enter chance · "
+            "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game vs bots)\n"
+            "rulings: citylog rules ID (e.g. citylog rules CC-10)"
+        )
+        self.app.push_screen(TextModal("legend", body))
+
+    def action_chance(self) -> None:
+        """A table game: type the chance outcome that happened (checked for possibility)."""
+        model = self.model
+        if model is None or not model.record.table_game:
+            self.notify("chance comes from the seed in this game", severity="warning")
+            return
+        if CHANCE not in model.game.to_act(model.states[-1]):
+            self.notify("no chance outcome is due now", severity="warning")
+            return
+
+        def entered(text: str | None) -> None:
+            if not text or self.model is None:
+                return
+            try:
+                command = self.model.parse(CHANCE, text)
+            except RulesError as exc:
+                self.notify(f"refused: {exc}", severity="error")
+                return
+            self.submit(CHANCE, command, self.model.version)
+
+        self.app.push_screen(InputModal("chance outcome (e.g. draw R I L P)", "what happened at the table"), entered)
+
+    def go_to_seq(self, seq: int) -> None:
+        self._move("go", seq - 1)
+
+    def on_panel_view_picked(self, event: PanelView.Picked) -> None:
+        model = self.model
+        panel = self.query_one(PlayPanel)
+        if model is None or panel.play is None or not panel.display or not model.at_end:
+            return
+        scene = model.scene(panel.play)
+        if model.target_panel(scene, panel.play) != event.index:
+            panel.say("that board is not where you place", error=True)
+            return
+        panel.pick_square(event.square)
+        self.query_one(SceneView).show(model.scene(panel.play))
 
     def on_play_panel_chosen(self, event: PlayPanel.Chosen) -> None:
         if self.model is not None:

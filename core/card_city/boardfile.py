@@ -3,7 +3,10 @@
 A board file is 5 lines of 5 whitespace-separated tokens — ``H`` City Hall,
 ``R`` Residential, ``C`` Commercial, ``L`` Leisure, ``I`` Industrial, ``P``
 Parking, ``.`` empty.  Blank lines and ``#`` comments are ignored.  Squares are
-``(row, col)`` from 0 at the top left, as in the file.  A city holds no more
+``(row, col)`` from 0 at the top left, as in the file — or, for a board copied
+from ``citylog show`` (its column header, row labels and ``·`` empty squares
+are read as they are), in the printed labels, City Hall at ``0,0``: the
+coordinates the commands use (``build R -1,0``).  A city holds no more
 cards of a kind than the box (a board no game can produce is refused), and
 ``where`` answers for the squares of the typed 5 × 5 only (CL-7).
 
@@ -27,7 +30,7 @@ from core.card_city.city import (
     neighbours,
 )
 from core.card_city.scoring import final_score
-from core.boardtext import Token, board_tokens
+from core.boardtext import Token, board_labels, board_tokens
 from core.engine import BadOptions, BoardFileError, BoardScore
 from core.markup import escape
 
@@ -117,6 +120,17 @@ def _typed(sq: Square) -> bool:
     return 0 <= sq[0] < 5 and 0 <= sq[1] < 5
 
 
+def _origin(text: str) -> tuple[int, int]:
+    """What to add to a file square to give the printed label's coordinates (0,0 for a bare file)."""
+    labels = board_labels(text)
+    if labels is None:
+        return 0, 0
+    try:
+        return int(labels[0][0]), int(labels[1][0])
+    except ValueError:
+        return 0, 0
+
+
 def where(text: str, source: str, card: str, params: Mapping[str, str]) -> BoardScore:
     """Every square where ``card`` may be built now, and why each other one may not."""
     if card not in NAMES or card == "H":
@@ -129,6 +143,10 @@ def where(text: str, source: str, card: str, params: Mapping[str, str]) -> Board
         found = construction_violation(grid, card, sq, coins)
         if found is not None:
             illegal.append({"square": [sq[0], sq[1]], "rule": found[0], "reason": found[1]})
+    shift = _origin(text)
+    legal = [(r + shift[0], c + shift[1]) for r, c in legal]
+    for item in illegal:
+        item["square"] = [item["square"][0] + shift[0], item["square"][1] + shift[1]]
     data = {"legal": [[r, c] for r, c in legal], "illegal": illegal}
     out = [f"[bold]{escape(source)}[/]: where may a {NAMES[card]} card go?"]
     out.append("  legal: " + (" ".join(f"({r},{c})" for r, c in legal) or "nowhere (CC-2: discard it)"))

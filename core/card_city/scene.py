@@ -80,7 +80,7 @@ def scene(s: State, seat: int | None) -> Scene:
         notes = [f"{p.coins} coins" + ("  · first mayor" if i == s.first else "")]
         if len(p.hand):
             notes.append("hand: " + " ".join(p.hand.up + p.hand.down))
-        marks = tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
+        marks = ("board",) + tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
         panels.append(
             Panel(
                 p.name,
@@ -93,6 +93,7 @@ def scene(s: State, seat: int | None) -> Scene:
                 marks=marks,
                 top=top,
                 left=left,
+                owner=i,
             )
         )
     if s.offer is not None:

@@ -6,7 +6,9 @@ Fountain, ``T`` Station, ``P`` Park, ``W`` Warehouse, ``G`` Public Office,
 ``.`` empty.  ``F``, ``S`` and ``W`` carry their Goods letter ``e``/``f``/``c``/``m``
 (``Fe``, ``Wm``): every one has an icon (FC-2).  A board holds no more tiles of a
 kind (and icon) than the game has (5 Fountains, 3 ``We`` are refused).  Blank
-lines and ``#`` comments are ignored.
+lines and ``#`` comments are ignored.  A board copied
+from ``citylog show`` reads as it is: the ``A``–``E`` header and ``1``–``5``
+row labels are skipped, and an empty square's section number means empty.
 
 >>> parse_board("Fe Fe Ff Fm .\\n. . P P .\\n" + ". . . . .\\n" * 3, "b.txt")[:5]
 ('Fe', 'Fe', 'Ff', 'Fm', '')
@@ -29,7 +31,7 @@ IN_THE_BOX: Counter[str] = Counter(t.code for t in TILES)
 
 
 def _token(tok: str, source: str, line: int, col: int) -> str:
-    if tok == ".":
+    if tok == "." or tok.isdigit():  # a section number, as ``show`` prints an empty square
         return ""
     kind, goods = tok[:1], tok[1:]
     if kind not in TYPES:

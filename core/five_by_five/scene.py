@@ -65,7 +65,7 @@ def scene(s: State, seat: int | None) -> Scene:
                 Cell(r, c, "empty", EMPTY, str(sec) if sec else "", ("target",) if target else (),
                      f"empty, section {sec}" if sec else "empty", "#9a9a9a")
             )
-        marks = tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
+        marks = ("board",) + tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
         token = "token held" if b.token else "token spent"
         panels.append(
             Panel(
@@ -77,6 +77,7 @@ def scene(s: State, seat: int | None) -> Scene:
                 col_labels=tuple("ABCDE"),
                 notes=(f"{b.park_count()} parks · {token}",),
                 marks=marks,
+                owner=i,
             )
         )
     if s.sets and any(s.sets):

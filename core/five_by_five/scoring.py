@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import msgspec
 
 from core.five_by_five.cards import CATEGORY_KEYS
+from core.five_by_five.tiles import GOODS_NAMES
 
 Cells = tuple[str, ...]
 
@@ -119,13 +120,13 @@ def shops(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
     lines = ROWS if side == "A" else COLUMNS
     counts = [sum(1 for i in line if k[i] == "S") for line in lines]
     word = "rows" if side == "A" else "columns"
-    return sum(LINE_SHOPS[n] for n in counts), f"per {word}: {counts}"
+    return sum(LINE_SHOPS[n] for n in counts), f"shops per {word}: {' '.join(map(str, counts))}"
 
 
 def offices(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
     if side == "A":
         sizes = sorted((len(g) for g in chains(k) if k[g[0]] == "O"), reverse=True)
-        return sum(_table(OFFICE_CHAIN, n) for n in sizes), f"chains {sizes}"
+        return sum(_table(OFFICE_CHAIN, n) for n in sizes), f"office chains of {', '.join(map(str, sizes))}"
     rows = sum(1 for line in ROWS if any(k[i] == "O" for i in line))
     return OFFICE_ROWS[rows], f"{rows} rows with an office"
 
@@ -154,7 +155,7 @@ def warehouses(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
             has_s = f"S{g}" in cells
             has_f = f"F{g}" in cells
             pts += 4 if has_s and has_f else 2 if has_s or has_f else 0
-    return pts, f"icons {dict(sorted(icons.items()))}"
+    return pts, "Goods " + (", ".join(f"{GOODS_NAMES[g]} {n}" for g, n in sorted(icons.items())) or "none")
 
 
 def public_offices(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.point_city.cards import CARDS, TYPES, WILD
 from core.point_city.rules import to_act
 from core.point_city.scoring import opponent_score, seat_score
-from core.point_city.text import ABBR
+from core.point_city.text import ABBR, LEGEND
 from core.point_city.state import Seat, State, deck_size, permanents
 from core.point_city.tokens import TOKENS
 from core.scene import Cell, Panel, Scene
@@ -41,7 +41,7 @@ def _resource(cid: int, row: int, col: int) -> Cell:
 
 def _building(cid: int, row: int, col: int) -> Cell:
     card = CARDS[cid]
-    cost = " ".join(f"{n}{ABBR[t]}" for t, n in card.cost) or "free"
+    cost = " ".join(f"{n if n > 1 else ''}{ABBR[t]}" for t, n in card.cost) or "free"
     what = f"→{ABBR[card.produces]}" if card.produces else f"{card.vp}VP"
     return Cell(
         row, col, f"building:{card.kind}", "#fbf6e9",
@@ -54,10 +54,21 @@ PER_ROW = 8
 """Cards per tableau row (a long tableau wraps)."""
 
 
-def _tableau(name: str, who: Seat, score: int, marks: tuple[str, ...]) -> Panel:
+def _kind_order(cid: int) -> tuple[int, int, int]:
+    """Cards of a kind together: producers by what they make, then points, then civic."""
+    card = CARDS[cid]
+    kinds = ("producer", "points", "civic")
+    made = card.produces or card.resource
+    return (kinds.index(card.kind) if card.kind in kinds else 3, (*TYPES, WILD).index(made), cid)
+
+
+def _tableau(name: str, who: Seat, score: int, marks: tuple[str, ...], owner: int | None) -> Panel:
+    """A seat's buildings (row B) and resource cards (row R), each grouped by kind."""
     cells: list[Cell] = []
     labels: list[str] = []
-    for tag, cards, make in (("B", who.buildings, _building), ("R", who.resources, _resource)):
+    buildings = tuple(sorted(who.buildings, key=_kind_order))
+    resources = tuple(sorted(who.resources, key=lambda c: ((*TYPES, WILD).index(CARDS[c].resource), c)))
+    for tag, cards, make in (("B", buildings, _building), ("R", resources, _resource)):
         first = len(labels)
         for i, cid in enumerate(cards):
             cells.append(make(cid, first + i // PER_ROW, i % PER_ROW))
@@ -69,12 +80,12 @@ def _tableau(name: str, who: Seat, score: int, marks: tuple[str, ...]) -> Panel:
         "tokens: " + (", ".join(TOKENS[t].name for t in who.tokens) or "none") + f" · {score} points",
     )
     cols = min(PER_ROW, max(len(who.buildings), len(who.resources), 1))
-    return Panel(name, len(labels), cols, tuple(cells), row_labels=tuple(labels), notes=notes, marks=marks,
-                 cell_width=2)
+    return Panel(name, len(labels), cols, tuple(cells), row_labels=tuple(labels), notes=notes,
+                 marks=(*marks, "flow"), cell_width=2, owner=owner)
 
 
-def scene(s: State, seat: int | None) -> Scene:
-    actors = to_act(s)
+def market_panel(s: State) -> Panel:
+    """The 4×4 market: A–D across, 1–4 down (the commands' cell names)."""
     market = []
     for i, slot in enumerate(s.market):
         r, c = divmod(i, 4)
@@ -89,27 +100,31 @@ def scene(s: State, seat: int | None) -> Scene:
     ]
     if s.solo_level:
         marker = (f"solo marker at {'ABCD'[s.marker_col]}{s.marker_row + 1}",)
-    panels = [
-        Panel("market", 4, 4, tuple(market), row_labels=tuple("1234"), col_labels=tuple("ABCD"),
-              notes=tuple(notes) + marker, cell_width=2)
-    ]
+    return Panel("market", 4, 4, tuple(market), row_labels=tuple("1234"), col_labels=tuple("ABCD"),
+                 notes=tuple(notes) + marker, cell_width=2, marks=("board",))
+
+
+def scene(s: State, seat: int | None) -> Scene:
+    actors = to_act(s)
+    panels = [market_panel(s)]
     scores = []
     for i, who in enumerate(s.seats):
         marks = tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
         score = seat_score(who)
-        panels.append(_tableau(s.players[i], who, score, marks))
+        panels.append(_tableau(s.players[i], who, score, marks, i))
         scores.append((s.players[i], score))
     if s.final and not actors:  # the final scores as the game recorded them
         scores = [(name, v) for (name, _), v in zip(scores, s.final)]
     if s.solo_level:
         score = opponent_score(s)
-        panels.append(_tableau(f"solo opponent (level {s.solo_level})", s.opponent, score, ()))
+        panels.append(_tableau(f"solo opponent (level {s.solo_level})", s.opponent, score, (), None))
         scores.append(("opponent", score))
     # between the events of one decision nobody acts, yet the game goes on
     status = [f"round {s.round} · {s.step}" if actors or s.step != "over" else "game over"]
     if actors:
         status.append("to act: " + ("the draw" if actors == (-1,) else ", ".join(s.players[a] for a in actors)))
-    legend = tuple((COLOUR[t], f"{ABBR[t]} {t}") for t in (*TYPES, WILD)) + (
+    legend = tuple((COLOUR[t], f"{ABBR[t]} {'Ingenuity (wild: any type)' if t == WILD else t}")
+                   for t in (*TYPES, WILD)) + (
         ("#fbf6e9", "building side: →produces or VP, then its cost"),
     )
-    return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend)
+    return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend, notation=LEGEND)

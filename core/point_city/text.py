@@ -188,14 +188,10 @@ def _tableau(name: str, who: object, score: int) -> list[str]:
 
 def render(s: State, seat: int | None) -> str:
     out = [f"[bold]Point City[/] — round {s.round}, step {s.step}"]
-    out.append("      " + "".join(f"{c:<34}" for c in "ABCD"))
-    for r in range(4):
-        cells = []
-        for c in range(4):
-            i = r * 4 + c
-            mark = "*" if s.solo_level and c == s.marker_col and r == s.marker_row else " "
-            cells.append(f"{mark}{_cell(s, i)}")
-        out.append(f"  {r + 1}  " + "  |  ".join(cells))
+    from core.point_city.scene import market_panel  # the scene imports this module's names
+    from core.scene_text import panel_markup
+
+    out += panel_markup(market_panel(s))
     top = card_text(s.top, False, True) if s.top else "—"
     out.append(f"deck: {deck_size(s)} card(s), top {top}")
     out.append("civic tokens: " + ("; ".join(f"t{t} {TOKENS[t].name}" for t in s.display) or "none"))
@@ -206,6 +202,14 @@ def render(s: State, seat: int | None) -> str:
     if s.solo_level:
         out += _tableau(f"solo opponent (level {s.solo_level})", s.opponent, opponent_score(s))
     return "\n".join(out)
+
+
+LEGEND = (
+    "market cells A1–D4 (column letter, row number); a resource side shows #id and its symbols (Eco×2), "
+    "a building side #id, →what it produces or its VP, then its cost (2Eco Ene: two Economy and one Energy) · "
+    "t4 civic token 4 · pay B1=12,15,p40,t7: building B1 paid with resource cards 12 and 15, "
+    "building 40's permanent resource and token 7 [PC-3]"
+)
 
 
 # -- commands -----------------------------------------------------------------

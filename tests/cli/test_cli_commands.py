@@ -137,8 +137,9 @@ def test_fork_diff_export_import_verify(db: Path, tmp_path: Path) -> None:
     fork = json.loads(ok(db, "fork", gid, "--at", str(at), "--seed", "other", "--json"))
     assert fork["parent"] == gid and fork["at"] == at
     ok(db, "autoplay", fork["game_id"], "--bots", "random")
-    d = json.loads(ok(db, "diff", gid, fork["game_id"], "--json"))
-    assert d["identical"] is False and d["first_divergence"] > at
+    code, out, _ = run(db, "diff", gid, fork["game_id"], "--json")
+    d = json.loads(out)
+    assert code == 1 and d["identical"] is False and d["first_divergence"] > at
     assert json.loads(ok(db, "diff", gid, gid, "--json"))["identical"] is True
 
     path = tmp_path / "g.jsonl"
@@ -295,3 +296,101 @@ def test_explaining_the_end_gives_every_breakdown(db: Path, game: str) -> None:
     assert "winner:" in text
     for name, score in zip(final["players"], final["scores"], strict=True):
         assert f"{name}: {score}" in text
+
+
+def test_diff_exits_1_when_games_differ_and_speaks_the_games_words(db: Path) -> None:
+    a = new_game(db)
+    ok(db, "autoplay", a, "--bots", "random")
+    code, out, _ = run(db, "diff", a, a)
+    assert code == 0 and out.startswith("identical")
+    at = next(x["seq"] for x in map(json.loads, ok(db, "log", a, "--json").splitlines())
+              if x["seq"] > 20 and x["type"] == "cc.built") - 1
+    fork = json.loads(ok(db, "fork", a, "--at", str(at), "--seed", "other", "--json"))["game_id"]
+    ok(db, "autoplay", fork, "--bots", "random")
+    code, out, _ = run(db, "diff", a, fork)
+    assert code == 1
+    assert "first divergence at seq" in out and "at the end" in out
+    assert "score " in out  # the final scores compared though both games ended
+    for field in ("gap_was_building", "pool:", "players[", "(4, 2"):
+        assert field not in out
+    other = json.loads(ok(db, "new", "point-city", "--players", "x,y", "--seed", "z", "--json"))["game_id"]
+    code, out, _ = run(db, "diff", a, other)
+    assert code == 1 and out.startswith("different games") and len(out.splitlines()) == 3
+
+
+def test_show_prints_a_legend_and_a_point_city_market_that_does_not_wrap(db: Path) -> None:
+    gid = json.loads(ok(db, "new", "point-city", "--players", "x,y", "--seed", "m", "--bots", "x=random,y=random",
+                        "--json"))["game_id"]
+    out = ok(db, "show", gid, "--at", "60")
+    lines = out.splitlines()
+    legend = next(x for x in lines if x.startswith("legend: "))
+    for word in ("Ene energy", "Ecl ecology", "Eco economy", "Ing Ingenuity", "t4 civic token 4", "pay B1="):
+        assert word in legend
+    head = lines.index(next(x for x in lines if x.split() == ["A", "B", "C", "D"]))
+    rows = lines[head + 1: head + 9]  # four rows of two lines each, fixed-width cells
+    assert [r[:1] for r in rows[::2]] == ["1", "2", "3", "4"]
+    header = lines[head]
+    step = header.index("B") - header.index("A")  # the cell width
+    assert all(len(r.rstrip()) <= header.index("D") + step for r in rows)  # no cell spills into the next
+    for r in rows[::2]:  # every card id sits in its own column
+        starts = [i for i, ch in enumerate(r) if ch == "#"]
+        columns = [(i - (header.index("A") - step // 2)) // step for i in starts]
+        assert len(set(columns)) == len(columns) and all(0 <= c < 4 for c in columns)
+    assert all("|" not in r for r in rows)
+    card = json.loads(ok(db, "new", "card-city", "--players", "a,b", "--seed", "s", "--json"))["game_id"]
+    assert "legend: H City Hall · R Residential" in ok(db, "show", card)
+
+
+def test_explain_try_on_an_automatic_step_points_at_the_decision(db: Path) -> None:
+    gid = new_game(db)
+    ok(db, "autoplay", gid, "--bots", "random")
+    lines = [json.loads(x) for x in ok(db, "log", gid, "--json").splitlines()]
+    phase = next(x["seq"] for x in lines if x["seq"] > 10 and "phase" in x["type"])
+    code, out, err = run(db, "explain", gid, "--at", str(phase), "--try", "build R 1,0")
+    text = out + err
+    assert "game was over" not in text
+    assert "automatic step" in text and "--at" in text
+
+
+def _printed_board(show: str, title: str) -> str:
+    """The board ``show`` prints under the line starting with ``title``: its header and five rows."""
+    lines = show.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith(title))
+    return "\n".join(lines[at + 1: at + 7]) + "\n"
+
+
+def test_score_and_where_read_the_board_show_prints_card_city(db: Path, tmp_path: Path) -> None:
+    gid = new_game(db)
+    ok(db, "autoplay", gid, "--bots", "random")
+    state = json.loads(ok(db, "show", gid, "--json"))
+    board = tmp_path / "alice.txt"
+    board.write_text(_printed_board(ok(db, "show", gid), "alice"))
+    assert "·" in board.read_text() and board.read_text().split("\n")[0].split()[0].lstrip("-").isdigit()
+    coins = state["state"]["players"][0]["coins"]
+    scored = json.loads(ok(db, "score", "card-city", str(board), "--coins", str(coins), "--json"))
+    assert scored["total"] == state["scores"][0]
+    # where answers in the printed labels: City Hall's neighbours are at distance 1 from 0,0
+    shown = ok(db, "show", gid, "--at", "20")
+    early = tmp_path / "early.txt"
+    early.write_text(_printed_board(shown, "alice"))
+    w = json.loads(ok(db, "where", "card-city", str(early), "--card", "R", "--json"))
+    squares = [tuple(s) for s in w["legal"]] + [tuple(x["square"]) for x in w["illegal"]]
+    assert any(abs(r) + abs(c) == 1 for r, c in squares)
+
+
+@pytest.mark.skipif("5x5-city" not in __import__("core.registry", fromlist=["available"]).available(),
+                    reason="5x5-city is not available in this build")
+def test_score_reads_the_board_show_prints_5x5_city(db: Path, tmp_path: Path) -> None:
+    gid = json.loads(ok(db, "new", "5x5-city", "--players", "eve,fay", "--seed", "b", "--bots",
+                        "eve=random,fay=random", "--json"))["game_id"]
+    state = json.loads(ok(db, "show", gid, "--json"))
+    assert state["scores"]
+    board = tmp_path / "eve.txt"
+    board.write_text(_printed_board(ok(db, "show", gid), "eve"))
+    assert board.read_text().split("\n")[0].split() == list("ABCDE")
+    s = state["state"]
+    args = ["score", "5x5-city", str(board), "--sides", s["sides"], "--json"]
+    scored = json.loads(ok(db, *args))
+    assert not s["planning"]  # a basic game: the board is the whole score
+    assert scored["total"] == state["scores"][0]
+    assert "{" not in " ".join(scored["details"].values()) and "[" not in " ".join(scored["details"].values())

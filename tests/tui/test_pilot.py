@@ -8,9 +8,12 @@ from typer.testing import CliRunner
 
 from cli.main import app as cli_app
 from cli.tui.app import CitylogApp
+from cli.tui.sceneview import SceneView
+from core.scene import scene_of
 from cli.tui.diff import DiffScreen
 from cli.tui.library import LibraryScreen
 from cli.tui.modals import TextModal
+from textual.screen import ModalScreen
 from cli.tui.play import PlayPanel
 from cli.tui.replay import GameScreen
 from core.engine import IllegalCommand, checked_decide
@@ -69,11 +72,17 @@ async def test_replay_cursor_keys(db: str) -> None:
         assert model.cursor == model.last
         await pilot.press("right")
         assert model.cursor == model.last
-        # the board shows the cursor's state, as the game renders it
+        # the board shows the cursor's state, as the game's scene describes it
         await pilot.press("home", "pagedown", "pagedown")
-        shown = app.screen.query_one(".board-text").render()
-        expected = Text.from_markup(model.game.render(model.states[model.cursor], None)).plain
-        assert str(shown).splitlines()[0] == expected.splitlines()[0]
+        await settle(pilot)
+        board = app.screen.query_one(SceneView)
+        expected = scene_of(model.game, model.states[model.cursor], None)
+        assert board.scene.status == expected.status
+        assert [v.panel for v in board.panels()] == list(board.scene.panels)
+        assert [p.title for p in board.scene.panels] == [p.title for p in expected.panels]
+        assert {(c.row, c.col, c.kind) for c in board.scene.panels[0].cells} == {
+            (c.row, c.col, c.kind) for c in expected.panels[0].cells
+        }
 
 
 async def test_view_as_cycles_and_hides(db: str) -> None:
@@ -171,12 +180,19 @@ async def test_diff_jumps_to_first_divergence(db: str, service) -> None:
         screen = app.screen
         assert isinstance(screen, DiffScreen) and screen.model is not None
         assert screen.model.a.game_id == "cc-demo" and screen.model.b.game_id == fork
-        assert screen.model.cursor == 0
-        await pilot.press("j")
+        assert screen.model.cursor + 1 == expected  # it opens where the games part
+        await pilot.press("home", "j")
         assert screen.model.cursor + 1 == expected
-        assert screen.model.differences()
+        model = screen.model
+        assert model.side_line(model.a).split(" ", 1)[1] != model.side_line(model.b).split(" ", 1)[1]
         listed = str(screen.query_one("#differences-text").render())
-        assert screen.model.differences()[0]["path"] in listed
+        for d in model.differences()[:3]:
+            assert d.split(":")[0] in listed
+        await pilot.press("end")  # both games over: their final positions still differ
+        await settle(pilot)
+        final = screen.model.differences()
+        assert any(d.startswith("score ") for d in final)
+        assert "_" not in " ".join(d.split(":")[0] for d in final)  # no struct field names
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
 
@@ -207,7 +223,11 @@ async def test_play_submits_a_legal_command(db: str) -> None:
         assert model.viewer == 0  # the human to act sees their own view
         chosen = panel.commands[0][1]
         assert app.focused is screen.query_one("#legal")
-        await pilot.press("enter")
+        await pilot.press("enter")  # chosen: it waits for a confirmation
+        await settle(pilot)
+        assert screen.model.version == before and panel.pending == chosen
+        assert screen.query_one("#confirm-row").display
+        await pilot.press("enter")  # the send button has the focus
         await settle(pilot)
         after = screen.model
         assert after.version > before
@@ -274,6 +294,109 @@ async def test_notes_show_in_the_timeline_and_status(db: str) -> None:
         assert [line.split()[:2] for line in timeline.splitlines() if "✎" in line] == [["3", "✎"]]
 
 
+async def test_escape_cancels_a_chosen_move_and_q_closes_the_game(db: str) -> None:
+    app = CitylogApp(db, "cc-play")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        before = screen.model.version
+        panel = screen.query_one(PlayPanel)
+        await pilot.press("enter")
+        assert panel.pending is not None
+        await pilot.press("escape")
+        await settle(pilot)
+        assert panel.pending is None and screen.model.version == before
+        assert app.screen is screen
+        await pilot.press("escape")  # leaves the play panel
+        assert app.screen is screen
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.screen is not screen
+
+
+async def test_palette_goes_to_a_seq(db: str) -> None:
+    app = CitylogApp(db, "cc-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"go to seq 42")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.model.seq == 42
+
+
+async def test_palette_opens_a_game_and_starts_one_against_bots(db: str, service) -> None:
+    app = CitylogApp(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"open game pc-demo")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_id == "pc-demo"
+        before = {r.id for r in service.store.list_games()}
+        await pilot.press("ctrl+p")
+        await pilot.press(*"new Card City game")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot, 5)
+        new = {r.id for r in service.store.list_games()} - before
+        assert len(new) == 1
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.game_id in new
+        assert screen.model.players[0] == "you" and 0 not in screen.model.record.bots
+        assert screen.query_one(PlayPanel).seat == 0  # you are to act
+
+
+async def test_enter_chance_at_a_table_game(db: str, service) -> None:
+    gid = service.create("card-city", ["ada", "ben"], table=True, game_id="cc-table")
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = app.screen.model.version
+        await pilot.press("ctrl+p")
+        await pilot.press(*"enter chance")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ModalScreen)
+        await pilot.press(*"draw R R I C", "enter")
+        await settle(pilot)
+        model = app.screen.model
+        assert model.version > before
+        assert "R R I C" in model.line(before)
+
+
+@pytest.mark.parametrize("gid", ["cc-demo", "pc-demo", "55-demo"])
+def test_status_says_what_is_happening_never_game_over_mid_game(db: str, gid: str) -> None:
+    from cli.tui.backend import Backend
+    from tests.tui.conftest import HAS_5X5
+
+    if gid == "55-demo" and not HAS_5X5:
+        pytest.skip("5x5-city is not available in this build")
+    model = Backend(db).load(gid, 0)
+    game = model.game
+    automatic = 0
+    for i in range(model.last + 1):
+        model.go(i)
+        status = model.status()
+        over = game.result(model.states[i]) is not None
+        assert ("game over" in status) == over, (i, status)
+        if not over and not game.to_act(model.states[i]):
+            automatic += 1
+            assert "automatic step after seq" in status or "automatic step at the start" in status
+        scene = model.scene()
+        assert (scene.status[0] == "game over") == over, (i, scene.status[0])
+    assert automatic > 3 or gid == "55-demo"  # 5x5: chance or a seat acts at every step
+    if gid != "cc-demo":
+        return
+    development = next(i for i in range(model.last + 1) if "development phase" in model.line(i))
+    model.go(development)
+    assert "development phase" in model.scene().status[0]
+    assert "automatic step after seq" in model.status()
 async def test_t_shows_the_fork_tree_and_opens_a_fork(db: str) -> None:
     from cli.tui.modals import TreeModal
     from events.service import GameService

@@ -13,6 +13,7 @@ from tests.tui.conftest import HAS_5X5
 from tests.tui.helpers import settle
 
 SIZE = (120, 40)
+SIZES = [(80, 24), (120, 40), (200, 60)]
 
 
 def keys(*press: str):
@@ -28,37 +29,43 @@ def test_library(snap_compare, db: str) -> None:
     assert snap_compare(CitylogApp(db), terminal_size=SIZE, run_before=keys())
 
 
-def test_card_city_board(snap_compare, db: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_card_city_board(snap_compare, db: str, size: tuple[int, int]) -> None:
     app = CitylogApp(db, "cc-demo")
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", "pagedown", "pagedown", "pagedown", "right"))
+    assert snap_compare(app, terminal_size=size, run_before=keys("home", "pagedown", "pagedown", "pagedown", "right"))
 
 
-def test_card_city_board_as_a_player(snap_compare, db: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_card_city_board_as_a_player(snap_compare, db: str, size: tuple[int, int]) -> None:
     app = CitylogApp(db, "cc-demo")
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", "pagedown", "pagedown", "right", "right", "v"))
+    assert snap_compare(app, terminal_size=size, run_before=keys("home", "pagedown", "pagedown", "right", "right", "v"))
 
 
 @pytest.mark.skipif(not HAS_5X5, reason="5x5-city is not available in this build")
-def test_5x5_city_board(snap_compare, db: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_5x5_city_board(snap_compare, db: str, size: tuple[int, int]) -> None:
     app = CitylogApp(db, "55-demo")
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", *["pagedown"] * 6))
+    assert snap_compare(app, terminal_size=size, run_before=keys("home", *["pagedown"] * 6))
 
 
-def test_point_city_tableau(snap_compare, db: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_point_city_tableau(snap_compare, db: str, size: tuple[int, int]) -> None:
     app = CitylogApp(db, "pc-demo")
-    assert snap_compare(app, terminal_size=SIZE, run_before=keys("home", *["pagedown"] * 8))
+    assert snap_compare(app, terminal_size=size, run_before=keys("home", *["pagedown"] * 8))
 
 
-def test_play_panel(snap_compare, db: str) -> None:
-    assert snap_compare(CitylogApp(db, "cc-play"), terminal_size=SIZE, run_before=keys())
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_play_panel(snap_compare, db: str, size: tuple[int, int]) -> None:
+    assert snap_compare(CitylogApp(db, "cc-play"), terminal_size=size, run_before=keys())
 
 
-def test_diff_view(snap_compare, db: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_diff_view(snap_compare, db: str, size: tuple[int, int]) -> None:
     async def run_before(pilot: Pilot) -> None:
         await settle(pilot)
         pilot.app.open_diff("cc-demo", "cc-other")
         await settle(pilot)
-        await pilot.press("j")
+        await pilot.press("end")  # both games ended: their final positions compared
         await settle(pilot)
 
-    assert snap_compare(CitylogApp(db), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(CitylogApp(db), terminal_size=size, run_before=run_before)

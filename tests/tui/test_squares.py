@@ -8,7 +8,9 @@ import pytest
 
 from cli.tui.app import CitylogApp
 from cli.tui.model import PlayModel
-from cli.tui.play import PlayPanel, SquareButton, square_id
+from cli.tui.play import PlayPanel
+from cli.tui.sceneview import PanelView, SceneView
+from core.scene import board_panel
 from core import registry
 from core.autoplay import play_game
 from core.card_city import commands as cc
@@ -84,13 +86,7 @@ def test_play_model_filters_by_square() -> None:
     assert play.visible() == play.commands
 
 
-def test_square_ids() -> None:
-    assert square_id((0, 0)) == "sq-0-0"
-    assert square_id((-2, 3)) == "sq-m2-3"
-    assert square_id((1, -1)) == "sq-1-m1"
-
-
-# -- the play panel --------------------------------------------------------------
+# -- the board: squares picked on the real board ---------------------------------------
 def construction_game(service) -> str:
     """A Card City game where ada (human) must build: some squares take one card, some several."""
     gid = service.create("card-city", ["ada", "ben"], seed="squares", bots={1: "random"}, game_id="cc-squares")
@@ -106,11 +102,51 @@ def construction_game(service) -> str:
     raise AssertionError("no construction decision for ada")
 
 
+def placement_game(service, name: str) -> str:
+    """A game of ``name`` where seat 0 (human) is to act with a command naming a square."""
+    game = registry.get(name)
+    players = ["hu", "bo", "cy"][: max(2, game.spec.min_players)]
+    bots = {i: "random" for i in range(1, len(players))}
+    gid = service.create(name, players, seed="place", bots=bots, game_id=f"{name}-place")
+    for _ in range(80):
+        loaded = service.load(gid)
+        state = loaded.state
+        assert 0 in game.to_act(state), "the human seat must be to act"
+        commands = list(game.legal(state, 0))
+        if any(game.square_of(c) is not None for c in commands):
+            return gid
+        service.submit(gid, 0, commands[0], expected_version=loaded.version)
+    raise AssertionError(f"no placement for seat 0 in {name}")
+
+
 def panel_of(app: CitylogApp) -> PlayPanel:
     return app.screen.query_one(PlayPanel)
 
 
-async def test_grid_shows_the_squares_of_the_legal_commands(db: str, service) -> None:
+def board_view(app: CitylogApp) -> PanelView:
+    """The board panel the seat to act places on."""
+    screen = app.screen
+    scene = screen.model.scene(panel_of(app).play)
+    index = board_panel(scene, panel_of(app).play.seat)
+    return next(v for v in screen.query_one(SceneView).panels() if v.index == index)
+
+
+async def click_square(pilot, view: PanelView, square: tuple[int, int]) -> None:
+    """Click the middle of ``square`` on the drawn board."""
+    view.scroll_visible(animate=False)
+    await pilot.pause()
+    hit = next(h for h in view._layout.hits if (h[3], h[4]) == square)
+    line, x0, x1 = hit[0], hit[1], hit[2]
+    await pilot.click(view, offset=((x0 + x1) // 2, line + 1))
+    await settle(pilot)
+
+
+def target_squares(view: PanelView) -> set[tuple[int, int]]:
+    assert view.panel is not None
+    return {(c.row, c.col) for c in view.panel.cells if "target" in c.marks}
+
+
+async def test_the_board_marks_the_legal_squares(db: str, service) -> None:
     gid = construction_game(service)
     app = CitylogApp(db, gid)
     async with app.run_test(size=SIZE) as pilot:
@@ -118,68 +154,69 @@ async def test_grid_shows_the_squares_of_the_legal_commands(db: str, service) ->
         model = app.screen.model
         game, state = model.game, model.states[-1]
         expected = {game.square_of(c) for c in game.legal(state, 0)} - {None}
-        panel = panel_of(app)
-        buttons = list(panel.query(SquareButton))
-        assert {b.square for b in buttons} == expected
-        assert {b.id for b in buttons} == {square_id(s) for s in expected}
-        assert all(str(b.label) == f"{b.square[0]},{b.square[1]}" for b in buttons)
-        rows, cols = panel.play.bounds()
-        blanks = panel.query(".square-blank")
-        assert len(buttons) + len(blanks) == len(rows) * len(cols)
-        assert panel.play.square_filter is None and len(panel.commands) == len(panel.play.commands)
+        view = board_view(app)
+        assert target_squares(view) == expected
+        assert view.panel.owner == 0 and "you" in view.panel.marks  # ada's own city
+        other = [v for v in app.screen.query_one(SceneView).panels() if v is not view]
+        assert all(not target_squares(v) for v in other)
 
 
-async def test_clicking_a_square_with_one_command_submits_it(db: str, service) -> None:
-    gid = construction_game(service)
-    app = CitylogApp(db, gid)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        model = app.screen.model
-        play = panel_of(app).play
-        square = next(s for s in play.grid_squares() if len(play.on(s)) == 1)
-        (_, command), = play.on(square)
-        before = model.version
-        await pilot.click("#" + square_id(square))
-        await settle(pilot)
-        after = app.screen.model
-        assert after.version > before
-        assert after.game.command_of(after.events[before]) == (0, command)
-        assert after.game.square_of(command) == square
-
-
-async def test_clicking_a_square_with_several_commands_filters_the_list(db: str, service) -> None:
-    gid = construction_game(service)
+@pytest.mark.parametrize("name", registry.available())
+async def test_clicking_a_board_square_places_after_a_confirmation(db: str, service, name: str) -> None:
+    gid = placement_game(service, name)
     app = CitylogApp(db, gid)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         model = app.screen.model
         panel = panel_of(app)
         play = panel.play
-        square = next(s for s in play.grid_squares() if len(play.on(s)) > 1)
-        game, state = model.game, model.states[-1]
-        expected = [c for c in game.legal(state, 0) if game.square_of(c) == square]
+        view = board_view(app)
+        squares = play.grid_squares()
+        assert target_squares(view) == set(squares)
+        square = next((s for s in squares if len(play.on(s)) == 1), squares[0])
+        here = [c for _, c in play.on(square)]
         before = model.version
-        await pilot.click("#" + square_id(square))
-        await settle(pilot)
-        assert app.screen.model.version == before  # nothing submitted
+        await click_square(pilot, view, square)
         assert play.square_filter == square
-        assert [c for _, c in panel.commands] == expected
-        assert panel.query_one("#legal").option_count == len(expected)
-        assert panel.query_one("#" + square_id(square), SquareButton).variant == "primary"
-        assert app.focused is panel.query_one("#legal")
-        await pilot.press("a")  # back to every command
-        assert play.square_filter is None and panel.query_one("#legal").option_count == len(play.commands)
-        await pilot.click("#" + square_id(square))
-        await pilot.click("#sq-all")
-        assert play.square_filter is None
-        panel.query_one("#" + square_id(square), SquareButton).focus()
-        await pilot.press("enter")  # Enter on a square button is a click
-        assert play.square_filter == square
-        await pilot.press("down", "enter")  # the narrowed list submits its second command
+        assert "selected" in next(c.marks for c in board_view(app).panel.cells if (c.row, c.col) == square)
+        if panel.pending is None:  # several commands on the square: the list is narrowed to them
+            assert [c for _, c in panel.commands] == here
+            await pilot.press("enter")
+        assert panel.pending == here[0]
+        assert app.screen.model.version == before  # nothing sent yet
+        await pilot.press("y")
         await settle(pilot)
         after = app.screen.model
         assert after.version > before
-        assert after.game.command_of(after.events[before]) == (0, expected[1])
+        assert after.game.command_of(after.events[before]) == (0, here[0])
+        assert after.game.square_of(here[0]) == square
+
+
+async def test_a_square_without_a_command_is_refused(db: str, service) -> None:
+    gid = construction_game(service)
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = board_view(app)
+        occupied = next((c.row, c.col) for c in view.panel.cells if c.kind == "H")  # City Hall
+        before = app.screen.model.version
+        await click_square(pilot, view, occupied)
+        assert panel_of(app).pending is None and app.screen.model.version == before
+        assert "no legal command" in str(panel_of(app).query_one("#play-message").render())
+
+
+async def test_keyboard_picks_a_square_on_the_board(db: str, service) -> None:
+    gid = construction_game(service)
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        view = board_view(app)
+        assert app.focused is view and view.cursor in target_squares(view)
+        start = view.cursor
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel_of(app).play.square_filter == start
 
 
 async def test_typing_a_is_not_the_all_key(db: str, service) -> None:
@@ -192,15 +229,15 @@ async def test_typing_a_is_not_the_all_key(db: str, service) -> None:
         assert app.screen.query_one("#typed").value == "a b"
 
 
-def test_play_panel_squares_snapshot(snap_compare, db: str, service) -> None:
-    """The square grid of a construction decision, one square picked."""
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+def test_play_with_a_highlighted_target_snapshot(snap_compare, db: str, service, size) -> None:
+    """A construction decision: the legal squares marked on ada's city, one square picked."""
     gid = construction_game(service)
 
     async def run_before(pilot) -> None:
         await settle(pilot)
         play = pilot.app.screen.query_one(PlayPanel).play
         square = next(s for s in play.grid_squares() if len(play.on(s)) > 1)
-        await pilot.click("#" + square_id(square))
-        await settle(pilot)
+        await click_square(pilot, board_view(pilot.app), square)
 
-    assert snap_compare(CitylogApp(db, gid), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(CitylogApp(db, gid), terminal_size=size, run_before=run_before)

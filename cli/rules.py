@@ -1,0 +1,44 @@
+"""``citylog rules [ID]``: any ruling by its id, or the list of them."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Annotated, Optional
+
+import typer
+
+from cli.errors import fail, guarded
+from cli.output import say
+from cli.rulings import rulings
+
+
+def rules(
+    rule: Annotated[Optional[str], typer.Argument(metavar="ID", help="A ruling id: CC-3, FC-7, PC-2, CL-4, FL-1, PL-13")] = None,
+) -> None:
+    """Print a ruling (``[CC-10]`` in an error names one), or every ruling's id and first words.
+
+    CC-/FC-/PC- rulings complete the Card City, 5x5 City and Point City rulebooks;
+    CL-/FL-/PL- are citylog's own readings where neither decides.
+    """
+    every = rulings()
+    if rule is None:
+        section = None
+        for r in every.values():
+            if r.section != section:
+                section = r.section
+                say(f"{section}:")
+            say(textwrap.shorten(f"  {r.text}", 100, placeholder=" …"))
+        return
+    key = rule.strip().strip("[]()").upper()
+    found = every.get(key)
+    if found is None:
+        prefix = key.split("-")[0]
+        ids = [i for i in every if i.startswith(prefix + "-")]
+        hint = f" ({prefix} rulings: {', '.join(ids)})" if ids else " (ids look like CC-3, FC-7, PC-2, CL-4, FL-1, PL-13)"
+        raise fail(f"no ruling {rule!r}{hint}")
+    say(f"[{found.id}] {found.section}")
+    say(textwrap.fill(found.text, 88))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rules")(guarded(rules))
