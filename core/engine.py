@@ -230,6 +230,16 @@ class Game(ABC, Generic[S, E, C]):
             return False
         return True
 
+    def determinize(self, view: S, seat: int, rng: Rng) -> S:
+        """A true state consistent with ``view`` (``seat``'s view), its hidden parts sampled.
+
+        Information-set search (``core.mcts``) plays on such samples, so a bot
+        never looks at the true state.  Law: ``view(determinize(v, seat, rng),
+        seat) == v`` for every ``v = view(state, seat)``.  The default suits a
+        game without hidden information.
+        """
+        return view
+
     # -- results and presentation -------------------------------------------
     @abstractmethod
     def result(self, state: S) -> Result | None: ...

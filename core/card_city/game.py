@@ -35,6 +35,7 @@ from core.engine import (
     random_bot,
 )
 from core.rng import Rng
+from core.card_city.determinize import determinize
 
 SPEC = GameSpec(
     name="card-city",
@@ -130,6 +131,9 @@ class CardCity(Game[State, ev.Event, Command]):
             winners=state.winners,
             breakdowns=state.scores,
         )
+
+    def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

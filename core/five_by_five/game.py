@@ -30,6 +30,7 @@ from core.five_by_five.plans import PLAN_NUMBERS
 from core.five_by_five.scoring import solo_title
 from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
 from core.rng import Rng
+from core.five_by_five.determinize import determinize
 
 SPEC = GameSpec(
     name="5x5-city",
@@ -141,6 +142,9 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
             title = solo_title(sc.total, state.advanced) if state.n == 1 else ""
             out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
         return Result(state.scores, state.winners, tuple(out))
+
+    def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

@@ -15,6 +15,7 @@ from core.point_city.events import Created, Event
 from core.point_city.fold import apply
 from core.point_city.state import State
 from core.rng import Rng
+from core.point_city.determinize import determinize
 
 
 class PointCity(Game[State, Any, Any]):
@@ -66,6 +67,9 @@ class PointCity(Game[State, Any, Any]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+    def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)
