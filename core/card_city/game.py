@@ -34,6 +34,7 @@ from core.engine import (
     normalize_options,
     random_bot,
 )
+from core.bots import BotRegistry
 from core.rng import Rng
 from core.card_city.determinize import determinize
 
@@ -54,7 +55,7 @@ class CardCity(Game[State, ev.Event, Command]):
     spec = SPEC
     event_type = ev.Event
     command_type = Command
-    bots = {"random": random_bot, "greedy": greedy_bot}
+    bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
     def create(
         self, players: Sequence[str], options: Mapping[str, str], table: bool = False

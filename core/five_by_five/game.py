@@ -29,6 +29,7 @@ from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS
 from core.five_by_five.scoring import solo_title
 from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
+from core.bots import BotRegistry
 from core.rng import Rng
 from core.five_by_five.determinize import determinize
 
@@ -49,7 +50,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     spec: ClassVar[GameSpec] = SPEC
     event_type: ClassVar[Any] = ev.Event
     command_type: ClassVar[Any] = cm.Command
-    bots: ClassVar[Mapping[str, Bot]] = BOTS
+    bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> ev.Event:
         names = check_players(SPEC, players)

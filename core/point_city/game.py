@@ -14,6 +14,7 @@ from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
 from core.point_city.fold import apply
 from core.point_city.state import State
+from core.bots import BotRegistry
 from core.rng import Rng
 from core.point_city.determinize import determinize
 
@@ -32,7 +33,7 @@ class PointCity(Game[State, Any, Any]):
     )
     event_type: ClassVar[Any] = Event
     command_type: ClassVar[Any] = Command
-    bots: ClassVar[Mapping[str, Any]] = {"random": random_bot, "greedy": greedy_bot}
+    bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
         names = check_players(self.spec, players)
