@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import games, inspect, files, play, referee, simulate, tui
+from cli import games, hint, inspect, files, play, referee, simulate, tui
 from cli.context import AppState
 
 app = typer.Typer(
@@ -40,7 +40,7 @@ def _root(
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
-for module in (games, play, inspect, files, referee, simulate, tui):
+for module in (games, play, inspect, files, referee, simulate, tui, hint):
     module.register(app)
 
 
