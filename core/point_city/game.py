@@ -12,7 +12,7 @@ from core.point_city import rules, scoring, text, view
 from core.point_city.bots import greedy_bot
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
-from core.point_city.fold import apply
+from core.point_city.fold import fold_event
 from core.point_city.state import State
 from core.bots import BotRegistry
 from core.rng import Rng
@@ -41,7 +41,7 @@ class PointCity(Game[State, Any, Any]):
         return Created(names, tuple(sorted(opts.items())), table)
 
     def apply(self, state: State | None, event: Any) -> State:
-        return apply(event, state)
+        return fold_event(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return rules.to_act(state)
