@@ -240,6 +240,16 @@ class Game(ABC, Generic[S, E, C]):
         """
         return view
 
+    def estimate(self, state: S) -> tuple[float, ...] | None:
+        """Each seat's expected final score from an unfinished position, or None.
+
+        Search (``core.mcts``) stops a simulation where this gives an answer
+        instead of playing the game out at random; a game whose random
+        playouts say little (a board where placement is everything) gives its
+        heuristic here.  The default, None: play it out.
+        """
+        return None
+
     # -- results and presentation -------------------------------------------
     @abstractmethod
     def result(self, state: S) -> Result | None: ...

@@ -8,7 +8,10 @@ Whitehouse 2012: a child is selectable when its command is legal in this
 sample, UCB1 counting its availability), plays the game out with uniformly
 random commands, and backs up each seat's reward at the nodes where that seat
 decided.  Chance is not in the tree (open loop): the sample's chance outcomes
-come from the search's own stream.
+come from the search's own stream.  A game whose random playouts say little
+gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
+5x5 City's and Point City's greedy measures); the simulation then stops at the
+new leaf and scores the estimate instead of playing out.
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -66,14 +69,23 @@ class Node:
 def rewards(result: Result, seats: int) -> list[float]:
     """Each seat's reward: a win share (0.8) plus where its score lies between the
     lowest and the highest (0.2), so the search also plays for points."""
-    scores = result.scores
+    return _rewards(result.scores, result.winners, seats)
+
+
+def _rewards(scores: tuple[float, ...], winners: tuple[int, ...], seats: int) -> list[float]:
     lo, hi = min(scores), max(scores)
     span = (hi - lo) or 1
     out = []
     for s in range(seats):
-        win = 1 / len(result.winners) if s in result.winners else 0.0
+        win = 1 / len(winners) if s in winners else 0.0
         out.append(0.8 * win + 0.2 * (scores[s] - lo) / span)
     return out
+
+
+def _estimated(estimate: tuple[float, ...], seats: int) -> list[float]:
+    """Rewards from estimated scores: the leaders share the win."""
+    best = max(estimate)
+    return _rewards(estimate, tuple(i for i, v in enumerate(estimate) if v == best), seats)
 
 
 def _actor(game: Game[Any, Any, Any], state: Any) -> int | None:
@@ -148,7 +160,12 @@ def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int
             child = node.children[command] = Node(seat)
             child.avail += 1
             path.append(child)
-            state = playout(game, _step(game, state, seat, command), rng)
+            state = _step(game, state, seat, command)
+            guess = game.estimate(state) if game.to_act(state) else None
+            if guess is not None:
+                _backup(path, _estimated(guess, n))
+                return
+            state = playout(game, state, rng)
             break
         command = max(options, key=lambda c: node.children[c].ucb(EXPLORATION))
         node = node.children[command]
@@ -157,7 +174,10 @@ def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int
     result = game.result(state)
     if result is None:
         raise RuntimeError("a playout did not end the game")
-    r = rewards(result, n)
+    _backup(path, rewards(result, n))
+
+
+def _backup(path: list[Node], r: list[float]) -> None:
     for v in path:
         v.visits += 1
         if v.seat >= 0:

@@ -82,4 +82,9 @@ def greedy(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
     return cm.Choose(best[1])
 
 
+def estimate(s: State) -> tuple[float, ...]:
+    """Each board's worth by :func:`_value` (search cut-offs, ``Game.estimate``)."""
+    return tuple(_value(list(b.cells()), s) for b in s.boards)
+
+
 BOTS = {"random": random_bot, "greedy": greedy}

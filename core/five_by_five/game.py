@@ -23,7 +23,7 @@ from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five import rules, text, view
 from core.five_by_five.boardfile import score_text
-from core.five_by_five.bots import BOTS
+from core.five_by_five.bots import BOTS, estimate
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS
@@ -143,6 +143,11 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
             title = solo_title(sc.total, state.advanced) if state.n == 1 else ""
             out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
         return Result(state.scores, state.winners, tuple(out))
+
+    def estimate(self, state: State) -> tuple[float, ...] | None:
+        """Each board's end-of-game score as it stands, Park penalty weighed by
+        how full it is (the greedy bot's measure): random placements say little."""
+        return estimate(state)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         return determinize(view, seat, rng)

@@ -9,11 +9,11 @@ from core.engine import (
     Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
 )
 from core.point_city import rules, scoring, text, view
-from core.point_city.bots import greedy_bot
+from core.point_city.bots import greedy_bot, seat_value
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
 from core.point_city.fold import fold_event
-from core.point_city.state import State
+from core.point_city.state import State, deck_size
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.point_city.determinize import determinize
@@ -68,6 +68,14 @@ class PointCity(Game[State, Any, Any]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+    def estimate(self, state: State) -> tuple[float, ...] | None:
+        """Each seat's score now plus what its producers and resources promise (the
+        greedy bot's measure); None in the solo game, which is played out."""
+        if state.solo_level:
+            return None
+        deck = deck_size(state)
+        return tuple(seat_value(x, deck) for x in state.seats)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         return determinize(view, seat, rng)
