@@ -35,6 +35,7 @@ class GameScreen(Screen[None]):
         Binding("f", "fork", "fork"),
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
+        Binding("h", "hint", "hint", show=False),  # kept off the footer: its snapshots stay put
         Binding("escape", "back", "library"),
     ]
 
@@ -88,6 +89,15 @@ class GameScreen(Screen[None]):
             self.app.call_from_thread(self.failed, str(exc))
             return
         self.app.call_from_thread(self.app.open_game, child)  # type: ignore[attr-defined]
+
+    @work(thread=True, exclusive=True, group="hint")
+    def hint(self, player: str) -> None:
+        try:
+            lines = self.app.backend.hint(self.game_id, player)  # type: ignore[attr-defined]
+        except FAILURES as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        self.app.call_from_thread(self.app.push_screen, TextModal(f"hint for {player}", "\n".join(lines)))
 
     # -- model -> widgets ------------------------------------------------------
     def loaded(self, model: GameModel) -> None:
@@ -158,6 +168,16 @@ class GameScreen(Screen[None]):
                 self.fork(at, seed or None)
 
         self.app.push_screen(SeedModal(at), chosen)
+
+    def action_hint(self) -> None:
+        """The search's choice for the player at the table, from that player's view only."""
+        model = self.model
+        seat = model.acting_seat() if model is not None else None
+        if model is None or seat is None:
+            self.notify("no player of yours is to act", severity="warning")
+            return
+        self.notify(f"searching for {model.players[seat]}…")
+        self.hint(model.players[seat])
 
     def action_diff(self) -> None:
         self.app.pick_diff(self.game_id)  # type: ignore[attr-defined]
