@@ -83,9 +83,16 @@ def _rewards(scores: tuple[float, ...], winners: tuple[int, ...], seats: int) ->
 
 
 def _estimated(estimate: tuple[float, ...], seats: int) -> list[float]:
-    """Rewards from estimated scores: the leaders share the win."""
-    best = max(estimate)
-    return _rewards(estimate, tuple(i for i, v in enumerate(estimate) if v == best), seats)
+    """Rewards from estimated scores, smooth in the margin: each seat's lead over the
+    best of the others, squashed into (0, 1) on a scale of a tenth of the scores
+    (a win share would call every move equal while one seat is ahead anyway)."""
+    scale = max(3.0, 0.1 * max(abs(v) for v in estimate))
+    out = []
+    for s in range(seats):
+        others = [v for i, v in enumerate(estimate) if i != s]
+        lead = estimate[s] - max(others) if others else estimate[s]
+        out.append(0.5 + 0.5 * math.tanh(lead / scale))
+    return out
 
 
 def _actor(game: Game[Any, Any, Any], state: Any) -> int | None:
