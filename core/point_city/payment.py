@@ -66,6 +66,22 @@ def _classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[tuple[str, 
 def payments(
     cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
 ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every minimal payment of ``cost`` from the sources (see :func:`_payments`);
+    cached on the immutable arguments, since legal moves list them for every
+    pair of the market and a search meets the same hands again and again."""
+    return iter(_cached_payments(cost, cards, perms))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cached_payments(
+    cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    return tuple(_payments(cost, cards, perms))
+
+
+def _payments(
+    cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every minimal payment of ``cost`` from the sources, up to equivalence.
 
     Sources giving the same thing (two single-economy cards, two energy
