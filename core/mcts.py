@@ -7,8 +7,7 @@ keyed by the commands played (single-observer ISMCTS, Cowling, Powley &
 Whitehouse 2012: a child is selectable when its command is legal in this
 sample, UCB1 counting its availability), plays the game out with uniformly
 random commands, and backs up each seat's reward at the nodes where that seat
-decided (the root starts from the game's greedy bot's choice, a progressive
-bias, :data:`HUNCH`).  Chance is not in the tree (open loop): the sample's chance outcomes
+decided.  Chance is not in the tree (open loop): the sample's chance outcomes
 come from the search's own stream.  A game whose random playouts say little
 gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
 5x5 City's and Point City's greedy measures); the simulation then stops at the
@@ -34,10 +33,6 @@ from core.rng import Rng
 
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards lie in [0, 1])."""
-HUNCH = 1.0
-"""Progressive bias towards the greedy bot's choice at the root: ``HUNCH / (1 + visits)``
-is added to its UCB value, so the search starts from the heuristic's move and
-leaves it only for one the simulations find better."""
 
 
 class Budget(msgspec.Struct, frozen=True):
@@ -141,9 +136,8 @@ def search(
     root = Node(-1)
     if len(options) > 1:
         deadline = time.perf_counter() + budget.ms / 1000 if budget.ms else None
-        hunch = _hunch(game, view, seat, Rng(f"citylog/mcts/hunch/{rng.bits(64)}".encode()))
         for _ in range(budget.playouts):
-            _iterate(game, game.determinize(view, seat, rng), root, rng, n, hunch)
+            _iterate(game, game.determinize(view, seat, rng), root, rng, n)
             if deadline is not None and time.perf_counter() > deadline:
                 break
     out = []
@@ -155,15 +149,7 @@ def search(
     return [out[i] for i in order]
 
 
-def _hunch(game: Game[Any, Any, Any], view: Any, seat: int, rng: Rng) -> Any:
-    """The game's greedy bot's command from the same view, or None if it has none."""
-    greedy = game.bots.get("greedy")
-    return greedy(game, view, seat, rng) if greedy is not None else None
-
-
-def _iterate(
-    game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int, hunch: Any = None
-) -> None:
+def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int) -> None:
     path = [root]
     node = root
     while True:
@@ -177,10 +163,7 @@ def _iterate(
             if child is not None:
                 child.avail += 1
         if untried:
-            if node is root and hunch in untried:
-                command = hunch
-            else:
-                command = untried[rng.below(len(untried))]
+            command = untried[rng.below(len(untried))]
             child = node.children[command] = Node(seat)
             child.avail += 1
             path.append(child)
@@ -191,14 +174,7 @@ def _iterate(
                 return
             state = playout(game, state, rng)
             break
-        if node is root and hunch is not None:
-            command = max(
-                options,
-                key=lambda c: node.children[c].ucb(EXPLORATION)
-                + (HUNCH / (1 + node.children[c].visits) if c == hunch else 0.0),
-            )
-        else:
-            command = max(options, key=lambda c: node.children[c].ucb(EXPLORATION))
+        command = max(options, key=lambda c: node.children[c].ucb(EXPLORATION))
         node = node.children[command]
         path.append(node)
         state = _step(game, state, seat, command)
