@@ -33,6 +33,8 @@ from core.rng import Rng
 
 EXPLORATION = 0.7
 """UCB1's exploration constant (rewards lie in [0, 1])."""
+SOLO_SCALE = 100.0
+"""The score scale of a solo game's estimated leaves."""
 
 
 class Budget(msgspec.Struct, frozen=True):
@@ -86,11 +88,12 @@ def _estimated(estimate: tuple[float, ...], seats: int) -> list[float]:
     """Rewards from estimated scores, smooth in the margin: each seat's lead over the
     best of the others, squashed into (0, 1) on a scale of a tenth of the scores
     (a win share would call every move equal while one seat is ahead anyway)."""
+    if seats == 1:  # solo: the score itself, on a fixed scale (larger is better)
+        return [0.5 + 0.5 * math.tanh(estimate[0] / SOLO_SCALE)]
     scale = max(3.0, 0.1 * max(abs(v) for v in estimate))
     out = []
     for s in range(seats):
-        others = [v for i, v in enumerate(estimate) if i != s]
-        lead = estimate[s] - max(others) if others else estimate[s]
+        lead = estimate[s] - max(v for i, v in enumerate(estimate) if i != s)
         out.append(0.5 + 0.5 * math.tanh(lead / scale))
     return out
 

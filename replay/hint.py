@@ -25,7 +25,9 @@ class Alternative(msgspec.Struct, frozen=True):
     command: str
     visits: int
     value: float
-    """Mean search reward for the player, 0–1 (mostly a win share)."""
+    """Mean search reward for the player, 0–1: a win share (with a little for the
+    margin) where the game is played out, the estimated lead squashed into 0–1
+    where the game gives an estimate (5x5 City, Point City); 0.5 is level."""
 
 
 class Hint(msgspec.Struct, frozen=True):

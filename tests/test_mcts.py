@@ -105,3 +105,13 @@ def test_policy_names(spec: str, budget: Budget | None) -> None:
     assert parse_budget(spec) == budget
     game = registry.get("card-city")
     assert (spec in game.bots) == (budget is not None or spec == "greedy")
+
+
+def test_estimated_rewards_are_smooth_in_the_lead() -> None:
+    from core.mcts import _estimated
+
+    ahead, behind = _estimated((50.0, 40.0), 2)
+    assert ahead > 0.5 > behind and abs(ahead + behind - 1) < 1e-9
+    closer, _ = _estimated((50.0, 48.0), 2)
+    assert 0.5 < closer < ahead  # a bigger lead is worth more, not just "ahead"
+    assert _estimated((80.0,), 1)[0] > _estimated((78.0,), 1)[0]  # solo: the score itself
