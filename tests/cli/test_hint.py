@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from replay.sources import fold_log, read_path, view_seat
 from tests.cli.test_cli_commands import ok, run
 
 
@@ -19,6 +20,11 @@ def test_hint_reads_the_players_view_and_lists_every_legal_command(tmp_path: Pat
     ok(db, "export", gid, "--as", "alice", "-o", str(tmp_path / "alice.jsonl"))
     from_file = json.loads(ok(db, "hint", str(tmp_path / "alice.jsonl"), "--as", "alice", "--budget", "12", "--json"))
     assert from_file == from_store
+    log = read_path(tmp_path / "alice.jsonl")
+    game, _, states = fold_log(log)
+    seat = view_seat(log)
+    legal = sorted(map(game.format_command, game.legal(states[-1], seat)))
+    assert sorted(a["command"] for a in from_store["alternatives"]) == legal
     text = ok(db, "hint", gid, "--as", "alice", "--budget", "12")
     assert from_store["best"] in text.splitlines()[0]
 
