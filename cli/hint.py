@@ -18,7 +18,7 @@ def hint(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
     as_: Annotated[str, typer.Option("--as", help="The player to advise (their view only)")],
-    budget: Annotated[int, typer.Option(min=1, help="Playouts to search")] = 1000,
+    budget: Annotated[int, typer.Option(min=1, help="Playouts to search")] = 300,
     seed: Annotated[str, typer.Option(help="Vary the search's stream (default: derived from the view)")] = "",
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:

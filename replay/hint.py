@@ -40,7 +40,7 @@ class Hint(msgspec.Struct, frozen=True):
     """Every legal command, the best first."""
 
 
-def hint(log: LogFile, playouts: int = 1000, seed: str = "") -> Hint:
+def hint(log: LogFile, playouts: int = 300, seed: str = "") -> Hint:
     seat = view_seat(log)
     if seat is None:
         raise ServiceError("a hint is computed from a player's view: give --as PLAYER")
