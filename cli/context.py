@@ -1,27 +1,41 @@
-"""The app's shared state: which database, opened once per invocation."""
+"""The app's shared state: which store, opened once per invocation.
+
+Read-only commands (``list``, ``show``, ``log``, ``export``, ``diff``,
+``explain``, ``verify``, ``watch``) open the store read-only: a database in a
+read-only directory can be read, and a missing file is an empty store that is
+not created.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import typer
 
-from events.service import GameService
-from events.store import SqliteStore, default_db_path
+if TYPE_CHECKING:
+    from events.service import GameService
 
 
 @dataclass
 class AppState:
-    db: Path | None = None
+    db: str | None = None
+    """A SQLite path or a ``postgresql://`` URL; None: ``CITYLOG_DB`` or the default file."""
     durability: Literal["full", "normal"] = "full"
     _service: GameService | None = field(default=None, repr=False)
+    _readonly: bool = field(default=False, repr=False)
 
-    def service(self) -> GameService:
+    def service(self, readonly: bool = False) -> GameService:
+        from events.service import GameService
+        from events.store import open_store
+
+        if self._service is not None and self._readonly and not readonly:
+            self._service.store.close()
+            self._service = None
         if self._service is None:
-            path = self.db or default_db_path()
-            self._service = GameService(SqliteStore(path, durability=self.durability))
+            store = open_store(self.db, durability=self.durability, readonly=readonly)
+            self._service = GameService(store)
+            self._readonly = readonly
         return self._service
 
 
@@ -33,5 +47,5 @@ def state(ctx: typer.Context) -> AppState:
     return obj
 
 
-def service(ctx: typer.Context) -> GameService:
-    return state(ctx).service()
+def service(ctx: typer.Context, readonly: bool = False) -> GameService:
+    return state(ctx).service(readonly)

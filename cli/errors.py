@@ -1,7 +1,10 @@
 """One-line errors, exit codes, no tracebacks.
 
 Exit codes: 0 ok, 1 a check failed, 2 bad input (an illegal move, a malformed or
-tampered file, a wrong player, a stale move, a missing game, bad options).
+tampered file, a wrong player, a stale move, a missing game, bad options, a
+database that is not citylog's), 4 the environment failed (disk full, I/O error,
+a lock held past the timeout, a database server that cannot be reached) — the
+same command may succeed when retried; 3 is an internal error (a bug).
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from cli.output import err_console
 from core.engine import RulesError
 from core.registry import UnknownGame
 from events.service import ServiceError
-from events.store import Conflict, StoreError
+from events.store import Conflict, EnvironmentFailure, StoreError
 from replay.logfile import LogFileError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 CHECK_FAILED = 1
 BAD_INPUT = 2
+ENVIRONMENT = 4
 
 
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
@@ -40,6 +44,8 @@ def guarded(fn: F) -> F:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
+        except EnvironmentFailure as exc:
+            raise fail(f"environment: {exc}", ENVIRONMENT) from None
         except Conflict as exc:
             raise fail(f"conflict: {exc}; another writer moved first, nothing was written") from None
         except ServiceError as exc:
@@ -48,5 +54,9 @@ def guarded(fn: F) -> F:
             raise fail(str(exc)) from None
         except (OSError, sqlite3.Error) as exc:
             raise fail(f"{type(exc).__name__}: {exc}") from None
+        except Exception as exc:
+            if type(exc).__module__.startswith("psycopg"):  # not imported here: start-up cost
+                raise fail(f"environment: {type(exc).__name__}: {exc}", ENVIRONMENT) from None
+            raise
 
     return wrapper  # type: ignore[return-value]

@@ -10,28 +10,67 @@ from typing import Annotated, Optional
 import typer
 
 from cli.context import service
-from cli.errors import guarded
+from cli.errors import fail, guarded
 from cli.output import emit_json, say
 from replay import logfile
 from replay.sources import export as export_log
-from replay.sources import import_log, read_path
+from replay.sources import export_record, import_log, read_with_notes
 
 
 def export(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Export this player's view only")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The file (default: stdout)")] = None,
+    format: Annotated[
+        str, typer.Option("--format", help="jsonl (default), text (a readable record), html (a replay page)")
+    ] = "jsonl",
 ) -> None:
-    """The log as JSON Lines: a header, then one event per line with its hash."""
-    log = export_log(service(ctx), game_id, as_)
-    buffer = io.StringIO()
-    logfile.write(log, buffer)
-    if out is None:
-        sys.stdout.write(buffer.getvalue())
+    """The game as JSON Lines (a header, then one event per line with its hash), as
+    a readable text record, or as a one-file HTML replay page.  A log file or record
+    (a player's view file too) converts to another format as it is."""
+    svc = service(ctx, readonly=True)
+    if Path(game_id).is_file():
+        if as_ is not None:
+            raise fail("--as needs a game id; a file exports as the view it holds")
+        from replay import record as text_record
+        from replay.html import page
+
+        log, notes = read_with_notes(Path(game_id))
+        if format == "jsonl":
+            buffer = io.StringIO()
+            logfile.write(log, buffer)
+            text = buffer.getvalue()
+        elif format == "text":
+            text = text_record.write(log, notes)
+        elif format == "html":
+            text = page(log, notes)
+        else:
+            raise fail(f"--format is jsonl, text or html, not {format!r}")
+        count = f"{format}, {len(log.lines)} events"
+    elif format == "jsonl":
+        log = export_log(svc, game_id, as_)
+        buffer = io.StringIO()
+        logfile.write(log, buffer)
+        text, count = buffer.getvalue(), f"{len(log.lines)} events"
+    elif format == "text":
+        if as_ is not None:
+            raise fail("a text record is the referee's whole game (it is re-decided on import); "
+                       "export a player's view with --format jsonl or html")
+        text = export_record(svc, game_id)
+        count = "text record"
+    elif format == "html":
+        from replay.html import export_html
+
+        text = export_html(svc, game_id, as_)
+        count = "replay page"
     else:
-        out.write_text(buffer.getvalue(), encoding="utf-8")
-        say(f"wrote {out}: {len(log.lines)} events" + (f", {as_}'s view" if as_ else ""))
+        raise fail(f"--format is jsonl, text or html, not {format!r}")
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        say(f"wrote {out}: {count}" + (f", {as_}'s view" if as_ else ""))
 
 
 def import_(
@@ -39,8 +78,10 @@ def import_(
     file: Annotated[Path, typer.Argument(metavar="FILE")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Verify a log file, then store it as a new game (nothing is stored if it fails)."""
-    gid = import_log(service(ctx), read_path(file))
+    """Verify a log file or text record, then store it as a new game (nothing is
+    stored if it fails).  A text record is re-decided from its first line."""
+    log, notes = read_with_notes(file)
+    gid = import_log(service(ctx), log, notes)
     emit_json({"game_id": gid}) if json else say(gid)
 
 
@@ -59,7 +100,27 @@ def fork(
         say(f"{gid}  (fork of {game_id} at seq {at})")
 
 
+def picture(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    at: Annotated[Optional[int], typer.Option(help="After event SEQ (default: the latest)")] = None,
+    as_: Annotated[Optional[str], typer.Option("--as", help="As this player sees it")] = None,
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The .svg file (default: stdout)")] = None,
+) -> None:
+    """The position as an SVG picture: boards, cards, the last move marked, scores so far."""
+    from replay.picture import picture as draw
+    from replay.sources import open_log
+
+    svg = draw(open_log(service(ctx), ref), at, as_)
+    if out is None:
+        sys.stdout.write(svg)
+    else:
+        out.write_text(svg, encoding="utf-8")
+        say(f"wrote {out}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("export")(guarded(export))
     app.command("import")(guarded(import_))
     app.command("fork")(guarded(fork))
+    app.command("picture")(guarded(picture))

@@ -9,7 +9,7 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
-from cli.output import emit_json, say
+from cli.output import emit_json, plain, say
 from core.engine import CHANCE
 from events.service import GameService, ServiceError
 from replay.sources import fold_log, open_log, view_seat
@@ -84,10 +84,29 @@ def new(
 
 
 def list_games(
-    ctx: typer.Context, json: Annotated[bool, typer.Option("--json")] = False
+    ctx: typer.Context,
+    game: Annotated[Optional[str], typer.Option("--game", help="Only this game (card-city, …)")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", help="Only games this player is in")] = None,
+    status: Annotated[Optional[str], typer.Option("--status", help="active or over")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many (a page)")] = 100,
+    after: Annotated[Optional[str], typer.Option("--after", help="The page after this game id")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Every game in the database."""
-    rows = service(ctx).store.list_games_with_counts()
+    """Games in the database, oldest first, a page at a time (read from each
+    game's row: the cost does not grow with the events stored)."""
+    from events.store import GameFilter
+
+    if status is not None and status not in ("active", "over"):
+        raise ServiceError(f"--status is 'active' or 'over', not {status!r}")
+    if limit < 1:
+        raise ServiceError(f"--limit must be at least 1, not {limit}")
+    store = service(ctx, readonly=True).store
+    if after is not None:
+        store.get_game(after)  # a missing game is an error, not an empty page
+    page = GameFilter(game=game, player=player, status=status, after=after, limit=limit + 1)  # type: ignore[arg-type]
+    rows = store.list_games_with_counts(page)
+    more = len(rows) > limit
+    rows = rows[:limit]
     for rec, count in rows:
         if json:
             emit_json(
@@ -96,6 +115,7 @@ def list_games(
                     "game": rec.game,
                     "players": rec.players,
                     "status": rec.status,
+                    "winners": rec.winners,
                     "events": count,
                     "parent": rec.parent,
                     "fork_at": rec.fork_at,
@@ -104,8 +124,12 @@ def list_games(
             )
         else:
             parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
-            say(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}")
-    if not rows and not json:
+            won = f"  won by {' and '.join(rec.winners)}" if rec.winners else ""
+            # plain: names are the users' text, never markup
+            plain(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}{won}")
+    if more and not json:
+        plain(f"… more: citylog list --after {rows[-1][0].id} (same filters)")
+    if not rows and not json and after is None and not (game or player or status):
         say("no games yet — try: citylog new card-city --players 3 --bots greedy")
 
 
@@ -130,7 +154,7 @@ def show(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The table: boards, coins, hands, phase, whose turn; scores once the game has ended."""
-    v = load_view(service(ctx), ref, at, as_)
+    v = load_view(service(ctx, readonly=True), ref, at, as_)
     game, state, shown = v["game"], v["state"], v["shown"]
     result = game.result(state)
     to_act = seat_names(v["players"], game.to_act(state))
@@ -167,7 +191,7 @@ def log(
     """The numbered events, readable (``--json``: one object per line).
 
     Without --as this is the host's (referee's) log: every hidden card shown."""
-    lg = open_log(service(ctx), ref, as_)
+    lg = open_log(service(ctx, readonly=True), ref, as_)
     game, events, _ = fold_log(lg)
     players = lg.header.definition.players
     for line, e in zip(lg.lines, events, strict=True):

@@ -29,7 +29,7 @@ def explain(
     """Who did what at SEQ and why it was legal; with --try, whether a command would have been.
 
     Without --as this is the referee's explanation (hidden cards shown)."""
-    log = open_log(service(ctx), ref, as_)
+    log = open_log(service(ctx, readonly=True), ref, as_)
     game, events, _ = fold_log(log)
     players = log.header.definition.players
     viewer = view_seat(log)
@@ -58,7 +58,7 @@ def diff(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Identical, or the first diverging seq, the two events and how the states differ."""
-    svc = service(ctx)
+    svc = service(ctx, readonly=True)
     result = diff_logs(open_log(svc, a, as_), open_log(svc, b, as_))
     if json:
         emit_json(result)
@@ -82,7 +82,7 @@ def verify(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The hash chain, every event legal from the start, chance re-derived from the seed."""
-    verdict = verify_log(open_log(service(ctx), ref))
+    verdict = verify_log(open_log(service(ctx, readonly=True), ref))
     if json:
         emit_json(verdict)
     elif verdict.ok:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli import games, hint, inspect, files, play, referee, simulate, tui
+from cli import games, hint, inspect, files, notes, play, referee, simulate, stores, tui
 from cli.context import AppState
 
 app = typer.Typer(
@@ -17,6 +16,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain Click help and errors: no rich/markdown import at start-up
 )
 
 
@@ -24,8 +24,12 @@ app = typer.Typer(
 def _root(
     ctx: typer.Context,
     db: Annotated[
-        Optional[Path],
-        typer.Option("--db", envvar="CITYLOG_DB", help="The database file (default: the user data dir)."),
+        Optional[str],
+        typer.Option(
+            "--db",
+            envvar="CITYLOG_DB",
+            help="The SQLite file (default: the user data dir) or a postgresql:// URL.",
+        ),
     ] = None,
     durability: Annotated[
         str,
@@ -40,11 +44,33 @@ def _root(
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
-for module in (games, play, inspect, files, referee, simulate, tui, hint):
+for module in (games, play, inspect, files, notes, referee, simulate, stores, tui, hint):
     module.register(app)
 
 
+_ROOT_OPTIONS_WITH_VALUES = ("--db", "--durability")
+
+
+def only_invoked(argv: list[str]) -> None:
+    """Keep only the command ``argv`` invokes (if it names one), so that Typer
+    builds one command's parameters at start-up instead of every command's."""
+    name = None
+    args = iter(argv)
+    for arg in args:
+        if arg in _ROOT_OPTIONS_WITH_VALUES:
+            next(args, None)
+        elif not arg.startswith("-"):
+            name = arg
+            break
+    if name is None:
+        return
+    chosen = [c for c in app.registered_commands if c.name == name]
+    if chosen:
+        app.registered_commands[:] = chosen
+
+
 def main() -> None:
+    only_invoked(sys.argv[1:])
     try:
         app()
     except KeyboardInterrupt:

@@ -5,17 +5,25 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 import msgspec
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when something is printed through it
+    from rich.console import Console
 
 _json = msgspec.json.Encoder()
 
 
 def console() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
 def err_console() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 

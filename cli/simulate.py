@@ -6,7 +6,6 @@ import statistics
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.progress import Progress
 
 from cli.context import service
 from cli.errors import guarded
@@ -56,6 +55,8 @@ def simulate(
     results = []
     seeds = [f"{seed}/{k}" for k in range(games)]
     if is_terminal() and not json:
+        from rich.progress import Progress
+
         with Progress(transient=True) as progress:
             task = progress.add_task("simulating", total=games)
             for s in seeds:

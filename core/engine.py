@@ -280,6 +280,14 @@ class Game(ABC, Generic[S, E, C]):
     @abstractmethod
     def format_command(self, command: C) -> str: ...
 
+    def scene(self, state: S, seat: int | None) -> Any:
+        """The position as a :class:`core.scene.Scene` for pictures and boards.
+
+        ``state`` is already what ``seat`` may see (:func:`core.scene.scene_of`
+        applies the view first); ``seat`` only says whose panel is "you".
+        """
+        raise NotImplementedError(f"{self.spec.title} has no scene")
+
     def round_of(self, state: S) -> int:
         return int(getattr(state, "round", 0))
 

@@ -1,4 +1,4 @@
-"""The game-agnostic event store: envelope and hash chain, codec, SQLite store.
+"""The game-agnostic event store: envelope and hash chain, codec, the stores (SQLite, PostgreSQL).
 
 Nothing in this package knows any game: payloads are opaque msgspec-JSON bytes
 whose tag is the record's ``type``.
@@ -24,6 +24,7 @@ from events.store import (
     StoreError,
     default_db_path,
     new_game_id,
+    open_store,
 )
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "default_db_path",
     "genesis_hash",
     "new_game_id",
+    "open_store",
     "payload_digest",
     "to_item",
     "verify_chain",

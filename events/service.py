@@ -32,6 +32,8 @@ from events.envelope import GameDefinition, Recorded
 from events.store import EventStore, GameRecord, new_game_id
 
 MAX_AUTO_STEPS = 100_000
+CACHE_GAMES = 32
+"""How many folded games a service keeps (least recently used go first)."""
 
 
 class ServiceError(Exception):
@@ -88,9 +90,20 @@ class Loaded:
 
 
 class GameService:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, cache_games: int = CACHE_GAMES) -> None:
         self.store = store
         self._cache: dict[str, Loaded] = {}
+        """game id -> its latest fold; insertion order is recency (bounded, LRU)."""
+        self.cache_games = max(0, cache_games)
+
+    def _remember(self, game_id: str, loaded: Loaded) -> None:
+        cache = self._cache
+        cache.pop(game_id, None)
+        if self.cache_games == 0:
+            return
+        cache[game_id] = loaded
+        while len(cache) > self.cache_games:
+            del cache[next(iter(cache))]  # the least recently used
 
     # -- reading -------------------------------------------------------------
     def game_of(self, record: GameRecord) -> Game[Any, Any, Any]:
@@ -121,6 +134,7 @@ class GameService:
         if upto is None and not history and cached is not None:
             seq, head = self.store.head(game_id)
             if (seq, head) == (cached.version, cached.head_hash):
+                self._remember(game_id, cached)
                 return cached
             if seq > cached.version:
                 new = self.store.read(game_id, after=cached.version)
@@ -141,7 +155,7 @@ class GameService:
             raise ServiceError(f"game {game_id} has no events")
         loaded = Loaded(record, game, records, events, state, states)
         if upto is None:
-            self._cache[game_id] = Loaded(record, game, records, events, state)
+            self._remember(game_id, Loaded(record, game, records, events, state))
         return loaded
 
     def _extend(
@@ -156,7 +170,7 @@ class GameService:
         if not cached.game.to_act(state) and record.status != "over":
             record = replace(record, status="over")
         loaded = Loaded(record, cached.game, cached.records + new, cached.events + events, state)
-        self._cache[record.id] = loaded
+        self._remember(record.id, loaded)
         return loaded
 
     # -- writing -------------------------------------------------------------
@@ -300,6 +314,19 @@ class GameService:
             self._append(child, game, 0, events[:at] + more, state)
         return child.id
 
+    MAX_NOTE = 2000
+
+    def note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach a note to event ``seq`` (outside the hash chain: the game is unchanged)."""
+        version = self.store.version(game_id)
+        if not 1 <= seq <= version:
+            raise ServiceError(f"--at must be between 1 and {version}, not {seq}")
+        if not text.strip():
+            raise ServiceError("a note needs some text")
+        if len(text) > self.MAX_NOTE:
+            raise ServiceError(f"a note is at most {self.MAX_NOTE} characters, not {len(text)}")
+        self.store.add_note(game_id, seq, text)
+
     # -- helpers -------------------------------------------------------------
     def _auto(
         self,
@@ -342,9 +369,16 @@ class GameService:
         written = self.store.append(record.id, version, [to_item(e) for e in events])
         if state is None:
             state = game.fold(events)
-        if not game.to_act(state):
-            self.store.set_status(record.id, "over")
+        self.finish(record, game, state)
         return written
+
+    def finish(self, record: GameRecord, game: Game[Any, Any, Any], state: Any) -> None:
+        """If the game is over at ``state``: mark it so, with its winners, in its row."""
+        if game.to_act(state):
+            return
+        result = game.result(state)
+        winners = [record.players[w] for w in result.winners] if result is not None else []
+        self.store.set_status(record.id, "over", winners)
 
 
 def parse_command(loaded: Loaded, seat: int, text: str) -> Any:

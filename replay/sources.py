@@ -6,6 +6,7 @@ or a path to an exported file; :func:`open_log` decides which.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,9 @@ import msgspec
 
 from events.codec import decoder_for
 from events.service import GameService, ServiceError
-from events.store import GameNotFound, GameRecord, new_game_id
+from events.store import GameNotFound, GameRecord, Note, new_game_id
 from replay import logfile
+from replay import record as text_record
 from replay.logfile import FORMAT, Header, LogFile
 from replay.verify import decode_events, verify
 
@@ -80,11 +82,27 @@ def view_seat(log: LogFile) -> int | None:
 
 
 def read_path(path: Path) -> LogFile:
+    """A JSON Lines log, or a text record (re-decided into a log)."""
+    return read_with_notes(path)[0]
+
+
+def read_with_notes(path: Path) -> tuple[LogFile, list[Note]]:
+    """A log file and the notes it carries (a text record's ``{comments}``)."""
     try:
-        with path.open(encoding="utf-8") as handle:
-            return logfile.read(handle, str(path))
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise logfile.LogFileError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise logfile.LogFileError(f"{path}: cannot read ({exc.strerror})") from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
+    if text_record.is_record(text):
+        return text_record.read(text, str(path))
+    return logfile.read(io.StringIO(text), str(path)), []
+
+
+def export_record(service: GameService, game_id: str) -> str:
+    """The game's text record, with its notes as comments."""
+    return text_record.write(export(service, game_id), service.store.notes(game_id))
 
 
 def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:
@@ -102,8 +120,8 @@ def open_log(service: GameService, ref: str, player: str | None = None) -> LogFi
         raise ServiceError(f"no game or file {ref!r}") from None
 
 
-def import_log(service: GameService, log: LogFile) -> str:
-    """Verify ``log``, then store it as a new game (all or nothing)."""
+def import_log(service: GameService, log: LogFile, notes: list[Note] | None = None) -> str:
+    """Verify ``log``, then store it (and ``notes``) as a new game (all or nothing)."""
     if log.header.view is not None:
         raise ServiceError(
             f"this file is {log.header.view}'s view of a game (hidden cards redacted); "
@@ -136,8 +154,9 @@ def import_log(service: GameService, log: LogFile) -> str:
         if [w.hash for w in written] != [x.hash for x in log.lines]:
             raise ServiceError("not imported: the stored hashes differ from the file's")
         loaded = service.load(record.id)
-        if not loaded.game.to_act(loaded.state):
-            store.set_status(record.id, "over")
+        service.finish(record, loaded.game, loaded.state)
+        for note in notes or ():
+            store.add_note(record.id, note.seq, note.text)
     return record.id
 
 
@@ -155,4 +174,4 @@ def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
     return game, events, states
 
 
-__all__ = ["export", "import_log", "open_log", "read_path", "fold_log", "decoder_for"]
+__all__ = ["export", "export_record", "import_log", "open_log", "read_path", "read_with_notes", "fold_log", "decoder_for"]

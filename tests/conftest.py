@@ -23,3 +23,46 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# -- PostgreSQL: one throwaway cluster per session, a fresh schema per test ------
+import sys  # noqa: E402
+import uuid  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+import pg_server  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[str]:
+    """The URL of a PostgreSQL server for this session.  Locally, without one,
+    PostgreSQL tests skip with the reason; under CI=true they fail instead."""
+    try:
+        with pg_server.throwaway_cluster() as url:
+            yield url
+    except pg_server.NoServer as exc:
+        no_server(str(exc))
+
+
+def no_server(reason: str) -> None:
+    """Skip (locally) or fail (CI=true: the PostgreSQL tests must run there)."""
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {reason}")
+    pytest.skip(f"no PostgreSQL server: {reason}")
+
+
+@pytest.fixture
+def pg_url(pg_cluster: str) -> Iterator[str]:
+    """A URL whose connections use a fresh, empty schema (dropped afterwards)."""
+    import psycopg
+
+    schema = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(pg_cluster, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    yield pg_server.with_schema(pg_cluster, schema)
+    with psycopg.connect(pg_cluster, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from core import registry
 from core.autoplay import play_game
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+from tests.options import draw_options
 
 GAMES = registry.available()
 ENC = msgspec.json.Encoder()
@@ -29,10 +30,6 @@ def _players(game: Any, n: int) -> list[str]:
     return [f"p{i}" for i in range(max(lo, min(hi, n)))]
 
 
-def _options(game: Any, draw: st.DrawFn) -> dict[str, str]:
-    return {o.key: draw(st.sampled_from(o.choices)) for o in game.spec.options if o.choices}
-
-
 @pytest.mark.parametrize("name", GAMES)
 @given(data=st.data())
 def test_random_games_end_and_fold_matches(name: str, data: st.DataObject) -> None:
@@ -40,7 +37,7 @@ def test_random_games_end_and_fold_matches(name: str, data: st.DataObject) -> No
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
     policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
-    options = _options(game, data.draw)
+    options = draw_options(game, data.draw)
     state, events = play_game(game, _players(game, n), seed, policies, options)
     assert game.to_act(state) == ()
     result = game.result(state)

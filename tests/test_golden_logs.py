@@ -27,3 +27,33 @@ def test_golden_log_replays_to_the_same_scores(name: str) -> None:
     assert result is not None
     assert list(result.scores) == EXPECTED[name]["scores"]
     assert list(result.winners) == EXPECTED[name]["winners"]
+
+
+OLDER = {  # logs of rules versions this citylog no longer plays, with their recorded scores
+    "point-city-two-players.pc-1": ("pc-1", (54, 35)),
+    "point-city-solo-level-3.pc-1": ("pc-1", (47,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OLDER))
+def test_a_log_of_older_rules_stays_readable_but_is_not_vouched_for(name: str) -> None:
+    """The fold never validates, so a game recorded before a rules change (here Point
+    City's repriced card list, PL-15) still replays to its end and its recorded scores;
+    verify says it cannot vouch for it instead of calling it tampered."""
+    rules, scores = OLDER[name]
+    with (GOLDEN / "older" / f"{name}.jsonl").open() as handle:
+        log = read(handle, name)
+    assert log.header.definition.rules_version == rules
+    verdict = verify(log)
+    assert not verdict.ok
+    assert f"recorded under rules {rules}" in verdict.message(name) and "not vouch" in verdict.message(name)
+    game, events, states = fold_log(log)
+    assert game.spec.rules_version != rules
+    assert len(states) == len(events) and game.to_act(states[-1]) == ()
+    assert tuple(events[-1].scores) == scores
+    # show and log agree: the result is the recorded one (the log is the truth), and a
+    # breakdown that today's card list prices differently says so
+    result = game.result(states[-1])
+    assert result is not None and tuple(result.scores) == scores
+    assert tuple(result.winners) == tuple(events[-1].winners)
+    assert any("under an older card list" in b.title for b in result.breakdowns)

@@ -24,12 +24,11 @@ from hypothesis import strategies as st
 from core import registry
 from core.autoplay import play_game
 from core.engine import CHANCE
+from tests.options import draw_options
 
 GAMES = registry.available()
 
 
-def _options(game: Any, draw: st.DrawFn) -> dict[str, str]:
-    return {o.key: draw(st.sampled_from(o.choices)) for o in game.spec.options if o.choices}
 
 
 def check_view_laws(game: Any, events: list[Any], seats: range) -> int:
@@ -61,6 +60,6 @@ def test_view_laws_on_random_games(name: str, data: st.DataObject) -> None:
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
     policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
-    options = _options(game, data.draw)
+    options = draw_options(game, data.draw)
     _, events = play_game(game, [f"p{i}" for i in range(n)], seed, policies, options)
     assert check_view_laws(game, events, range(n)) == n * len(events)

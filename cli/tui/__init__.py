@@ -20,7 +20,7 @@ def tui(
     svc = service(ctx)
     if game_id is not None:
         svc.store.get_game(game_id)  # a one-line error for a missing game, before the screen
-    db = str(getattr(svc.store, "path"))
+    db = str(getattr(svc.store, "url", None) or getattr(svc.store, "path"))  # a URL keeps its password
     CitylogApp(db, game_id, durability=state(ctx).durability).run()
 
 

@@ -1,21 +1,22 @@
 """Store I/O for the TUI, safe to call from worker threads.
 
-A ``SqliteStore`` is one connection and belongs to one thread, so every call
-opens its own store on the database file, uses the same :class:`GameService`
+A store is one connection and belongs to one thread, so every call opens its
+own store (a SQLite file or a PostgreSQL URL), uses the same :class:`GameService`
 as the CLI, and closes it.  Call these from Textual thread workers only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from events.service import GameService
-from events.store import SqliteStore
+from events.store import open_store
 from replay.diff import diff
 from replay.hint import describe, hint
 from replay.sources import export, open_log
+from replay.tree import flatten, game_tree
 
 from cli.tui.model import DiffModel, GameModel, GameRow
 
@@ -31,25 +32,54 @@ class Backend:
 
     @contextmanager
     def service(self) -> Iterator[GameService]:
-        store = SqliteStore(self.db, durability=self.durability)  # type: ignore[arg-type]
+        store = open_store(self.db, durability=self.durability)  # type: ignore[arg-type]
         try:
             yield GameService(store)
         finally:
             store.close()
 
+    def tree(self, game_id: str) -> list[tuple[str, str]]:
+        """The game's fork tree as (game id, line) rows (``citylog tree``)."""
+        with self.service() as svc:
+            return flatten(game_tree(svc, game_id), mark=game_id)
+
     def games(self) -> list[GameRow]:
         with self.service() as svc:
             return [GameRow.of(rec, n) for rec, n in svc.store.list_games_with_counts()]
 
+    def follow(
+        self,
+        game_id: str,
+        current: Callable[[], GameModel | None],
+        deliver: Callable[[GameModel], None],
+        stop: Callable[[], bool],
+        poll: float = 0.5,
+    ) -> None:
+        """Live mode: until ``stop()`` or the game is over, wait for events
+        appended by anyone (PostgreSQL: LISTEN/NOTIFY; SQLite: the head, polled)
+        and ``deliver`` the current model extended by them — never refolded."""
+        store = open_store(self.db, readonly=True)
+        try:
+            while not stop():
+                model = current()
+                if model is None or not model.game.to_act(model.states[-1]):
+                    return
+                if store.wait(game_id, model.version, poll) > model.version:
+                    new = store.read(game_id, after=model.version)
+                    if new and new[0].prev_hash == model.records[-1].hash and not stop():
+                        deliver(model.extended(new))
+        finally:
+            store.close()
+
     def load(self, game_id: str, cursor: int | None = None) -> GameModel:
         with self.service() as svc:
-            return GameModel.from_loaded(svc.load(game_id, history=True), cursor)
+            return GameModel.from_loaded(svc.load(game_id, history=True), cursor, svc.store.notes(game_id))
 
     def submit(self, game_id: str, seat: int, command: Any, expected_version: int) -> GameModel:
         """Submit, then reload with the cursor at the new end (bots have moved too)."""
         with self.service() as svc:
             svc.submit(game_id, seat, command, expected_version=expected_version)
-            return GameModel.from_loaded(svc.load(game_id, history=True))
+            return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id))
 
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:

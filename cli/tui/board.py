@@ -75,7 +75,10 @@ class Timeline(Widget, can_focus=True):
         width = max(1, self.size.width)
         out = []
         for i in rows:
-            line = Text(f"{i + 1:>5} ", style="dim") + Text(" ".join(model.line(i).split()))
+            line = Text(f"{i + 1:>5} ", style="dim")
+            if model.notes.get(i + 1):  # a note here; its text is on the status line
+                line += Text("✎ ", style="bold yellow")
+            line += Text(" ".join(model.line(i).split()))
             line.truncate(width, overflow="ellipsis")
             if i == model.cursor:
                 line.stylize("reverse")

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.engine import CHANCE, checked_decide
+from core.engine import CHANCE, decide_as
 from events.service import Loaded
-from events.store import GameRecord
+from events.store import GameRecord, Note
 from replay.diff import state_differences
 from replay.explain import explain_at
 
@@ -92,6 +92,8 @@ class GameModel:
     """None: the referee (the full state); else the seat whose view is shown."""
     rounds: list[int] = field(default_factory=list)
     round_starts: list[int] = field(default_factory=list)
+    notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """seq -> the notes on that event (``citylog note``), shown with the timeline."""
     _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
     _play: dict[int, PlayModel] = field(default_factory=dict, repr=False)
 
@@ -103,10 +105,38 @@ class GameModel:
                 i for i, r in enumerate(self.rounds) if i == 0 or r != self.rounds[i - 1]
             ]
 
+    def extended(self, new: Sequence[Any]) -> GameModel:
+        """This model with ``new`` records (appended since, by anyone) on top:
+        only the new events are decoded and applied — no fold of the whole log.
+        The cursor stays, or follows the end if it was there."""
+        from msgspec.structs import replace as _replace
+
+        from events.codec import decoder_for
+
+        decoder = decoder_for(self.game.event_type)
+        events = [decoder.decode(r.payload) for r in new]
+        states = list(self.states)
+        state = states[-1]
+        for e in events:
+            state = self.game.apply(state, e)
+            states.append(state)
+        record = self.record
+        if not self.game.to_act(state) and record.status != "over":
+            record = _replace(record, status="over")
+        model = GameModel(
+            record, self.game, self.records + list(new), self.events + events, states,
+            viewer=self.viewer,
+            rounds=self.rounds + [self.game.round_of(s) for s in states[len(self.states):]],
+        )
+        model.cursor = model.last if self.at_end else self.cursor
+        return model
+
     @classmethod
-    def from_loaded(cls, loaded: Loaded, cursor: int | None = None) -> GameModel:
+    def from_loaded(cls, loaded: Loaded, cursor: int | None = None, notes: Sequence[Note] = ()) -> GameModel:
         states = loaded.history or [loaded.state]
         model = cls(loaded.record, loaded.game, loaded.records, loaded.events, list(states))
+        for n in notes:
+            model.notes[n.seq] = (*model.notes.get(n.seq, ()), n.text)
         model.cursor = model.last if cursor is None else max(0, min(cursor, model.last))
         return model
 
@@ -212,10 +242,18 @@ class GameModel:
             else:
                 parts.append("game over")
         parts.append(f"view: {self.viewer_label}")
+        for text in self.notes.get(self.seq, ()):
+            parts.append("✎ " + " ".join(text.split()))
         return " · ".join(parts)
 
     def explain(self) -> str:
-        return explain_at(self.game, self.events, self.players, self.seq, self.record.seed is not None)
+        """The event at the cursor explained; in a player's view, from what that player sees."""
+        events = self.events
+        if self.viewer is not None:
+            events = [self.game.redact(e, self.viewer) for e in events[: self.seq]]
+        return explain_at(
+            self.game, events, self.players, self.seq, self.record.seed is not None, self.viewer
+        )
 
     # -- playing -------------------------------------------------------------
     def humans_to_act(self) -> list[int]:
@@ -231,7 +269,7 @@ class GameModel:
         return self.viewer if self.viewer in humans else humans[0]
 
     def legal(self, seat: int, limit: int = LEGAL_LIMIT) -> list[tuple[str, Any]]:
-        state = self.states[-1]
+        state = self.game.view(self.states[-1], seat)  # what the seat sees (the view law)
         commands = itertools.islice(self.game.legal(state, seat), limit)
         return [(self.game.format_command(c), c) for c in commands]
 
@@ -245,8 +283,8 @@ class GameModel:
     def parse(self, seat: int, text: str) -> Any:
         """``text`` as a command; raises ``RulesError`` (bad syntax or illegal) with the rule id."""
         state = self.states[-1]
-        command = self.game.parse_command(state, seat, text)
-        checked_decide(self.game, state, seat, command)
+        command = self.game.parse_command(self.game.view(state, seat), seat, text)
+        decide_as(self.game, state, seat, command)  # a refusal names only what the seat sees
         return command
 
 

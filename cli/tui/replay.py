@@ -16,7 +16,7 @@ from core.engine import RulesError
 from events.service import ServiceError, StaleMove
 from events.store import StoreError
 from cli.tui.board import Board, StatusLine, Timeline, markup
-from cli.tui.modals import SeedModal, TextModal
+from cli.tui.modals import SeedModal, TextModal, TreeModal
 from cli.tui.model import GameModel
 from cli.tui.play import PlayPanel
 
@@ -36,6 +36,8 @@ class GameScreen(Screen[None]):
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
         Binding("h", "hint", "hint", show=False),  # kept off the footer: its snapshots stay put
+        Binding("w", "live", "live"),
+        Binding("t", "tree", "forks", show=False),
         Binding("escape", "back", "library"),
     ]
 
@@ -44,6 +46,8 @@ class GameScreen(Screen[None]):
         self.game_id = game_id
         self.start_cursor = cursor
         self.model: GameModel | None = None
+        self.live = False
+        """Live mode (``w``): events appended by other processes show up as they land."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"citylog — game {self.game_id}", style="bold"), id="title")
@@ -80,6 +84,43 @@ class GameScreen(Screen[None]):
                 self.app.call_from_thread(self.load)
             return
         self.app.call_from_thread(self.loaded, model)
+
+    @work(thread=True, exclusive=True, group="live")
+    def follow(self) -> None:
+        def deliver(model: GameModel) -> None:
+            self.app.call_from_thread(self.extended, model)
+
+        try:
+            self.app.backend.follow(  # type: ignore[attr-defined]
+                self.game_id, lambda: self.model, deliver, lambda: not self.live
+            )
+        except FAILURES as exc:
+            self.app.call_from_thread(self.failed, str(exc))
+        self.live = False
+
+    def extended(self, model: GameModel) -> None:
+        """New events from elsewhere (live mode); ignored if the screen moved on."""
+        current = self.model
+        if current is None or model.version <= current.version or not self.live:
+            return
+        if model.records[current.version - 1].hash != current.records[-1].hash:
+            return
+        model.viewer = current.viewer
+        if not current.at_end:
+            model.cursor = current.cursor
+        self.model = model
+        self.refresh_view()
+
+    def action_live(self) -> None:
+        self.live = not self.live
+        if self.live:
+            self.notify("live: following the game as it is played")
+            self.follow()
+        else:
+            self.notify("live: off")
+
+    def on_unmount(self) -> None:
+        self.live = False
 
     @work(thread=True, exclusive=True, group="game-io")
     def fork(self, at: int, seed: str | None) -> None:
@@ -178,6 +219,21 @@ class GameScreen(Screen[None]):
             return
         self.notify(f"searching for {model.players[seat]}…")
         self.hint(model.players[seat])
+
+    @work(thread=True, exclusive=True, group="game-io")
+    def action_tree(self) -> None:
+        """The game's fork tree; choosing another game opens it."""
+        try:
+            rows = self.app.backend.tree(self.game_id)  # type: ignore[attr-defined]
+        except FAILURES as exc:
+            self.app.call_from_thread(self.failed, str(exc))
+            return
+
+        def chosen(game_id: str | None) -> None:
+            if game_id is not None and game_id != self.game_id:
+                self.app.open_game(game_id)  # type: ignore[attr-defined]
+
+        self.app.call_from_thread(self.app.push_screen, TreeModal(rows, self.game_id), chosen)
 
     def action_diff(self) -> None:
         self.app.pick_diff(self.game_id)  # type: ignore[attr-defined]

@@ -3,7 +3,9 @@
 A board file is 5 lines of 5 whitespace-separated tokens — ``H`` City Hall,
 ``R`` Residential, ``C`` Commercial, ``L`` Leisure, ``I`` Industrial, ``P``
 Parking, ``.`` empty.  Blank lines and ``#`` comments are ignored.  Squares are
-``(row, col)`` from 0 at the top left, as in the file.
+``(row, col)`` from 0 at the top left, as in the file.  A city holds no more
+cards of a kind than the box (a board no game can produce is refused), and
+``where`` answers for the squares of the typed 5 × 5 only (CL-7).
 
 >>> g = parse_board("H R . . .\\n. . . . .\\n" + ". . . . .\\n" * 3, "b.txt")
 >>> sorted(g.items())
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.card_city.cards import NAMES
+from core.card_city.cards import BOX, NAMES
 from core.card_city.city import (
     Grid,
     Square,
@@ -35,6 +37,7 @@ def parse_board(text: str, source: str) -> dict[Square, str]:
     rows = board_tokens(text, source)
     grid: dict[Square, str] = {}
     halls: list[tuple[int, int]] = []
+    seen: dict[str, int] = {}
     for r, row in enumerate(rows):
         for c, (line, column, token) in enumerate(row):
             if token not in TOKENS:
@@ -42,6 +45,12 @@ def parse_board(text: str, source: str) -> dict[Square, str]:
             if token == ".":
                 continue
             grid[(r, c)] = token
+            seen[token] = seen.get(token, 0) + 1  # CL-7: no more than the box holds
+            if token != "H" and seen[token] > BOX[token]:
+                raise BoardFileError(
+                    source, line, column,
+                    f"{seen[token]} {NAMES[token]} cards in one city; the box holds {BOX[token]}",
+                )
             if token == "H":
                 halls.append((line, column))
     if not halls:
@@ -102,15 +111,20 @@ def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore
     return BoardScore(data=data, text="\n".join(out))
 
 
+def _typed(sq: Square) -> bool:
+    """CL-7: the squares of a typed board are its 5 × 5."""
+    return 0 <= sq[0] < 5 and 0 <= sq[1] < 5
+
+
 def where(text: str, source: str, card: str, params: Mapping[str, str]) -> BoardScore:
     """Every square where ``card`` may be built now, and why each other one may not."""
     if card not in NAMES or card == "H":
         raise BadOptions(f"--card must be one of R C L I P, not {card!r}")
     grid = parse_board(text, source)
     coins = _coins(params) if "coins" in params else 5  # CL-6: unknown coins: cost not held against it
-    legal = construction_squares(grid, card, coins)
+    legal = [sq for sq in construction_squares(grid, card, coins) if _typed(sq)]
     illegal = []
-    for sq in frontier(grid):
+    for sq in filter(_typed, frontier(grid)):
         found = construction_violation(grid, card, sq, coins)
         if found is not None:
             illegal.append({"square": [sq[0], sq[1]], "rule": found[0], "reason": found[1]})

@@ -57,7 +57,7 @@ class Split(_Event, tag="cc.split"):
     down: tuple[str, ...]
     to: int
     known_to: tuple[int, ...] = ()
-    """Seats besides the divider that know the face-down cards (CL-7): every
+    """Seats besides the divider that know the face-down cards (CL-8): every
     earlier divider of the cards being split, the drawer first."""
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.scene import Scene
+
 from collections.abc import Iterator, Mapping, Sequence
 
 from core.card_city import events as ev
@@ -150,6 +152,11 @@ class CardCity(Game[State, ev.Event, Command]):
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
+
+    def scene(self, state: State, seat: int | None) -> Scene:
+        from core.card_city.scene import scene
+
+        return scene(state, seat)
 
     def parse_command(self, state: State, seat: int, text_: str) -> Command:
         return text.parse_command(text_)

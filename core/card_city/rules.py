@@ -193,7 +193,7 @@ def _take(s: State, seat: int, cmd: Take) -> tuple[ev.Event, ...]:
     else:
         out.append(ev.Kept(seat=offer.divider, up=offer.pair, down=(), source="pair"))
         holder = seat
-    # CL-7: the rest's face-down cards are known to its divider and to every
+    # CL-8: the rest's face-down cards are known to its divider and to every
     # earlier divider of those cards (the drawer knows every card of the round)
     known = tuple(sorted({offer.divider, *offer.known_to} - {holder}))
     if last:

@@ -45,7 +45,7 @@ class Hand(msgspec.Struct, frozen=True):
         """The hand less one ``card``, taken from the face-up part first.
 
         In a player's view another player's face-down cards are ``HIDDEN``: a card
-        built or discarded from among them leaves one ``HIDDEN`` (CL-7).
+        built or discarded from among them leaves one ``HIDDEN`` (CL-8).
         """
         if card in self.up:
             i = self.up.index(card)
@@ -63,7 +63,7 @@ class Offer(msgspec.Struct, frozen=True):
     up: tuple[str, ...]
     down: tuple[str, ...]
     known_to: tuple[int, ...] = ()
-    """Seats besides the divider that know ``down`` (CL-7)."""
+    """Seats besides the divider that know ``down`` (CL-8)."""
 
 
 class Player(msgspec.Struct, frozen=True):

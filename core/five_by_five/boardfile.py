@@ -3,22 +3,28 @@
 A board file is 5 lines of 5 whitespace-separated tokens, top row first:
 ``F`` Factory, ``S`` Shop, ``H`` House, ``E`` School, ``O`` Office, ``N``
 Fountain, ``T`` Station, ``P`` Park, ``W`` Warehouse, ``G`` Public Office,
-``.`` empty.  ``F``, ``S`` and ``W`` may carry a Goods letter ``e``/``f``/``c``/``m``
-(``Fe``, ``Wm``).  Blank lines and ``#`` comments are ignored.
+``.`` empty.  ``F``, ``S`` and ``W`` carry their Goods letter ``e``/``f``/``c``/``m``
+(``Fe``, ``Wm``): every one has an icon (FC-2).  A board holds no more tiles of a
+kind (and icon) than the game has (5 Fountains, 3 ``We`` are refused).  Blank
+lines and ``#`` comments are ignored.
 
->>> parse_board("F F F F .\\n. . P P .\\n" + ". . . . .\\n" * 3, "b.txt")[:5]
-('F', 'F', 'F', 'F', '')
+>>> parse_board("Fe Fe Ff Fm .\\n. . P P .\\n" + ". . . . .\\n" * 3, "b.txt")[:5]
+('Fe', 'Fe', 'Ff', 'Fm', '')
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
 from core.boardtext import board_tokens
 from core.engine import BadOptions, BoardFileError, BoardScore
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.scoring import score_board
-from core.five_by_five.tiles import GOODS, TYPES, WITH_GOODS
+from core.five_by_five.tiles import GOODS, GOODS_NAMES, PARK, TILES, TYPE_NAMES, TYPES, WITH_GOODS
+
+IN_THE_BOX: Counter[str] = Counter(t.code for t in TILES)
+"""Tiles per cell code (``Fe``, ``H``…): 108 in all (the rulebook's components, FC-2)."""
 
 
 def _token(tok: str, source: str, line: int, col: int) -> str:
@@ -32,14 +38,37 @@ def _token(tok: str, source: str, line: int, col: int) -> str:
             raise BoardFileError(source, line, col, f"{tok!r}: only F, S and W carry a Goods letter")
         if len(goods) != 1 or goods not in GOODS:
             raise BoardFileError(source, line, col, f"{tok!r}: Goods letter is one of e f c m")
+    elif kind in WITH_GOODS:
+        raise BoardFileError(
+            source, line, col,
+            f"{tok!r}: every {TYPE_NAMES[kind]} carries a Goods icon (FC-2); "
+            f"write {', '.join(kind + g for g in GOODS)}",
+        )
     return tok
+
+
+def _name(code: str) -> str:
+    kind, goods = code[:1], code[1:]
+    return TYPE_NAMES[kind] + (f" with the {GOODS_NAMES[goods]} icon" if goods else "")
 
 
 def parse_board(text: str, source: str) -> tuple[str, ...]:
     """The 25 cells of a board file; ``BoardFileError`` names line and column."""
-    return tuple(
-        _token(tok, source, line, col) for row in board_tokens(text, source) for line, col, tok in row
-    )
+    cells: list[str] = []
+    seen: Counter[str] = Counter()
+    for row in board_tokens(text, source):
+        for line, col, tok in row:
+            code = _token(tok, source, line, col)
+            if code and code != PARK:  # a Park is the back of any tile
+                seen[code] += 1
+                if seen[code] > IN_THE_BOX[code]:
+                    raise BoardFileError(
+                        source, line, col,
+                        f"{tok!r}: {seen[code]} tiles of {_name(code)} on one board; "
+                        f"the game has {IN_THE_BOX[code]} (FC-2)",
+                    )
+            cells.append(code)
+    return tuple(cells)
 
 
 def score_text(text: str, source: str, params: Mapping[str, str]) -> BoardScore:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.scene import Scene
+
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -165,7 +167,14 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:
-        return text.render(view.view(state, seat), seat)
+        """``state`` as given: callers pass the seat's view, and the referee sees all
+        (the park draws its log prints, FL-5)."""
+        return text.render(state, seat)
+
+    def scene(self, state: State, seat: int | None) -> Scene:
+        from core.five_by_five.scene import scene
+
+        return scene(state, seat)
 
     def parse_command(self, state: State, seat: int, text_: str) -> cm.Command:
         return text.parse_command(state, seat, text_)

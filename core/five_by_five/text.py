@@ -206,8 +206,9 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.ParkTilesDrawn(seat=seat, tiles=ts):
             return f"{w(seat)} draws {_tiles(ts)}"
         case ev.ParkReplaced(seat=seat, tile=t, square=q, park=p, removed=r):
-            face = "as a Park" if p else TYPE_NAMES[TILES[t].kind]
-            return f"{w(seat)} replaces {tile_code(r)} on {square_name(q)} with {face} (#{t})"
+            what = "a Park" if p else f"a {TYPE_NAMES[TILES[t].kind]}"
+            old = f"tile {tile_code(r)} #{r}" if r >= 0 else "the tile"
+            return f"{w(seat)} replaces {old} on {square_name(q)} with {what} (tile {tile_code(t)} #{t})"
         case ev.ParkKept(seat=seat):
             return f"{w(seat)} keeps the board as it is"
         case ev.ParkTilesReturned(seat=seat, unused=u, removed=r):
@@ -239,10 +240,16 @@ def explain(before: State, e: ev.Event, players: Sequence[str]) -> str:
             why = f"Placement rules: {square_name(q)} is an empty square of plot {before.plot} ({sq})"
         case ev.ParkTokenSpent():
             why = "FC-7: 3 or more Parks and the token still held; it is spent at once"
-        case ev.ParkSwapped() | ev.ParkDeclined() | ev.ParkUsed() | ev.ParkReplaced() | ev.ParkKept():
-            why = "FC-7: the park action of the player who spent the token (FL-3)"
+        case ev.ParkSwapped():
+            why = "FC-7: park action A of the player who spent the token swaps two tiles (FL-3)"
+        case ev.ParkDeclined():
+            why = "FC-7: the player who spent the token declines its action, at once (FL-4)"
+        case ev.ParkUsed() | ev.ParkReplaced() | ev.ParkKept():
+            why = ("FC-7: park action B of the player who spent the token: replace one tile "
+                   "with a drawn one, or keep the board (FL-5)")
         case ev.ParkTilesDrawn() | ev.ParkTilesReturned():
-            why = "FC-7: park action B draws two; unused and replaced tiles go back to the bag"
+            why = ("FC-7: park action B draws two, seen only by the drawer; unused and replaced "
+                   "tiles go back to the bag (FL-5)")
         case ev.SetReturned():
             why = "FC-3 / Upkeep Phase: the set nobody took returns to the bag"
         case ev.BagPassed():

@@ -226,7 +226,7 @@ FACES: dict[int, Card] = {
     for t in (1, 2, 3)
     for r in TYPES + (WILD,)
 }
-"""Resource sides with no building side known (PL-13): what a player sees of a
+"""Resource sides with no building side known (PL-16): what a player sees of a
 card lying resource side up, and of a resource card in another player's hand."""
 
 CARDS: dict[int, Card] = _CardList(load_cards())
@@ -237,7 +237,7 @@ START_CARDS: tuple[int, ...] = tuple(sorted(c.id for c in CARDS.values() if c.ti
 
 
 def face_of(card: int) -> int:
-    """``card`` as seen by resource side only (PL-13); starting cards have no building
+    """``card`` as seen by resource side only (PL-16); starting cards have no building
     side, so they and faces stay as they are."""
     c = CARDS[card]
     if card < 0 or c.tier == START:

@@ -11,7 +11,7 @@ import msgspec
 
 PICKED = -1
 """In a command's payment: the resource card taken in the same pick (PC-3).  A
-player sees only its resource side (PL-13), so commands never name it by id;
+player sees only its resource side (PL-16), so commands never name it by id;
 ``decide`` puts the card's id in the event."""
 
 

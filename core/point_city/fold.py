@@ -12,7 +12,7 @@ from core.point_city.state import BOT, Seat, Slot, State
 
 
 def _remove(items: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
-    """``items`` less ``cards``.  In a player's view a card may be a face (PL-13):
+    """``items`` less ``cards``.  In a player's view a card may be a face (PL-16):
     a face leaves the unseen cards of its tier unknown, so nothing is removed
     from them (the view shows none of them anyway)."""
     out = list(items)
@@ -121,7 +121,7 @@ def _(e: ev.TurnStarted, s: State) -> State:
 
 @apply.register
 def _(e: ev.Flipped, s: State) -> State:
-    # the event names the card: in a player's view the slot held only its face (PL-13)
+    # the event names the card: in a player's view the slot held only its face (PL-16)
     market = _put(s.market, e.cell, Slot(e.card, True))
     return _with(s, market=market, flipped=True)
 
@@ -180,7 +180,7 @@ def _(e: ev.GameEnded, s: State) -> State:
 
 @apply.register
 def _(e: ev.Scored, s: State) -> State:
-    return _with(s, step="over", final=e.scores)
+    return _with(s, step="over", final=e.scores, final_winners=e.winners)
 
 
 def _with(s: State, **changes: object) -> State:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.scene import Scene
+
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -25,7 +27,7 @@ class PointCity(Game[State, Any, Any]):
         title="Point City",
         min_players=1,
         max_players=4,
-        rules_version="pc-1",
+        rules_version="pc-2",  # pc-2: the card list repriced (PL-15)
         options=(
             OptionSpec("solo-level", "1", ("1", "2", "3"),
                        "PC-7 solo opponent level (used with 1 player)"),
@@ -94,6 +96,11 @@ class PointCity(Game[State, Any, Any]):
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
+
+    def scene(self, state: State, seat: int | None) -> Scene:
+        from core.point_city.scene import scene
+
+        return scene(state, seat)
 
     def parse_command(self, state: State, seat: int, txt: str) -> Command:
         return text.parse_command(state, seat, txt)

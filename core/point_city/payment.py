@@ -39,6 +39,14 @@ def covers(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
     return deficit <= wild
 
 
+def shortfall(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> tuple[int, dict[str, int], int]:
+    """How far the sources fall short of ``cost``: (symbols missing after the wild
+    ones are spent, the typed symbols on hand per type of the cost, the wild symbols)."""
+    typed, wild = _supply(cards, perms)
+    deficit = sum(max(0, n - typed.get(t, 0)) for t, n in cost)
+    return max(0, deficit - wild), {t: typed.get(t, 0) for t, _ in cost}, wild
+
+
 def is_minimal(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
     """Covers, and no single source can be left out."""
     if not covers(cost, cards, perms):

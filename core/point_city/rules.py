@@ -12,13 +12,14 @@ from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
-from core.point_city.cards import CARDS, START_CARDS, face_of
+from core.point_city.cards import CARDS, START_CARDS, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.fold import apply
-from core.point_city.payment import covers, is_minimal, payments
+from core.point_city.payment import covers, is_minimal, payments, shortfall
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
+from core.point_city.text import cost_text
 from core.point_city.tokens import TOKEN_COUNT, TOKENS
 from core.rng import Rng
 
@@ -53,6 +54,7 @@ def next_auto(s: State) -> object | None:
     if step == "remove":
         return ev.CardsRemoved(REMOVED[len(s.players)])
     if step == "start":
+        # PC-2: one Ingenuity starting card per seat; PL-14: the solo opponent gets none.
         return ev.StartCardsDealt(START_CARDS[: len(s.players)])
     if step == "refill" and deck_size(s) < len(s.gaps):
         return ev.GameEnded("refill")  # PC-4, PL-8: the market cannot be refilled
@@ -68,7 +70,7 @@ def next_auto(s: State) -> object | None:
         empty = [i for i, x in enumerate(s.market) if not x.card]
         if empty:
             return ev.MarketDealt(empty[0], s.top)
-        return ev.TurnStarted(0, 1)
+        return ev.TurnStarted(0, 1)  # PL-13: the first listed seat starts
     if step == "second":
         return ev.SecondTaken(s.mover, s.top)
     if step == "refill":
@@ -118,6 +120,19 @@ def _check_flip(s: State, seat: int, cmd: Flip) -> ev.Flipped:
     return ev.Flipped(seat, cmd.cell, s.market[cmd.cell].card)
 
 
+def _check_payable(card: Card, hand: set[int], producers: set[int]) -> None:
+    """PC-3: a building may be taken only if it is paid for this turn; say what is missing."""
+    short, typed, wild = shortfall(card.cost, tuple(sorted(hand)), tuple(sorted(producers)))
+    if short:
+        have = ", ".join(f"{t} {n}" for t, n in typed.items())
+        raise IllegalCommand(
+            "PC-3",
+            f"building {card.id} cannot be paid for, so it cannot be taken: it costs "
+            f"{cost_text(card)}; the resource cards and producers at hand give {have} "
+            f"and {wild} Ingenuity: {short} short",
+        )
+
+
 def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     cells = tuple(cmd.cells)
     if len(cells) != 2 or any(not isinstance(c, int) or not 0 <= c < 16 for c in cells):
@@ -132,16 +147,19 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         raise IllegalCommand("PC-4", "an empty market cell has no card to take")
     built = [c for c, x in zip((a, b), slots) if x.building]
     pays = sorted(cmd.pays, key=lambda p: p.cell)
-    if sorted(p.cell for p in pays) != built:
-        raise IllegalCommand(
-            "PC-3", "give exactly one payment for each building taken, and none for resource cards"
-        )
     me = s.seats[seat]
-    # PL-13: the resource card of the pick is named by its face (tier and resource,
-    # what the player can see) or, as in recorded logs, by its id
+    # PL-16: a payment names the resource card of the pick as PICKED (a player sees
+    # only its face); recorded logs may name it by its id
     picked = [x.card for x in slots if not x.building]
     hand = set(me.resources) | set(picked)
     producers = {b for b in me.buildings if CARDS[b].produces}
+    if sorted(p.cell for p in pays) != built:
+        for c in built:
+            if c not in {p.cell for p in pays}:
+                _check_payable(CARDS[s.market[c].card], hand, producers)
+        raise IllegalCommand(
+            "PC-3", "give exactly one payment for each building taken, and none for resource cards"
+        )
     used_cards: set[int] = set()
     used_perms: set[int] = set()
     used_tokens: set[int] = set()
@@ -275,7 +293,7 @@ def takes(
         yield Take((a, b))
         return
     me = s.seats[seat]
-    # the pick's resource card pays by its face (all a player knows of it, PL-13)
+    # the pick's resource card pays by its face (all a player knows of it, PL-16)
     # and is written PICKED in the command
     faces = tuple(face_of(x.card) for x in slots if not x.building)
     hand = me.resources + faces

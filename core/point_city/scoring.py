@@ -67,9 +67,15 @@ def winners(s: State) -> tuple[int, ...]:
 
 
 def result(s: State) -> Result | None:
+    """The recorded result (the log is the truth), with breakdowns by the card list.
+
+    A game scored under an older card list (PL-15) keeps its recorded scores and
+    winners; a breakdown that today's list prices differently says so in its title.
+    """
     if s.step != "over":
         return None
     wins = winners(s)
+    recorded = s.final if len(s.final) == len(s.seats) else None
     breakdowns = []
     for i, who in enumerate(s.seats):
         lines = seat_lines(who)
@@ -81,9 +87,14 @@ def result(s: State) -> Result | None:
             tied = total == bot and len(who.resources) == len(s.opponent.resources)
             verdict = "shared the win with" if tied else ("won against" if wins else "lost to")
             title = f"{verdict} the level {s.solo_level} opponent: {total} vs {bot} ({detail})"
+        if recorded is not None and recorded[i] != total:
+            title = (f"{title}; " if title else "") + (
+                f"recorded {recorded[i]} under an older card list; today's list prices it {total}")
         breakdowns.append(Breakdown(i, lines, total, (len(who.resources),), title))
     # Solo: no winner among the seats when the opponent won (PL-10); the title
     # gives the verdict and both scores.
+    if recorded is not None:
+        return Result(recorded, s.final_winners, tuple(breakdowns))
     return Result(tuple(b.total for b in breakdowns), wins, tuple(breakdowns))
 
 

@@ -64,6 +64,8 @@ class State(msgspec.Struct, frozen=True):
     """For each gap, whether the card taken from it showed its building side."""
     end_reason: str = ""
     final: tuple[int, ...] = ()
+    """The scores and winners as recorded (the Scored event): the result a log holds."""
+    final_winners: tuple[int, ...] = ()
 
 
 def deck_size(s: State) -> int:

@@ -68,7 +68,7 @@ def building_text(card: Card, markup: bool = False) -> str:
 
 
 def card_id(cid: int) -> str:
-    """``#36``; ``#?`` for a card known by its resource side only (PL-13)."""
+    """``#36``; ``#?`` for a card known by its resource side only (PL-16)."""
     return f"#{cid}" if cid > 0 else "#?"
 
 
@@ -90,8 +90,10 @@ def _pay_text(p: Pay) -> str:
 
 def describe(e: object, players: Sequence[str]) -> str:
     if isinstance(e, ev.Created):
-        opts = " ".join(f"{k}={v}" for k, v in e.options)
-        return f"Point City for {', '.join(e.players)} ({opts}){' at the table' if e.table else ''}"
+        # PL-12: solo-level is used only with one player, so it is shown only then.
+        opts = " ".join(f"{k}={v}" for k, v in e.options if k != "solo-level" or len(e.players) == 1)
+        return (f"Point City for {', '.join(e.players)}{f' ({opts})' if opts else ''}"
+                f"{' at the table' if e.table else ''}")
     if isinstance(e, ev.TokensLaidOut):
         return "civic tokens laid out: " + "; ".join(TOKENS[t].name for t in e.tokens)
     if isinstance(e, ev.CardsRemoved):
@@ -246,7 +248,7 @@ def _parse_pay(spec: str) -> Pay:
             if token:
                 raise BadCommandSyntax("one civic token per building")
             token = _int(item[1:], "token")
-        elif item[:1].isalpha():  # a cell of the pick: its resource card (PL-13)
+        elif item[:1].isalpha():  # a cell of the pick: its resource card (PL-16)
             parse_cell(item)
             cards.append(PICKED)
         else:

@@ -91,5 +91,51 @@ def test_cl6_where_without_coins_does_not_hold_leisure_cost_against_a_square() -
     board = "H . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
     free = where(board, "b", "L", {})
     poor = where(board, "b", "L", {"coins": "4"})
-    assert len(free.data["legal"]) == 4 and poor.data["legal"] == []
+    assert free.data["legal"] == [[0, 1], [1, 0]] and poor.data["legal"] == []
     assert {x["rule"] for x in poor.data["illegal"]} == {"CC-2"}
+
+
+def test_cl7_where_answers_for_the_squares_of_the_typed_board_only() -> None:
+    """City Hall in the top-left corner: the squares above and left of it are not on
+    the typed 5 × 5, so they are neither listed as legal nor as illegal."""
+    board = "H R . . .\nC . . . .\n. . . . .\n. . . . .\n. . . . .\n"
+    for card, coins in (("R", {}), ("L", {"coins": "3"}), ("P", {})):
+        got = where(board, "b", card, coins)
+        squares = got.data["legal"] + [x["square"] for x in got.data["illegal"]]
+        assert squares and all(0 <= r < 5 and 0 <= c < 5 for r, c in squares), squares
+        assert "(-1," not in got.text and ",-1)" not in got.text
+    # the corner is the whole answer: the city may grow right and down
+    got = where(board, "b", "R", {})
+    answered = got.data["legal"] + [x["square"] for x in got.data["illegal"]]
+    assert sorted(answered) == [[0, 2], [1, 1], [2, 0]]
+    # a full-width row still gets every free square of the typed board answered
+    wide = ". . . . .\nR R H C C\n. . . . .\n. . . . .\n. . . . .\n"
+    got = where(wide, "b", "I", {})
+    answered = got.data["legal"] + [x["square"] for x in got.data["illegal"]]
+    assert sorted(answered) == [[0, c] for c in range(5)] + [[2, c] for c in range(5)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "box", "grid"),
+    [
+        ("L", 12, ["L L L L L", "L L H L L", "L L L L .", ". . . . .", ". . . . ."]),
+        ("P", 16, ["P P P P P", "P P H P P", "P P P P P", "P P P . .", ". . . . ."]),
+        ("I", 20, ["I I I I I", "I I H I I", "I I I I I", "I I I I I", "I I . . ."]),
+    ],
+)
+def test_a_city_with_more_cards_of_a_kind_than_the_box_holds_is_refused(
+    kind: str, box: int, grid: list[str]
+) -> None:
+    from core.card_city.boardfile import score_board
+
+    text = "\n".join(grid) + "\n"
+    with pytest.raises(BoardFileError) as exc:
+        score_board(text, "b.txt", {"coins": "0"})
+    # the first card over the count, in reading order, is named
+    cells = [(r, c) for r, row in enumerate(grid) for c, t in enumerate(row.split()) if t == kind]
+    r, c = cells[box]
+    assert str(exc.value).startswith(f"b.txt:{r + 1}:{2 * c + 1}:")
+    assert f"{box + 1} " in str(exc.value) and f"the box holds {box}" in str(exc.value)
+    # one card fewer is a board the box allows
+    fewer = text[: text.rindex(kind)] + "." + text[text.rindex(kind) + 1:]
+    assert parse_board(fewer, "b.txt")

@@ -238,8 +238,17 @@ def test_score_and_where(db: Path, tmp_path: Path) -> None:
     small = tmp_path / "s.txt"
     small.write_text("H R . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n")
     w = json.loads(ok(db, "where", "card-city", str(small), "--card", "I", "--json"))
-    assert [-1, 0] in w["legal"] and [1, 0] in w["legal"]
+    assert [1, 0] in w["legal"] and all(r >= 0 and c >= 0 for r, c in w["legal"])  # CL-7
     assert {x["rule"] for x in w["illegal"]} == {"Zoning Laws"}
+    crowded = tmp_path / "crowded.txt"
+    crowded.write_text("L L L L L\nL L H L L\nL L L L .\n. . . . .\n. . . . .\n")
+    code, out, err = run(db, "score", "card-city", str(crowded))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{crowded}:3:7:" in err and "13 Leisure cards in one city; the box holds 12" in err
+    fives = tmp_path / "fives.txt"
+    fives.write_text("N N N N Fe\nN . . . .\n" + ". . . . .\n" * 3)
+    code, _, err = run(db, "score", "5x5-city", str(fives))
+    assert code == 2 and f"{fives}:2:1:" in err and "the game has 4 (FC-2)" in err
 
 
 def test_table_game_takes_chance_by_hand(db: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 import events.codec
 import events.envelope
+import events.sqlite_store
 import events.store
 from events.codec import decoder_for, encode, event_tag, to_item
 
@@ -47,7 +48,7 @@ def test_decoder_rejects_unknown_tag() -> None:
         decoder_for(Event).decode(b'{"type":"nope"}')
 
 
-@pytest.mark.parametrize("module", [events.codec, events.envelope, events.store])
+@pytest.mark.parametrize("module", [events.codec, events.envelope, events.store, events.sqlite_store])
 def test_doctests(module: object) -> None:
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert tried > 0 and failures == 0

@@ -10,7 +10,9 @@ from pathlib import Path
 import msgspec
 
 from events.envelope import GameDefinition, verify_chain
-from events.store import Conflict, GameRecord, SqliteStore
+import pytest
+
+from events.store import Conflict, GameRecord, open_store
 
 DEF = GameDefinition("demo", "1", {}, ("ann", "bob"), "00")
 PER_WORKER = 60
@@ -22,7 +24,7 @@ class Item(msgspec.Struct, frozen=True, tag_field="type", tag="item"):
 
 
 def _worker(path: str, worker: int, start: mp.synchronize.Barrier, out: mp.Queue) -> None:
-    store = SqliteStore(path, durability="normal")
+    store = open_store(path, durability="normal")
     won: list[int] = []
     conflicts = 0
     start.wait()
@@ -42,10 +44,18 @@ def _worker(path: str, worker: int, start: mp.synchronize.Barrier, out: mp.Queue
     out.put((worker, won, conflicts))
 
 
-def test_two_processes_write_each_version_once(tmp_path: Path) -> None:
-    path = str(tmp_path / "race.db")
-    with SqliteStore(path) as s:
-        s.create_game(GameRecord.of("g", DEF))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return str(tmp_path / "race.db")
+
+
+def test_two_processes_write_each_version_once(target: str) -> None:
+    path = target
+    s = open_store(path)
+    s.create_game(GameRecord.of("g", DEF))
+    s.close()
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(2)
     out = ctx.Queue()
@@ -63,8 +73,9 @@ def test_two_processes_write_each_version_once(tmp_path: Path) -> None:
     assert sum(c for _, _, c in results) > 0  # the writers really raced
     assert sorted(won[0] + won[1]) == list(range(1, total + 1))  # each seq won once
 
-    with SqliteStore(path) as s:
-        records = s.read("g")
+    s = open_store(path)
+    records = s.read("g")
+    s.close()
     assert [r.seq for r in records] == list(range(1, total + 1))
     assert verify_chain(DEF, records) is None
     decoded = [msgspec.json.decode(r.payload, type=Item) for r in records]

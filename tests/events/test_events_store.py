@@ -17,7 +17,7 @@ from typing import ContextManager
 import msgspec
 import pytest
 
-import events.store as store_mod
+import events.sqlite_store as store_mod
 from events.envelope import (
     GameDefinition,
     Recorded,
@@ -32,12 +32,15 @@ from events.store import (
     Conflict,
     EventStore,
     GameExists,
+    GameFilter,
     GameNotFound,
     GameRecord,
+    Note,
     SqliteStore,
     StoreBusy,
     StoreError,
     default_db_path,
+    open_store,
 )
 
 
@@ -63,8 +66,28 @@ def _sqlite_fail_insert_at(store: EventStore, seq: int) -> Iterator[None]:
         conn.execute("DROP TRIGGER fail_insert")
 
 
+@contextlib.contextmanager
+def _pg_fail_insert_at(store: EventStore, seq: int) -> Iterator[None]:
+    conn = store._conn  # type: ignore[attr-defined]
+    conn.execute(
+        "CREATE FUNCTION fail_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        f"IF NEW.seq = {int(seq)} THEN RAISE EXCEPTION 'injected failure'; END IF; "
+        "RETURN NEW; END $$"
+    )
+    conn.execute(
+        "CREATE TRIGGER fail_insert BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_insert()"
+    )
+    try:
+        yield
+    finally:
+        conn.execute("DROP TRIGGER fail_insert ON events")
+        conn.execute("DROP FUNCTION fail_insert()")
+
+
 BACKENDS = [
     Backend("sqlite", lambda d: SqliteStore(d / "citylog.db"), _sqlite_fail_insert_at),
+    # ``open`` gets the URL of a fresh schema (the ``pg_url`` fixture), not a directory
+    Backend("postgresql", lambda url: open_store(str(url)), _pg_fail_insert_at),
 ]
 
 
@@ -74,8 +97,16 @@ def backend(request: pytest.FixtureRequest) -> Backend:
 
 
 @pytest.fixture
-def store(backend: Backend, tmp_path: Path) -> Iterator[EventStore]:
-    s = backend.open(tmp_path)
+def where(backend: Backend, request: pytest.FixtureRequest) -> object:
+    """What ``backend.open`` takes: a fresh directory, or a fresh schema's URL."""
+    if backend.name == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return request.getfixturevalue("tmp_path")
+
+
+@pytest.fixture
+def store(backend: Backend, where: Path) -> Iterator[EventStore]:
+    s = backend.open(where)
     yield s
     s.close()
 
@@ -104,6 +135,25 @@ def rows(records: list[Recorded]) -> list[tuple]:
 
 # -- the contract --------------------------------------------------------------
 class TestEventStoreContract:
+    def test_notes_are_kept_outside_the_chain(self, store: EventStore) -> None:
+        store.create_game(rec("g1"))
+        store.create_game(rec("g2"))
+        written = store.append("g1", 0, items(3))
+        store.add_note("g1", 2, "second")
+        store.add_note("g1", 1, "first")
+        store.add_note("g1", 2, "again, } and\nnewline")
+        assert store.notes("g1") == [Note(1, "first"), Note(2, "second"), Note(2, "again, } and\nnewline")]
+        assert store.notes("g2") == []
+        assert store.read("g1") == written  # the events and their hashes are untouched
+        for seq in (0, 4):
+            with pytest.raises(StoreError):
+                store.add_note("g1", seq, "out of range")
+        with pytest.raises(GameNotFound):
+            store.add_note("nope", 1, "x")
+        with pytest.raises(GameNotFound):
+            store.notes("nope")
+        assert len(store.notes("g1")) == 3
+
     def test_create_get_round_trip(self, store: EventStore) -> None:
         r = rec(
             "g1",
@@ -279,6 +329,83 @@ class TestEventStoreContract:
             store.set_status("g1", "paused")  # type: ignore[arg-type]
         assert store.get_game("g1").status == "over"
 
+    # -- heads in the games row, listing, waiting ------------------------------
+    def test_head_is_kept_in_the_row(self, store: EventStore, backend: Backend) -> None:
+        store.create_game(rec("g1"))
+        assert store.head("g1") == (0, genesis_hash(DEF))
+        written = store.append("g1", 0, items(3))
+        assert store.head("g1") == (3, written[-1].hash)
+        with pytest.raises(Conflict):
+            store.append("g1", 1, items(1))
+        with backend.fail_insert_at(store, 5):
+            with pytest.raises(StoreError):
+                store.append("g1", 3, items(2))
+        assert store.head("g1") == (3, written[-1].hash)  # a failed append moves nothing
+        assert [(g.id, n) for g, n in store.list_games_with_counts()] == [("g1", 3)]
+
+    def test_append_checks_the_stored_head_not_a_remembered_one(
+        self, store: EventStore, backend: Backend, where: object
+    ) -> None:
+        store.create_game(rec("g1", seed="s"))
+        store.append("g1", 0, items(1))
+        assert store.head("g1")[0] == 1  # this connection has seen seq 1
+        other = backend.open(where)  # type: ignore[arg-type]
+        other.append("g1", 1, items(2, start=1))
+        other.close()
+        with pytest.raises(Conflict, match="expected version 1, found 3"):
+            store.append("g1", 1, items(1, start=9))
+        class Boom(Exception):
+            pass
+
+        with pytest.raises(Boom):
+            with store.transaction():
+                store.append("g1", 3, items(1, start=3))  # seq 4, rolled back
+                raise Boom
+        with pytest.raises(Conflict, match="expected version 4, found 3"):
+            store.append("g1", 4, items(1, start=9))
+        written = store.append("g1", 3, items(1, start=3))
+        assert [r.seq for r in written] == [4]
+        assert store.read("g1") == chain(DEF, "g1", items(4), secret="s")
+        assert store.head("g1") == (4, written[0].hash)
+
+    def test_list_filters_and_pages(self, store: EventStore) -> None:
+        for i, (game, players, status) in enumerate(
+            [("demo", ("ann", "bob"), "active"), ("other", ("bob", "cy"), "over"),
+             ("demo", ("cy", "dee"), "over"), ("demo", ("ann", "annie"), "active")]
+        ):
+            d = msgspec.structs.replace(DEF, game=game, players=players)
+            store.create_game(rec(f"g{i}", d, status=status, created_at=f"2024-01-0{i + 1}T00:00:00+00:00"))
+        ids = lambda **kw: [g.id for g, _ in store.list_games_with_counts(GameFilter(**kw))]  # noqa: E731
+        assert ids() == ["g0", "g1", "g2", "g3"]
+        assert ids(game="demo") == ["g0", "g2", "g3"]
+        assert ids(player="ann") == ["g0", "g3"]  # a name, not a substring ("annie")
+        assert ids(player="bob", status="over") == ["g1"]
+        assert ids(status="active", game="other") == []
+        assert ids(limit=2) == ["g0", "g1"]
+        assert ids(limit=2, after="g1") == ["g2", "g3"]
+        assert ids(limit=2, after="g3") == []
+        assert ids(game="demo", after="g0", limit=1) == ["g2"]
+
+    def test_wait_sees_another_writer(self, store: EventStore, backend: Backend, where: object) -> None:
+        import threading
+
+        store.create_game(rec("g1"))
+        store.append("g1", 0, items(1))
+        assert store.wait("g1", 0, timeout=5) == 1  # already past: no waiting
+        assert store.wait("g1", 1, timeout=0.05) == 1  # nothing new: the timeout
+
+        def write() -> None:  # another connection (a store belongs to its thread)
+            other = backend.open(where)  # type: ignore[arg-type]
+            other.append("g1", 1, items(2))
+            other.close()
+
+        t = threading.Timer(0.2, write)
+        t.start()
+        try:
+            assert store.wait("g1", 1, timeout=30) == 3
+        finally:
+            t.join()
+
     # -- the hash chain ------------------------------------------------------
     def test_hash_chain_is_correct(self, store: EventStore) -> None:
         store.create_game(rec("g1"))
@@ -388,13 +515,21 @@ class TestSqliteStore:
                 "SELECT 1 FROM sqlite_master WHERE name = 'games_created'"
             ).fetchone()
             assert index is not None
+            # migration 6 filled in each game's head from its events
+            old_chain = chain(DEF, "old", items(2))
+            assert s.head("old") == (2, old_chain[-1].hash)
+            assert s.head("empty") == (0, genesis_hash(DEF))
+            assert [(g.id, n) for g, n in s.list_games_with_counts()] == [("empty", 0), ("old", 2)]
+            assert s.get_game("old").winners == ()
             # old data intact and extendable; the genesis path works for an empty game
-            assert store_mod.SqliteStore.read(s, "old") == chain(DEF, "old", items(2))
+            assert store_mod.SqliteStore.read(s, "old") == old_chain
             s.append("old", 2, items(1, start=2))
             assert verify_chain(DEF, s.read("old")) is None
             s.append("empty", 0, items(1))
             assert verify_chain(DEF, s.read("empty")) is None
             assert s.get_game("old").definition == DEF
+            s.add_note("old", 1, "notes arrive with migration 6")  # issue 15
+            assert s.notes("old") == [Note(1, "notes arrive with migration 6")]
         with SqliteStore(path) as s:  # reopening migrates nothing more
             assert s.schema_version() == SCHEMA_VERSION
             assert s.version("old") == 3

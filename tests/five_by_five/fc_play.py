@@ -30,7 +30,16 @@ def sides_with(key: str, side: str) -> str:
 
 
 def board(text: str) -> tuple[str, ...]:
-    """Board-file text (``.`` empty) as 25 cells."""
+    """Board-file text (``.`` empty) as 25 cells.
+
+    For examples about other things, a bare ``F``/``S``/``W`` gets a Goods icon
+    here, the icons e f c m in turn per kind (a board file must name it, FC-2).
+    """
+    import re
+    from itertools import cycle
+
     from core.five_by_five.boardfile import parse_board
 
+    icons = {k: cycle("efcm") for k in "FSW"}
+    text = re.sub(r"(?<!\S)([FSW])(?!\S)", lambda m: m.group(1) + next(icons[m.group(1)]), text)
     return parse_board(text, "test")

@@ -190,6 +190,10 @@ def test_views_hide_the_bag_and_others_park_draws(g: dict[str, Any]) -> None:
     for before, active in seen:
         assert GAME.view(before, active).park_drawn == before.park_drawn
         assert set(GAME.view(before, (active + 1) % len(players)).park_drawn) == {HIDDEN}
-        shown = GAME.render(before, active)
+        shown = GAME.render(GAME.view(before, active), active)
         assert all(tile_label(t) in shown for t in before.park_drawn)
-        assert not any(tile_label(t) in GAME.render(before, None) for t in before.park_drawn)
+        other = (active + 1) % len(players)
+        assert not any(tile_label(t) in GAME.render(GAME.view(before, other), other)
+                       for t in before.park_drawn)
+        # the referee sees what the referee's log prints (FL-5)
+        assert all(tile_label(t) in GAME.render(before, None) for t in before.park_drawn)

@@ -12,6 +12,7 @@ from core.five_by_five import events as ev
 from core.five_by_five.game import GAME
 from core.five_by_five.plans import square_index
 from core.five_by_five.state import HIDDEN, PARK_OFFER, Board, State
+from core.five_by_five.tiles import tile_code, tile_label
 
 # plan 1: section 3 is A5 B5 C5 (3 squares), section 6 is C4 (1), section 1 is E1 E2 (2)
 A5, B5, C5, C4 = (square_index(x) for x in ("A5", "B5", "C5", "C4"))
@@ -302,3 +303,36 @@ def test_full_tie_is_shared_fl9() -> None:
 
 def test_no_result_before_the_end() -> None:
     assert GAME.result(setup()) is None
+
+
+def test_park_action_b_messages_fl5() -> None:
+    """The log line reads as a sentence; explain cites FL-5 (not the swap's FL-3) for
+    every park action B event; the referee's board shows the draws its log prints."""
+    s = with_parks(setup(("ann", "bob"), sides="B"), 1, (0, 1))
+    s = round_with_sets(s, 6, (0, 18, 54))
+    s, _ = run(s, 0, cm.Choose(1))
+    s, _ = run(s, 0, cm.Place(0, C4))
+    s, _ = run(s, 1, cm.Choose(2))
+    s, _ = run(s, 1, cm.Place(18, C4, True))
+    before_use = s
+    s, used = run(s, 1, cm.UsePark())
+    before_draw = s
+    s, drawn = run(s, CHANCE, cm.DrawTiles((72, 104)))
+    # the referee's show and log agree: both name the drawn tiles
+    line = GAME.describe(drawn[0], s.players)
+    board = GAME.render(s, None)
+    for t in (72, 104):
+        assert tile_label(t) in board and tile_code(t) in line
+    assert "a hidden tile" not in board
+    assert "a hidden tile" in GAME.render(GAME.view(s, 0), 0)  # bob's draw, seen by ann
+    before_replace = s
+    s, replaced = run(s, 1, cm.Replace(104, 0, park=True))
+    text = GAME.describe(replaced[0], s.players)
+    removed = before_replace.boards[1].tiles[0]
+    assert text == f"bob replaces tile H #{removed} on A1 with a Park (tile N #104)", text
+    s2, kept = run(before_replace, 1, cm.Replace(104, 0))
+    assert GAME.describe(kept[0], s2.players) == f"bob replaces tile H #{removed} on A1 with a Fountain (tile N #104)"
+    for before, e in ((before_use, used[0]), (before_draw, drawn[0]), (before_replace, replaced[0]),
+                      (before_replace, replaced[1])):
+        why = GAME.explain(before, e, s.players)
+        assert "(FL-5)" in why and "FL-3" not in why, why

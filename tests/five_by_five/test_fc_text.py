@@ -133,8 +133,8 @@ def test_score_board_sides_and_planning() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "column"),
     [
-        ("F F F F F\nF F F F X\n" + ". . . . .\n" * 3, 2, 9),
-        ("F F F F\n" + ". . . . .\n" * 4, 1, 8),
+        ("Fe Fe Ff Ff Fc\nFc Fm Fm Se X\n" + ". . . . .\n" * 3, 2, 13),
+        ("Fe Fe Fe Fe\n" + ". . . . .\n" * 4, 1, 12),
         (". . . . . .\n" + ". . . . .\n" * 4, 1, 11),
         ("Hx . . . .\n" + ". . . . .\n" * 4, 1, 1),
         (". . Fz . .\n" + ". . . . .\n" * 4, 1, 5),
@@ -147,3 +147,34 @@ def test_board_file_errors(text: str, line: int, column: int) -> None:
         GAME.score_board(text, "bad.txt", {})
     assert (info.value.source, info.value.line, info.value.column) == ("bad.txt", line, column)
     assert str(info.value).startswith(f"bad.txt:{line}:{column}:")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "words"),
+    [
+        # FC-2: every Factory, Shop and Warehouse carries a Goods icon
+        (". . . . .\n. . . . .\n. . F . .\n" + ". . . . .\n" * 2, 3, 5, "every Factory carries a Goods icon"),
+        ("H S . . .\n" + ". . . . .\n" * 4, 1, 3, "every Shop carries a Goods icon"),
+        (". . . . .\n" * 4 + ". . . .  W\n", 5, 10, "every Warehouse carries a Goods icon"),
+        # component counts: 4 Fountains, 2 Warehouses of each icon, 6 Schools
+        ("N N N N .\n. N . . .\n" + ". . . . .\n" * 3, 2, 3, "5 tiles of Fountain on one board; the game has 4"),
+        ("We . We . We\n" + ". . . . .\n" * 4, 1, 11,
+         "3 tiles of Warehouse with the Electrical icon on one board; the game has 2"),
+        ("E E E E E\nE E . . .\n" + ". . . . .\n" * 3, 2, 3, "7 tiles of School on one board; the game has 6"),
+    ],
+)
+def test_boards_no_game_can_produce_are_refused(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(BoardFileError) as info:
+        GAME.score_board(text, "b.txt", {})
+    assert (info.value.line, info.value.column) == (line, column), str(info.value)
+    assert words in str(info.value) and "(FC-2)" in str(info.value)
+
+
+def test_the_components_allow_full_boards() -> None:
+    """The count check refuses only what the box cannot hold: Parks are the back of
+    any tile, and 4 Fountains, 2 We and 5 Fe are fine."""
+    from core.five_by_five.boardfile import parse_board
+
+    text = "N N N N P\nWe We Fe Fe Fe\nFe Fe P P P\n" + "P P P P P\n" * 2
+    assert parse_board(text, "ok.txt") == tuple(text.split())
+    assert GAME.score_board(text, "ok.txt", {}).data["categories"]["fountains"] > 0

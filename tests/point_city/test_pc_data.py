@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.point_city.cards import CARDS, CardDataError, load_cards, parse_cards
+from core.point_city.cards import CARDS, Card, CardDataError, load_cards, parse_cards
 from core.point_city.tokens import TOKEN_COUNT, TOKENS
 
 TYPES5 = {"community", "economy", "energy", "ecology", "industry"}
@@ -126,3 +126,83 @@ def test_comments_and_blank_lines_are_ignored() -> None:
         k: v.__class__(**{**{f: getattr(v, f) for f in v.__struct_fields__}, "line": v.line + 2})
         for k, v in CARDS.items()
     }
+
+
+# ---- the list's pricing (PL-15): what the rules audits asked of our own card list ----
+
+OLD_LIST = Path(__file__).parent / "cards_pc1.txt"
+"""The list as rules version pc-1 shipped it (kept to show each check catches its faults)."""
+
+
+def _cost(card: Card) -> Counter[str]:
+    return Counter(dict(card.cost))
+
+
+def dominated(cards: dict[int, Card]) -> list[tuple[int, int]]:
+    """(worse, better) pairs of the same tier and kind: ``better`` gives as much VP or
+    more for no more of any type, and is not the same building."""
+    buildings = [c for c in cards.values() if c.kind]
+    return [
+        (a.id, b.id)
+        for a in buildings for b in buildings
+        if a.id != b.id and (a.tier, a.kind) == (b.tier, b.kind)
+        and b.vp >= a.vp and _cost(b) <= _cost(a) and (b.vp, _cost(b)) != (a.vp, _cost(a))
+    ]
+
+
+def curve_breaks(cards: dict[int, Card]) -> list[tuple[int, int]]:
+    """(cheaper, dearer) points-only pairs of one tier where the dearer does not score more."""
+    points = [c for c in cards.values() if c.kind == "points"]
+    return [
+        (a.id, b.id) for a in points for b in points
+        if a.tier == b.tier and a.cost_total < b.cost_total and a.vp >= b.vp
+    ]
+
+
+def demand(cards: dict[int, Card], tier: int | None = None, kind: str | None = None) -> Counter[str]:
+    out: Counter[str] = Counter(dict.fromkeys(TYPES5, 0))
+    for c in cards.values():
+        if c.kind and tier in (None, c.tier) and kind in (None, c.kind):
+            out.update(_cost(c))
+    return out
+
+
+def test_the_checks_catch_the_faults_of_the_pc1_list() -> None:
+    old = load_cards(OLD_LIST)
+    # economy*2 for 0 VP beside economy*2 for 1 VP; economy*5 for 2 VP beside economy*4 for 2
+    assert {(4, 1), (121, 118)} <= set(dominated(old))
+    assert {(138, 139), (137, 139)} <= set(curve_breaks(old))
+    spread = demand(old)
+    assert spread["economy"] == 147 and spread["industry"] == 96
+    tier3 = demand(old, 3, "producer")
+    assert tier3["community"] == 27 and tier3["industry"] == 8
+
+
+def test_no_building_is_strictly_dominated_in_its_tier_and_kind() -> None:
+    """[PL-15] Same or more VP for the same or less of every type: never."""
+    assert dominated(CARDS) == []
+
+
+def test_points_only_cards_score_more_the_more_they_cost() -> None:
+    """[PL-15] A monotone value curve, still within PC-1's figures."""
+    assert curve_breaks(CARDS) == []
+    tier3 = [c for c in CARDS.values() if c.tier == 3 and c.kind == "points"]
+    assert {c.vp for c in tier3} == {4, 5, 7}  # PC-1's tier-3 VP values, all used
+    assert min(c.cost_total for c in tier3) == 4 and max(c.cost_total for c in tier3) == 7
+
+
+def test_resource_demand_is_neutral_like_the_supply() -> None:
+    """[PL-15] Every tier and kind asks the five types alike (within one symbol), as
+    the resource sides supply them alike (PC-1); and so does the whole list."""
+    groups = [(None, None)] + [(t, k) for t in (1, 2, 3) for k in ("producer", "points", "civic")]
+    for tier, kind in groups:
+        counts = demand(CARDS, tier, kind)
+        assert max(counts.values()) - min(counts.values()) <= 1, (tier, kind, counts)
+    for tier in (1, 2, 3):
+        made = Counter(c.produces for c in CARDS.values() if c.tier == tier and c.kind == "producer")
+        assert len(set(made.values())) == 1 and set(made) == TYPES5, (tier, made)
+
+
+def test_a_producer_never_costs_what_it_makes() -> None:
+    """[PL-15]"""
+    assert [c.id for c in CARDS.values() if c.kind == "producer" and c.produces in dict(c.cost)] == []

@@ -345,7 +345,7 @@ def test_view_hides_the_unseen_cards() -> None:
     mid = table(top=res("industry")[0], hidden=(5, 2, 0), hands=[(), ()])
     v = GAME.view(mid, 1)
     assert v.unseen == ((), (), ()) and v.hidden == mid.hidden
-    # PL-13: the deck's top card shows its resource side only, never its id
+    # PL-16: the deck's top card shows its resource side only, never its id
     assert v.top == face_of(mid.top) < 0 and CARDS[v.top].resource == "industry"
     assert msgspec.structs.replace(v, unseen=mid.unseen, top=mid.top, market=mid.market) == mid
     # the deck take's second card does not exist before the choice is made
@@ -385,3 +385,64 @@ def test_explain_names_the_rules() -> None:
     evs = checked_decide(GAME, two, 0, Take((A1, B1)))
     line = GAME.explain(after(two, evs[:1]), evs[1], two.players)
     assert "PC-4" in line and "building side" in line
+
+
+# -- PL-13, PL-14: start player, the solo opponent's starting card ---------------
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_pl13_the_first_listed_seat_starts(n: int) -> None:
+    from core.rng import Rng
+
+    for seed in ("a", "b", "c"):
+        s = GAME.apply(None, GAME.create([f"p{i}" for i in range(n)], {}))
+        first = checked_decide(GAME, s, CHANCE, GAME.chance(s, Rng.derive(seed, 1)))
+        s, more = run_to_decision(after(s, first))
+        evs = [*first, *more]
+        started = [e for e in evs if isinstance(e, ev.TurnStarted)]
+        assert started[0] == ev.TurnStarted(0, 1)  # [PL-13]
+        assert GAME.to_act(s) == (0,)
+
+
+def test_pl14_the_solo_opponent_gets_no_ingenuity_starting_card() -> None:
+    from core.rng import Rng
+    from core.point_city.cards import START_CARDS
+    from core.point_city.scoring import opponent_lines
+
+    s = GAME.apply(None, GAME.create(["p0"], {"solo-level": "3"}))
+    first = checked_decide(GAME, s, CHANCE, GAME.chance(s, Rng.derive("solo", 1)))
+    s, more = run_to_decision(after(s, first))
+    evs = [*first, *more]
+    dealt = [e for e in evs if isinstance(e, ev.StartCardsDealt)]
+    assert dealt == [ev.StartCardsDealt(START_CARDS[:1])]  # [PL-14] one card: the player's
+    assert s.seats[0].resources == (START_CARDS[0],) and s.opponent.resources == ()
+    # level 3's "+1 per Ingenuity card" counts only the Ingenuity cards it takes
+    wild = cards(lambda c: c.resource == "ingenuity" and c.tier == 2, 2)
+    took = table(step="over", solo_level=3, opponent=Seat((wild[0], res("economy")[0]), (), ()))
+    line = [x for x in opponent_lines(took) if x.label == "Ingenuity cards"]
+    assert line and line[0].points == 1
+
+
+def test_pl12_options_are_shown_only_where_they_apply() -> None:
+    two = GAME.create(["ann", "bob"], {"solo-level": "2"})
+    assert GAME.describe(two, two.players) == "Point City for ann, bob"  # [PL-12]
+    one = GAME.create(["ann"], {"solo-level": "2"})
+    assert GAME.describe(one, one.players) == "Point City for ann (solo-level=2)"
+
+
+def test_an_unpayable_building_is_refused_as_such_naming_what_is_missing() -> None:
+    """PC-3 (the book: you cannot take a building you cannot build): the message says
+    the building cannot be paid for and by how much, not that a payment is missing."""
+    c = civic("energy")[0]  # costs energy*3
+    e1 = res("energy")[0]
+    other = res("economy")[0]
+    s = table({"B2": (c, True), "C2": (other, False)}, hands=[(e1,)], top=res("industry")[0],
+              hidden=(5, 0, 0))
+    cmd = GAME.parse_command(s, 0, "take B2 C2")
+    exc = illegal(s, cmd, "PC-3")
+    assert f"building {c} cannot be paid for" in exc.reason
+    assert "energy 1" in exc.reason and "0 Ingenuity" in exc.reason and "2 short" in exc.reason
+    assert "exactly one payment" not in exc.reason
+    # payable but no payment named: still the payment message
+    rich = table({"B2": (c, True), "C2": (other, False)}, hands=[tuple(res("energy", 3))],
+                 top=res("industry")[0], hidden=(5, 0, 0))
+    exc = illegal(rich, Take((cell("B2"), cell("C2"))), "PC-3")
+    assert "exactly one payment" in exc.reason

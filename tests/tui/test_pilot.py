@@ -280,3 +280,52 @@ def _hint_lines(db: str, game_id: str, player: str) -> list[str]:
     from cli.tui.backend import Backend
 
     return Backend.hint(Backend(db), game_id, player, playouts=8)
+
+
+async def test_notes_show_in_the_timeline_and_status(db: str) -> None:
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    store = SqliteStore(db)
+    GameService(store).note("cc-demo", 3, "look [bold]here[/]\nnow")
+    store.close()
+    app = CitylogApp(db, "cc-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        model = app.screen.model
+        assert model is not None and model.notes == {3: ("look [bold]here[/]\nnow",)}
+        await pilot.press("home", "right")
+        assert model.seq == 2 and "✎" not in model.status()
+        await pilot.press("right")
+        assert model.status().endswith("✎ look [bold]here[/] now")  # markup kept as text
+        timeline = str(app.screen.query_one("Timeline").render())
+        assert [line.split()[:2] for line in timeline.splitlines() if "✎" in line] == [["3", "✎"]]
+
+
+async def test_t_shows_the_fork_tree_and_opens_a_fork(db: str) -> None:
+    from cli.tui.modals import TreeModal
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    store = SqliteStore(db)
+    svc = GameService(store)
+    at = next(i for i in range(20, 40) if svc.load("cc-demo").game.command_of(svc.load("cc-demo").events[i]))
+    child = svc.fork("cc-demo", at, seed="branch")
+    store.close()
+    app = CitylogApp(db, "cc-demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, TreeModal)
+        assert [gid for gid, _ in modal.rows] == ["cc-demo", child]
+        assert modal.rows[0][1].endswith("◀") and f"at {at}: {child}  seed branch" in modal.rows[1][1]
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_id == child
+        await pilot.press("t")
+        await settle(pilot)
+        await pilot.press("escape")  # cancelled: still on the fork
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game_id == child

@@ -69,7 +69,7 @@ def test_5x5_views_fold_after_park_action_b() -> None:
 
 # -- the knowledge models -------------------------------------------------------------
 @given(seed=st.integers(0, 10**6), n=st.sampled_from([3, 4]))
-def test_the_drawer_knows_every_face_down_card_of_the_round_cl7(seed: int, n: int) -> None:
+def test_the_drawer_knows_every_face_down_card_of_the_round_cl8(seed: int, n: int) -> None:
     game = registry.get("card-city")
     _, events = play_game(game, [f"p{i}" for i in range(n)], str(seed), ["greedy"] * n)
     state, drawer, splits = None, -1, 0
@@ -88,7 +88,7 @@ def test_the_drawer_knows_every_face_down_card_of_the_round_cl7(seed: int, n: in
     assert splits >= 10
 
 
-def test_point_city_cards_show_their_resource_side_only_pl13() -> None:
+def test_point_city_cards_show_their_resource_side_only_pl16() -> None:
     game = registry.get("point-city")
     _, events = play_game(game, ["a", "b"], "pl13", ["greedy", "greedy"])
     state = game.fold(events[:40])

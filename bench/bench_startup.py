@@ -1,0 +1,105 @@
+"""Start-up cost of citylog commands, side by side with ``python -c pass``.
+
+    python bench/bench_startup.py [--repeats 15] [--before DIR]
+
+``--before DIR``: also time ``show`` and ``--help`` from another checkout
+(e.g. ``git archive`` of main extracted in DIR), run with this interpreter.
+
+Runs each command as a fresh process (interleaved, so machine load hits all
+alike) against a small SQLite database, and prints the median wall time and
+its ratio to ``python -c pass`` measured in the same run (goal ≤ 4×).  Also
+reports whether Textual, sqlite-utils or psycopg were imported by a command
+that does not need them.  No assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def citylog() -> list[str]:
+    exe = Path(sys.executable).with_name("citylog")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "cli.main"]
+
+
+def run(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - t0
+
+
+def imported(args: list[str], env: dict[str, str]) -> list[str]:
+    """Heavy modules a command imported (textual, sqlite_utils, psycopg, pydantic)."""
+    code = (
+        "import sys, runpy; sys.argv = ['citylog', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('cli.main', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "import json; heavy = ('textual', 'sqlite_utils', 'psycopg', 'pydantic')\n"
+        "sys.__stderr__.write(json.dumps(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in heavy})))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True)
+    try:
+        return json.loads(done.stderr.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return ["?"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--before", type=Path, help="another checkout to compare with")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "CITYLOG_DB": os.path.join(tmp, "s.db")}
+        out = subprocess.run(
+            [*citylog(), "new", "card-city", "--players", "alice,bob", "--seed", "s1", "--bots", "bob=greedy", "--json"],
+            env=env, capture_output=True, text=True, check=True,
+        )
+        gid = json.loads(out.stdout)["game_id"]
+        # a legal move at the current position, undone by re-creating the db each time is not
+        # needed: an illegal move exits 2 after the same work (load, fold, decide)
+        cases = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "citylog --help": [*citylog(), "--help"],
+            "citylog list": [*citylog(), "list"],
+            f"citylog show {gid}": [*citylog(), "show", gid],
+            f"citylog move {gid} --as alice 'pass'": [*citylog(), "move", gid, "--as", "alice", "pass"],
+            "citylog tui --help": [*citylog(), "tui", "--help"],
+        }
+        if args.before is not None:
+            old = [sys.executable, "-c",
+                   f"import sys; sys.path.insert(0, {str(args.before)!r}); sys.argv[0] = 'citylog'; "
+                   "from cli.main import main; main()"]
+            new = [sys.executable, "-c",
+                   f"import sys; sys.path.insert(0, {str(ROOT)!r}); sys.argv[0] = 'citylog'; "
+                   "from cli.main import main; main()"]
+            cases["before: --help"] = [*old, "--help"]
+            cases["after:  --help"] = [*new, "--help"]
+            cases["before: list (fresh db)"] = [*old, "--db", os.path.join(tmp, "old.db"), "list"]
+            cases["after:  list"] = [*new, "list"]
+        times: dict[str, list[float]] = {k: [] for k in cases}
+        for k in cases:  # warm the page cache
+            run(cases[k], env)
+        for _ in range(args.repeats):
+            for k, argv in cases.items():
+                times[k].append(run(argv, env))
+        base = statistics.median(times["python -c pass"])
+        for k in cases:
+            med = statistics.median(times[k])
+            print(f"{k:<48} {med * 1e3:7.1f} ms  = {med / base:5.2f}× python -c pass")
+        for cmd in (["list"], ["show", gid], ["--help"]):
+            print(f"imports of citylog {' '.join(cmd)}: heavy modules {imported(cmd, env) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()

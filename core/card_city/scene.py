@@ -1,0 +1,126 @@
+"""Card City as a scene (core/scene.py): each city in the 5×5 frame that holds it,
+the split on the table, hands, coins, and scores if the game ended now."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from core.card_city.cards import KINDS, NAMES
+from core.card_city.rules import to_act
+from core.card_city.scoring import final_score
+from core.card_city.state import HIDDEN, State
+from core.scene import Cell, Panel, Scene
+
+COLOUR = {
+    "H": "#9b59b6",
+    "R": "#4caf50",
+    "C": "#2f7ed8",
+    "L": "#e0443e",
+    "I": "#f2c531",
+    "P": "#8d939b",
+    HIDDEN: "#d9d9d9",
+}
+INK = {"H": "#ffffff", "R": "#0b2e0c", "C": "#ffffff", "L": "#ffffff", "I": "#3a2c00", "P": "#ffffff", HIDDEN: "#555555"}
+EMPTY = "#f4f1ea"
+
+
+def _card(row: int, col: int, kind: str) -> Cell:
+    hidden = kind == HIDDEN
+    return Cell(
+        row,
+        col,
+        kind,
+        COLOUR.get(kind, "#cccccc"),
+        kind,
+        ("hidden",) if hidden else (),
+        "a face-down card you may not see (CC-7)" if hidden else NAMES.get(kind, kind),
+        INK.get(kind, "#111111"),
+    )
+
+
+def _frame(cells: tuple[tuple[int, int, str], ...]) -> tuple[int, int]:
+    """The top-left of the 5×5 window that centres the city (as ``render_city``)."""
+    rows = [r for r, _, _ in cells]
+    cols = [c for _, c, _ in cells]
+    top = min(rows) - (4 - (max(rows) - min(rows))) // 2
+    left = min(cols) - (4 - (max(cols) - min(cols))) // 2
+    return top, left
+
+
+@lru_cache(maxsize=4096)
+def _score_now(seat: int, city: tuple[tuple[int, int, str], ...], coins: int, decentralization: bool, solo: bool) -> int:
+    """The score if the game ended now (cities and coins are public: the same in every view)."""
+    return final_score(seat, {(r, c): k for r, c, k in city}, coins, decentralization, solo).total
+
+
+def _cards_row(title: str, groups: list[tuple[str, tuple[str, ...]]]) -> Panel:
+    cells = []
+    col = 0
+    labels = []
+    for name, cards in groups:
+        for k in cards:
+            cells.append(_card(0, col, k))
+            labels.append(name)
+            name = ""
+            col += 1
+    return Panel(title, 1, max(col, 1), tuple(cells), col_labels=tuple(labels))
+
+
+def scene(s: State, seat: int | None) -> Scene:
+    actors = to_act(s)
+    panels: list[Panel] = []
+    for i, p in enumerate(s.players):
+        top, left = _frame(p.city)
+        cells = []
+        grid = {(r, c): k for r, c, k in p.city}
+        for r in range(top, top + 5):
+            for c in range(left, left + 5):
+                k = grid.get((r, c))
+                cells.append(_card(r, c, k) if k else Cell(r, c, "empty", EMPTY, "", (), f"{r},{c}"))
+        notes = [f"{p.coins} coins" + ("  · first mayor" if i == s.first else "")]
+        if len(p.hand):
+            notes.append("hand: " + " ".join(p.hand.up + p.hand.down))
+        marks = tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
+        panels.append(
+            Panel(
+                p.name,
+                5,
+                5,
+                tuple(cells),
+                row_labels=tuple(str(r) for r in range(top, top + 5)),
+                col_labels=tuple(str(c) for c in range(left, left + 5)),
+                notes=tuple(notes),
+                marks=marks,
+                top=top,
+                left=left,
+            )
+        )
+    if s.offer is not None:
+        o = s.offer
+        panels.append(
+            _cards_row(
+                f"split by {s.players[o.divider].name} for {s.players[o.to].name}",
+                [("pair", o.pair), ("rest", o.up + o.down)],
+            )
+        )
+    elif len(s.holding) and s.divider >= 0:
+        panels.append(_cards_row(f"{s.players[s.divider].name} holds", [("drawn", s.holding.cards)]))
+    if s.set_aside:
+        panels.append(_cards_row("set aside (CC-8)", [("", s.set_aside)]))
+    reserve = " ".join(f"{k}{n}" for k, n in zip(KINDS, s.reserve, strict=True) if k in "RCI" or n)
+    waiting = "the draw" if actors == (-1,) else ", ".join(s.players[a].name for a in actors if a >= 0)
+    status = [
+        f"round {s.round}/10 · {s.phase} phase" if s.phase != "over" else "game over",
+        f"pool {s.pool_size} card(s) · reserve {reserve}",
+    ]
+    if actors:
+        status.append(f"to act: {waiting}")
+    if s.scores:
+        scores = tuple((s.players[b.seat].name, b.total) for b in s.scores)
+    else:
+        scores = tuple(
+            (p.name, _score_now(i, p.city, p.coins, s.options.decentralization, s.n == 1))
+            for i, p in enumerate(s.players)
+        )
+    legend = tuple((COLOUR[k], f"{k} {NAMES[k]}") for k in ("H", *KINDS))
+    return Scene("Card City", tuple(status), tuple(panels), scores, legend=legend)

@@ -1,0 +1,677 @@
+"""The SQLite :class:`~events.store.EventStore`: one file, WAL mode, the embedded default.
+
+>>> from events.envelope import GameDefinition
+>>> from events.store import GameRecord
+>>> store = SqliteStore(":memory:")
+>>> d = GameDefinition("demo", "1", {}, ("ann", "bob"), "c0ffee")
+>>> store.create_game(GameRecord.of("g1", d, seed="s3cret"))
+>>> [r.seq for r in store.append("g1", 0, [("ping", b'{"type":"ping"}')] * 2)]
+[1, 2]
+>>> store.version("g1")
+2
+>>> store.append("g1", 1, [("ping", b"{}")])  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+...
+Conflict: game 'g1': expected version 1, found 2
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Union
+from urllib.parse import quote
+
+import msgspec
+
+from events.envelope import (
+    GameDefinition,
+    Recorded,
+    canonical_definition,
+    chain_hash,
+    genesis_hash,
+    line_nonce,
+    payload_digest,
+)
+from events.store import (
+    Conflict,
+    GameExists,
+    GameFilter,
+    GameNotFound,
+    GameRecord,
+    NotCitylog,
+    Note,
+    Status,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+    check_new_game,
+    check_status,
+    default_db_target,
+    now_iso,
+)
+
+if TYPE_CHECKING:  # sqlite-utils is imported only to migrate (it costs ~90 ms)
+    from sqlite_utils import Database
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SqliteStore"]
+
+
+# -- schema and migrations ---------------------------------------------------
+def _v1(db: Database) -> None:
+    db["games"].create(
+        {
+            "id": str,
+            "game": str,
+            "definition": str,
+            "options": str,
+            "players": str,
+            "bots": str,
+            "rules_version": str,
+            "seed": str,
+            "seed_commitment": str,
+            "table_game": int,
+            "parent": str,
+            "fork_at": int,
+            "status": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={
+            "game", "definition", "options", "players", "bots", "rules_version",
+            "seed_commitment", "table_game", "status", "created_at",
+        },
+    )
+    db["events"].create(
+        {
+            "game_id": str,
+            "seq": int,
+            "type": str,
+            "payload": bytes,
+            "prev_hash": str,
+            "hash": str,
+        },
+        pk=("game_id", "seq"),
+        not_null={"type", "payload", "prev_hash", "hash"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+
+
+def _v2_genesis(db: Database) -> None:
+    """Store each game's genesis hash (hashed once instead of on every read)."""
+    db["games"].add_column("genesis", str)
+    rows = db.execute("SELECT id, definition FROM games").fetchall()
+    for game_id, definition in rows:
+        d = msgspec.json.decode(definition, type=GameDefinition)
+        db.execute("UPDATE games SET genesis = ? WHERE id = ?", (genesis_hash(d), game_id))
+
+
+_V6_HEADS = """
+ALTER TABLE games ADD COLUMN head_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN head_hash TEXT;
+UPDATE games SET
+    head_seq = coalesce((SELECT max(seq) FROM events e WHERE e.game_id = games.id), 0),
+    head_hash = coalesce(
+        (SELECT hash FROM events e WHERE e.game_id = games.id ORDER BY seq DESC LIMIT 1), genesis);
+ALTER TABLE games ADD COLUMN winners TEXT NOT NULL DEFAULT '[]';
+CREATE INDEX IF NOT EXISTS games_game ON games (game, created_at, id);
+CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at, id);
+"""
+
+Migration = Union[str, Callable[["Database"], None]]
+MIGRATIONS: list[tuple[int, Migration]] = [
+    (1, _v1),
+    (2, _v2_genesis),
+    (3, "CREATE INDEX IF NOT EXISTS games_created ON games (created_at, id)"),
+    (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
+    # games chained before line nonces keep unsalted digests (salted = 0)
+    (5, "ALTER TABLE games ADD COLUMN salted INTEGER NOT NULL DEFAULT 0"),
+    # each game's head (seq, hash) in its row, kept by append, and its winners (set with
+    # its status by the service; '[]' for games that ended before): list costs no history
+    (6, _V6_HEADS),
+    # notes (issue 15): comments on a point of a game, outside the hash chain
+    (
+        7,
+        "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, text TEXT NOT NULL); "
+        "CREATE INDEX IF NOT EXISTS notes_game ON notes (game_id, seq, id)",
+    ),
+]
+"""Applied in order on open, each in the same transaction as its version bump.
+Append only; never edit a released step (old databases went through it)."""
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def _schema_version(conn: sqlite3.Connection) -> int:
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
+    if not has_meta:
+        return 0
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    try:
+        return int(row[0]) if row else 0
+    except (TypeError, ValueError):
+        raise NotCitylog(f"schema version {row[0]!r} is not a number") from None
+
+
+def _check_ours(conn: sqlite3.Connection, path: str) -> None:
+    """Refuse, before anything is written, a database that is not citylog's."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        return
+    ours = "meta" in tables and conn.execute(
+        "SELECT 1 FROM meta WHERE key = 'schema_version'"
+    ).fetchone()
+    if not ours:
+        raise NotCitylog(f"{path} is a SQLite database but not citylog's; left untouched")
+
+
+# SQLite result codes (primary) that are the environment's fault, not the input's.
+_BUSY = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
+_ENVIRONMENT = {8, 10, 13, 14, 15}  # READONLY, IOERR, FULL, CANTOPEN, PROTOCOL
+_NOTADB = 26
+
+
+def _wrap(e: sqlite3.Error, what: str) -> StoreError:
+    """A sqlite3 error as the store's: environment failures kept apart from the rest."""
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+    if code in _BUSY:
+        return StoreBusy(f"{what}: {e} (another process holds the lock)")
+    if code in _ENVIRONMENT:
+        return StoreUnavailable(f"{what}: {e}")
+    if code == _NOTADB:
+        return NotCitylog(f"{what}: {e}")
+    return StoreError(f"{what}: {e}")
+
+
+def _connect_readonly(path: str, busy_timeout: float) -> sqlite3.Connection:
+    """``mode=ro``.  A WAL database whose directory we cannot write (no
+    ``-shm`` can be made) and that has no ``-wal`` file holds everything in
+    the main file: read it as immutable then."""
+    uri = "file:" + quote(os.path.abspath(path))
+    conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=busy_timeout, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as e:
+        code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+        conn.close()
+        if code not in (8, 14) or Path(path + "-wal").exists() or os.access(
+            os.path.dirname(os.path.abspath(path)), os.W_OK
+        ):
+            raise
+    return sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
+
+
+# -- SQLite ------------------------------------------------------------------
+_GAME_COLS = (
+    "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
+    "bots, parent, fork_at, status, created_at, reseeds, salted, winners"
+)
+_options_dec = msgspec.json.Decoder(dict[str, str])
+_players_dec = msgspec.json.Decoder(tuple[str, ...])
+_bots_dec = msgspec.json.Decoder(dict[int, str])
+_reseeds_dec = msgspec.json.Decoder(tuple[tuple[int, str], ...])
+_json = msgspec.json.Encoder(order="sorted")
+
+_SQL_HEAD = "SELECT head_seq, head_hash FROM games WHERE id = ?"
+_SQL_INSERT = (
+    "INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_SQL_MOVE_HEAD = "UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ? AND head_seq = ?"
+_SQL_READ = (
+    "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq"
+)
+_SQL_READ_AFTER = (
+    "SELECT seq, type, payload, prev_hash, hash FROM events "
+    "WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
+)
+_SQL_READ_UPTO = (
+    "SELECT seq, type, payload, prev_hash, hash FROM events "
+    "WHERE game_id = ? AND seq <= ? ORDER BY seq"
+)
+
+
+def game_from_row(row: Sequence[object]) -> GameRecord:
+    """A :class:`GameRecord` from the ``_GAME_COLS`` columns (both backends)."""
+    (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
+     status, created, reseeds, salted, winners) = row
+    return GameRecord(
+        id=gid,  # type: ignore[arg-type]
+        game=game,  # type: ignore[arg-type]
+        rules_version=rules,  # type: ignore[arg-type]
+        options=_options_dec.decode(options),  # type: ignore[arg-type]
+        players=_players_dec.decode(players),  # type: ignore[arg-type]
+        seed_commitment=commitment,  # type: ignore[arg-type]
+        table_game=bool(table),
+        seed=seed,  # type: ignore[arg-type]
+        bots=_bots_dec.decode(bots),  # type: ignore[arg-type]
+        parent=parent,  # type: ignore[arg-type]
+        fork_at=fork_at,  # type: ignore[arg-type]
+        status=status,  # type: ignore[arg-type]
+        created_at=created,  # type: ignore[arg-type]
+        reseeds=_reseeds_dec.decode(reseeds),  # type: ignore[arg-type]
+        salted=bool(salted),
+        winners=_players_dec.decode(winners),  # type: ignore[arg-type]
+    )
+
+
+def game_row(rec: GameRecord) -> tuple[object, ...]:
+    """The values of a new ``games`` row (both backends), in ``INSERT_GAME`` order."""
+    definition = rec.definition
+    genesis = genesis_hash(definition)
+    return (
+        rec.id,
+        rec.game,
+        canonical_definition(definition).decode(),
+        _json.encode(rec.options).decode(),
+        _json.encode(rec.players).decode(),
+        _json.encode({str(k): v for k, v in sorted(rec.bots.items())}).decode(),
+        rec.rules_version,
+        rec.seed,
+        rec.seed_commitment,
+        int(rec.table_game),
+        rec.parent,
+        rec.fork_at,
+        rec.status,
+        rec.created_at or now_iso(),
+        genesis,
+        _json.encode(rec.reseeds).decode(),
+        int(rec.salted),
+        genesis,
+        _json.encode(rec.winners).decode(),
+    )
+
+
+INSERT_GAME_COLS = (
+    "id, game, definition, options, players, bots, rules_version, seed, seed_commitment, "
+    "table_game, parent, fork_at, status, created_at, genesis, reseeds, salted, head_hash, winners"
+)
+
+
+def filter_sql(where: GameFilter | None, mark: str, player_sql: str) -> tuple[str, list[object]]:
+    """``WHERE … ORDER BY … LIMIT …`` for a :class:`GameFilter` (both backends);
+    ``mark`` is the parameter marker, ``player_sql`` tests one player by name."""
+    where = where or GameFilter()
+    clauses: list[str] = []
+    args: list[object] = []
+    if where.game is not None:
+        clauses.append(f"g.game = {mark}")
+        args.append(where.game)
+    if where.status is not None:
+        clauses.append(f"g.status = {mark}")
+        args.append(where.status)
+    if where.player is not None:
+        clauses.append(player_sql)
+        args.append(where.player)
+    if where.after is not None:
+        clauses.append(
+            f"(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = {mark})"
+        )
+        args.append(where.after)
+    sql = (" WHERE " + " AND ".join(clauses)) if clauses else ""
+    sql += " ORDER BY g.created_at, g.id"
+    if where.limit is not None:
+        sql += f" LIMIT {mark}"
+        args.append(max(0, int(where.limit)))
+    return sql, args
+
+
+class SqliteStore:
+    """An :class:`EventStore` in one SQLite file.
+
+    :param path: the database file (created with its directory if missing);
+        default :func:`~events.store.default_db_target`.  ``":memory:"`` works for tests.
+    :param durability: ``"full"`` (default) runs ``synchronous=FULL``: a
+        returned append survives power loss.  ``"normal"`` runs
+        ``synchronous=NORMAL``: in WAL mode the database stays consistent, but
+        the last appends before a power loss (not a crash of the process) may
+        be lost.  Much faster for bot simulations.
+    :param busy_timeout: seconds to wait for another process's write lock
+        before raising :class:`StoreBusy`.
+    :param readonly: open for reading only (``mode=ro``): nothing is created,
+        migrated or switched to WAL; a missing file reads as an empty store.
+
+    A database that is not citylog's is refused before anything is written to
+    it (:class:`NotCitylog`).  sqlite-utils owns the schema and migrations (and
+    is imported only to migrate); the hot paths use the connection directly.
+    A store is one connection: use it from one thread.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        durability: Literal["full", "normal"] = "full",
+        busy_timeout: float = 10.0,
+        readonly: bool = False,
+    ) -> None:
+        if durability not in ("full", "normal"):
+            raise StoreError(f"durability must be 'full' or 'normal', not {durability!r}")
+        target = default_db_target() if path is None else os.fspath(path)
+        self.path = self.location = str(target)
+        self.durability = durability
+        self.readonly = readonly
+        memory = self.path == ":memory:"
+        if not memory and Path(self.path).is_dir():
+            raise StoreError(f"{self.path} is a directory, not a database file")
+        missing = not memory and not Path(self.path).exists()
+        try:
+            if readonly and not memory and not missing:
+                conn = _connect_readonly(self.path, busy_timeout)
+            elif readonly:
+                conn = sqlite3.connect(":memory:", isolation_level=None)  # nothing to read
+            else:
+                if not memory:
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None)
+        except sqlite3.Error as e:
+            raise _wrap(e, f"cannot open {self.path}") from e
+        except OSError as e:
+            raise StoreUnavailable(f"cannot open {self.path}: {e}") from e
+        self._conn = conn
+        self._depth = 0
+        self._secrets: dict[str, str | None] = {}
+        self._sp = 0
+        self._db: Database | None = None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            _check_ours(conn, self.path)
+            if readonly and not missing:
+                if _schema_version(conn) != SCHEMA_VERSION:
+                    self._readonly_schema()
+            else:
+                if not memory:
+                    conn.execute("PRAGMA journal_mode = wal")
+                conn.execute(f"PRAGMA synchronous = {durability.upper()}")
+                conn.execute("PRAGMA foreign_keys = ON")
+                self._migrate()
+        except BaseException as e:
+            conn.close()
+            if isinstance(e, sqlite3.Error):
+                raise _wrap(e, f"cannot open {self.path}") from e
+            raise
+
+    def _readonly_schema(self) -> None:
+        """An older file opened read-only: migrate a private copy of nothing —
+        refuse clearly instead (a read must not change the file)."""
+        current = _schema_version(self._conn)
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {current}; this citylog knows "
+                f"up to {SCHEMA_VERSION} (upgrade citylog)"
+            )
+        # Upgrading needs write access; do it once, then read.
+        self._conn.close()
+        SqliteStore(self.path, durability=self.durability).close()
+        self._conn = _connect_readonly(self.path, 10.0)
+
+    @property
+    def db(self) -> Database:
+        """The sqlite-utils view of the connection (imported on first use)."""
+        if self._db is None:
+            from sqlite_utils import Database
+
+            self._db = Database(self._conn, execute_plugins=False)
+        return self._db
+
+    # -- lifecycle -----------------------------------------------------------
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def schema_version(self) -> int:
+        return _schema_version(self._conn)
+
+    def _migrate(self) -> None:
+        if _schema_version(self._conn) == SCHEMA_VERSION:
+            return
+        with self.transaction():  # BEGIN IMMEDIATE: one process migrates
+            current = _schema_version(self._conn)
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has schema version {current}; this citylog knows "
+                    f"up to {SCHEMA_VERSION} (upgrade citylog)"
+                )
+            if current == 0:
+                self._conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            for version, step in MIGRATIONS:
+                if version <= current:
+                    continue
+                if isinstance(step, str):
+                    self.db.executescript(step)
+                else:
+                    step(self.db)
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                    (str(version),),
+                )
+
+    # -- transactions --------------------------------------------------------
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[SqliteStore]:
+        """All store calls inside happen atomically (``BEGIN IMMEDIATE``).
+
+        Nested blocks are savepoints: an exception escaping an inner block
+        undoes only that block.  Any exception undoes everything since the
+        block began, and sqlite errors come out as :class:`StoreError`.
+        """
+        conn = self._conn
+        outer, name = self._begin()
+        self._depth += 1
+        try:
+            yield self
+        except BaseException as e:
+            self._depth -= 1
+            self._undo(outer, name)
+            if isinstance(e, sqlite3.Error):
+                raise _wrap(e, self.path) from e
+            raise
+        self._depth -= 1
+        try:
+            conn.execute("COMMIT" if outer else f"RELEASE SAVEPOINT {name}")
+        except sqlite3.Error as e:
+            self._undo(outer, name)
+            raise _wrap(e, self.path) from e
+
+    def _begin(self) -> tuple[bool, str]:
+        """Open the outermost transaction (``BEGIN IMMEDIATE``) or a savepoint inside one."""
+        outer = self._depth == 0
+        name = ""
+        try:
+            if outer:
+                self._conn.execute("BEGIN IMMEDIATE")
+            else:
+                self._sp += 1
+                name = f"citylog_sp{self._sp}"
+                self._conn.execute(f"SAVEPOINT {name}")
+        except sqlite3.Error as e:
+            raise _wrap(e, self.path) from e
+        return outer, name
+
+    def _undo(self, outer: bool, name: str) -> None:
+        conn = self._conn
+        if not conn.in_transaction:
+            return
+        if outer:
+            conn.execute("ROLLBACK")
+        else:
+            conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+            conn.execute(f"RELEASE SAVEPOINT {name}")
+
+    # -- games ---------------------------------------------------------------
+    def create_game(self, rec: GameRecord) -> None:
+        check_new_game(rec)
+        row = game_row(rec)
+        self._secrets.pop(rec.id, None)
+        with self.transaction():
+            conn = self._conn
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (rec.id,)).fetchone():
+                raise GameExists(rec.id)
+            if rec.parent is not None and not self._exists(rec.parent):
+                raise GameNotFound(rec.parent)
+            marks = ", ".join("?" * len(row))
+            conn.execute(f"INSERT INTO games ({INSERT_GAME_COLS}) VALUES ({marks})", row)
+
+    def _exists(self, game_id: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def get_game(self, game_id: str) -> GameRecord:
+        row = self._conn.execute(
+            f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return game_from_row(row)
+
+    def list_games(self) -> list[GameRecord]:
+        """Every game, oldest first (by ``created_at``, then id)."""
+        return [g for g, _ in self.list_games_with_counts()]
+
+    def list_games_with_counts(
+        self, where: GameFilter | None = None
+    ) -> list[tuple[GameRecord, int]]:
+        """Games (filtered, paged) with each game's number of events, from the
+        games rows alone: the cost does not grow with the events stored."""
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        sql, args = filter_sql(
+            where, "?", "EXISTS (SELECT 1 FROM json_each(g.players) WHERE value = ?)"
+        )
+        cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)
+        return [(game_from_row(r[:-1]), r[-1]) for r in cur]
+
+    def add_note(self, game_id: str, seq: int, text: str) -> None:
+        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
+        with self.transaction():
+            version = self.version(game_id)  # GameNotFound if there is no such game
+            if not 1 <= seq <= version:
+                raise StoreError(f"game {game_id!r} has events 1..{version}; no seq {seq}")
+            self._conn.execute(
+                "INSERT INTO notes (game_id, seq, text) VALUES (?, ?, ?)", (game_id, seq, text)
+            )
+
+    def notes(self, game_id: str) -> list[Note]:
+        """The game's notes by seq, in the order they were added."""
+        cur = self._conn.execute(
+            "SELECT seq, text FROM notes WHERE game_id = ? ORDER BY seq, id", (game_id,)
+        )
+        out = [Note(seq, text) for seq, text in cur]
+        if not out and not self._exists(game_id):
+            raise GameNotFound(game_id)
+        return out
+
+    def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
+        check_status(status)
+        with self.transaction():
+            cur = self._conn.execute(
+                "UPDATE games SET status = ?, winners = ? WHERE id = ?",
+                (status, _json.encode(tuple(winners)).decode(), game_id),
+            )
+            if cur.rowcount == 0:
+                raise GameNotFound(game_id)
+
+    # -- events --------------------------------------------------------------
+    def version(self, game_id: str) -> int:
+        """The last seq of the game, 0 before its first event."""
+        return self.head(game_id)[0]
+
+    def _secret(self, game_id: str) -> str | None:
+        """The game's seed, which salts its lines' digests (a game's seed never changes)."""
+        if game_id not in self._secrets:
+            row = self._conn.execute(
+                "SELECT seed, salted FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            self._secrets[game_id] = row[0] if row[1] else None
+        return self._secrets[game_id]
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """(last seq, its hash); (0, genesis) before the first event."""
+        row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return row[0], row[1]
+
+    def wait(self, game_id: str, seq: int, timeout: float, poll: float = 0.2) -> int:
+        """Poll the game's head (one row read) until it passes ``seq`` or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.version(game_id)
+            left = deadline - time.monotonic()
+            if now > seq or left <= 0:
+                return now
+            time.sleep(min(poll, left))
+
+    def append(
+        self, game_id: str, expected_version: int, items: Sequence[tuple[str, bytes]]
+    ) -> list[Recorded]:
+        """Append ``(type, payload)`` items as seqs ``expected_version + 1 …``.
+
+        All or nothing, in one transaction (a savepoint inside
+        :meth:`transaction`), which also moves the game's head in its row.
+        Raises :class:`Conflict` if the game's version is not
+        ``expected_version``, :class:`GameNotFound` if there is no such game.
+        An empty batch only checks the version.
+        """
+        conn = self._conn
+        outer, name = self._begin()
+        try:
+            head = conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+            if head is None:
+                raise GameNotFound(game_id)
+            version, prev = head
+            if version != expected_version:
+                raise Conflict(game_id, expected_version, version)
+            secret = self._secret(game_id)
+            records: list[Recorded] = []
+            rows: list[tuple[str, int, str, bytes, str, str]] = []
+            seq = version
+            for type_, payload in items:
+                if type(payload) is not bytes:
+                    payload = bytes(payload)  # memoryview/bytearray; str raises TypeError
+                seq += 1
+                h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
+                records.append(Recorded(game_id, seq, type_, payload, prev, h))
+                rows.append((game_id, seq, type_, payload, prev, h))
+                prev = h
+            if len(rows) == 1:
+                conn.execute(_SQL_INSERT, rows[0])
+            elif rows:
+                conn.executemany(_SQL_INSERT, rows)
+            if rows:
+                conn.execute(_SQL_MOVE_HEAD, (seq, prev, game_id, version))
+            conn.execute("COMMIT" if outer else f"RELEASE SAVEPOINT {name}")
+        except BaseException as e:
+            self._undo(outer, name)
+            if isinstance(e, sqlite3.IntegrityError) and "UNIQUE" in str(e):
+                # Another writer took the seq first: the PK is the final check.
+                raise Conflict(game_id, expected_version, self.version(game_id)) from e
+            if isinstance(e, sqlite3.Error):
+                raise _wrap(e, f"append to {game_id!r} failed") from e
+            raise
+        return records
+
+    def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]:
+        """The game's records in seq order, after ``after`` up to and including ``upto``."""
+        if after:
+            cur = self._conn.execute(_SQL_READ_AFTER, (game_id, after, upto if upto is not None else 2**62))
+        elif upto is None:
+            cur = self._conn.execute(_SQL_READ, (game_id,))
+        else:
+            cur = self._conn.execute(_SQL_READ_UPTO, (game_id, upto))
+        R = Recorded
+        out = [R(game_id, s, t, p, ph, h) for s, t, p, ph, h in cur]
+        if not out and not self._exists(game_id):
+            raise GameNotFound(game_id)
+        return out
