@@ -11,9 +11,9 @@ import typer
 
 from cli.context import service
 from cli.errors import fail, guarded
-from cli.output import emit_json, say
+from cli.mail import export_bytes
+from cli.output import emit_json, say, write_file
 from replay import logfile
-from replay.sources import export as export_log
 from replay.sources import export_record, import_log, read_with_notes
 
 
@@ -25,6 +25,8 @@ def export(
     format: Annotated[
         str, typer.Option("--format", help="jsonl (default), text (a readable record), html (a replay page)")
     ] = "jsonl",
+    key: Annotated[Optional[Path], typer.Option(help="The host's key (play by email: seals the export)")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
 ) -> None:
     """The game as JSON Lines (a header, then one event per line with its hash), as
     a readable text record, or as a one-file HTML replay page.  A log file or record
@@ -49,10 +51,8 @@ def export(
             raise fail(f"--format is jsonl, text or html, not {format!r}")
         count = f"{format}, {len(log.lines)} events"
     elif format == "jsonl":
-        log = export_log(svc, game_id, as_)
-        buffer = io.StringIO()
-        logfile.write(log, buffer)
-        text, count = buffer.getvalue(), f"{len(log.lines)} events"
+        data, n = export_bytes(ctx, svc, game_id, as_, key)  # sealed by the host in a PBEM game
+        text, count = data.decode(), f"{n} events"
     elif format == "text":
         if as_ is not None:
             raise fail("a text record is the referee's whole game (it is re-decided on import); "
@@ -69,7 +69,7 @@ def export(
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        write_file(out, text.encode(), force)
         say(f"wrote {out}: {count}" + (f", {as_}'s view" if as_ else ""))
 
 

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
+from pathlib import Path
+
 import msgspec
 import typer
 
 from cli.context import service
+from cli.keys import key_for
 from cli.errors import guarded
 from cli.output import emit_json, plain, say
 from core.engine import CHANCE
+from core.seats import joins
 from events.service import GameService, ServiceError
+from events.signing import public_hex
 from replay.sources import fold_log, open_log, view_seat
 
 
@@ -66,20 +71,29 @@ def new(
     option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable")] = [],  # noqa: B006
     bots: Annotated[Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,…")] = None,
     table: Annotated[bool, typer.Option("--table", help="Played with real cards: enter chance by hand")] = False,
+    pbem: Annotated[
+        bool, typer.Option("--pbem", help="Play by email: players join with keys; the deal mixes in their entropy")
+    ] = False,
+    key: Annotated[Optional[Path], typer.Option(help="--pbem: the host's key (default: the key named 'host')")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Create a game; bot seats and chance play up to the first human decision."""
     names = parse_players(players)
     svc = service(ctx)
+    host_key = public_hex(key_for(ctx, "host", key)) if pbem else ""
     gid = svc.create(
-        game, names, seed=seed, options=parse_options(option), bots=parse_bots(bots, names), table=table
+        game, names, seed=seed, options=parse_options(option), bots=parse_bots(bots, names), table=table,
+        host_key=host_key,
     )
     if json:
         emit_json({"game_id": gid})
     else:
         loaded = svc.load(gid)
+        joining = svc.waiting_to_join(loaded)
         waiting = seat_names(loaded.players, loaded.game.to_act(loaded.state))
         status = "over" if not waiting else "waiting for " + ", ".join(waiting)
+        if joining:
+            status = f"play by email: waiting for {', '.join(joining)} to join ('citylog outbox {gid} DIR')"
         say(f"{gid}  ({loaded.game.spec.title}, {len(loaded.records)} events, {status})")
 
 
@@ -133,6 +147,21 @@ def list_games(
         say("no games yet — try: citylog new card-city --players 3 --bots greedy")
 
 
+def legal_commands(game: Any, state: Any, seat: int) -> list[str]:
+    """A seat's legal commands as text (none when it is not theirs to act)."""
+    if seat not in game.to_act(state):
+        return []
+    return [game.format_command(c) for c in game.legal(state, seat)]
+
+
+def waiting_to_join(log: Any, events: list[Any], players: tuple[str, ...]) -> list[str]:
+    """Players of a play-by-email game who have not joined (by this point of the log)."""
+    if not log.header.definition.host_key:
+        return []
+    joined = joins(events)
+    return [p for i, p in enumerate(players) if i not in joined]
+
+
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
     log = open_log(svc, ref, player)  # --as P: P's view, exactly as P's exported file
     game, events, states = fold_log(log)
@@ -143,7 +172,10 @@ def load_view(svc: GameService, ref: str, at: int | None, player: str | None) ->
     state = states[seq - 1]
     seat = view_seat(log)
     shown = state if seat is None else game.view(state, seat)
-    return {"game": game, "log": log, "state": state, "shown": shown, "seat": seat, "seq": seq, "players": players}
+    return {
+        "game": game, "log": log, "events": events, "state": state, "shown": shown, "seat": seat, "seq": seq,
+        "players": players,
+    }
 
 
 def show(
@@ -158,6 +190,9 @@ def show(
     game, state, shown = v["game"], v["state"], v["shown"]
     result = game.result(state)
     to_act = seat_names(v["players"], game.to_act(state))
+    joining = waiting_to_join(v["log"], v["events"][: v["seq"]], v["players"])
+    if joining:
+        to_act = []
     if json:
         out: dict[str, Any] = {
             "game_id": v["log"].header.game_id,
@@ -168,6 +203,10 @@ def show(
             "round": game.round_of(state),
             "state": msgspec.to_builtins(shown),
         }
+        if joining:
+            out["joining"] = joining
+        if v["seat"] is not None and at is None:
+            out["legal"] = legal_commands(game, shown, v["seat"])
         if result is not None:
             out["scores"] = result.scores
             out["winners"] = [v["players"][w] for w in result.winners]
@@ -175,7 +214,9 @@ def show(
         emit_json(out)
         return
     say(game.render(shown, v["seat"]))
-    if result is None:
+    if joining:
+        say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
+    elif result is None:
         say(f"seq {v['seq']}; to act: {', '.join(to_act) or 'nobody'}")
     else:
         winners = " and ".join(v["players"][w] for w in result.winners)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Annotated, Optional
 
 import typer
@@ -82,7 +84,8 @@ def verify(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The hash chain, every event legal from the start, chance re-derived from the seed."""
-    verdict = verify_log(open_log(service(ctx, readonly=True), ref))
+    # a file of a play-by-email game must carry the host's seal; the host's own store needs none
+    verdict = verify_log(open_log(service(ctx, readonly=True), ref), sealed=Path(ref).is_file())
     if json:
         emit_json(verdict)
     elif verdict.ok:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli import games, hint, inspect, files, notes, play, referee, simulate, stores, tui
+from cli import files, games, hint, inspect, keys, mail, notes, play, referee, simulate, stores, tui
 from cli.context import AppState
 
 app = typer.Typer(
@@ -44,7 +44,7 @@ def _root(
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
-for module in (games, play, inspect, files, notes, referee, simulate, stores, tui, hint):
+for module in (games, play, inspect, files, notes, referee, simulate, stores, tui, keys, mail, hint):
     module.register(app)
 
 

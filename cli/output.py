@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from typing import TYPE_CHECKING
@@ -42,3 +43,13 @@ def emit_json(value: Any) -> None:
 
 def is_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+def write_file(path: Path, data: bytes, force: bool = False) -> None:
+    """Write ``path``; an existing file is never overwritten without ``force``
+    (``ServiceError``: exit 2, nothing written)."""
+    from events.service import ServiceError
+
+    if path.exists() and not force:
+        raise ServiceError(f"{path} exists; not overwritten (use --force)")
+    path.write_bytes(data)

@@ -13,26 +13,16 @@ import typer
 from cli.context import service
 from cli.errors import BAD_INPUT, fail, guarded
 from cli.games import seat_names
-from cli.output import emit_json, say
+from cli.keys import key_for
+from cli.output import emit_json, say, write_file
+from events import statements
+from events.signing import public_hex, sign
+from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from events.service import GameService, Loaded, ServiceError, parse_command
-from replay.sources import fold_log, open_log, read_path
+from replay.sources import fold_log, open_log
 
-MOVE_FORMAT = "citylog-move/1"
-
-
-class MoveFile(msgspec.Struct, frozen=True):
-    """A move sent by email: the command and the position it was made against."""
-
-    format: str
-    game_id: str
-    player: str
-    command: str
-    seq: int
-    hash: str
-
-
-def _report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
+def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
     """The events just written: as ``seat`` may see them, or all of them (the host's
     ``apply``, ``seat`` None; its output is for the host, not for a player)."""
     loaded = svc.load(gid)
@@ -57,21 +47,28 @@ def _report(svc: GameService, gid: str, written: list[Any], json: bool, seat: in
 def move(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
-    command: Annotated[Optional[str], typer.Argument(help="e.g. 'build R 0,1'")] = None,
+    commands: Annotated[Optional[list[str]], typer.Argument(help="e.g. 'build R 0,1' (several: a move file)")] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="The player making the move")] = None,
     chance: Annotated[Optional[str], typer.Option(help="A chance outcome, for --table games")] = None,
-    out: Annotated[Optional[Path], typer.Option(help="Write a move file for email instead of playing")] = None,
+    out: Annotated[
+        Optional[Path], typer.Option(help="Write a (signed) move file for email: a file, or a directory")
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite the move file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Make one move, non-interactively (scripts, email)."""
+    """Make a move, non-interactively (scripts, email); ``--out``: several commands into one move file."""
     svc = service(ctx)
+    command = commands[0] if commands else None
     if (command is None) == (chance is None):
         raise fail("give a COMMAND with --as PLAYER, or a --chance outcome")
     if out is not None:
-        if as_ is None or command is None:
+        if as_ is None or not commands:
             raise fail("a move file needs --as PLAYER and a COMMAND")
-        _write_move_file(svc, ref, as_, command, out, json)
+        _write_move_file(ctx, svc, ref, as_, commands, out, key, force, json)
         return
+    if commands and len(commands) > 1:
+        raise fail("several commands go into a move file (--out); here give one")
     loaded = svc.load(ref)
     if chance is not None:
         cmd = parse_command(loaded, CHANCE, chance)
@@ -82,13 +79,17 @@ def move(
         seat = loaded.seat(as_)
         cmd = parse_command(loaded, seat, command or "")
         written = svc.submit(ref, seat, cmd, expected_version=loaded.version)
-        _report(svc, ref, written, json, seat)
+        report(svc, ref, written, json, seat)
         return
-    _report(svc, ref, written, json)
+    report(svc, ref, written, json)
 
 
-def _write_move_file(svc: GameService, ref: str, player: str, text: str, out: Path, json: bool) -> None:
-    """The move against the latest position of a game id or an exported (view) file."""
+def _write_move_file(
+    ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: Path,
+    key: Path | None, force: bool, json: bool,
+) -> None:
+    """The moves against the latest position of a game id or an exported (view) file;
+    signed with the player's key in a play-by-email game."""
     log = open_log(svc, ref, player)  # the player's view, from the store or their file
     game, events, states = fold_log(log)
     players = log.header.definition.players
@@ -97,39 +98,42 @@ def _write_move_file(svc: GameService, ref: str, player: str, text: str, out: Pa
     head = log.lines[-1].hash if log.lines else ""
     seat = players.index(player)
     state = game.view(states[-1], seat)
-    try:
-        cmd = game.parse_command(state, seat, text)
-    except RulesError as exc:
-        raise ServiceError(str(exc)) from None
-    checked_decide(game, state, seat, cmd)  # from the view: the same verdict as the host's
-    move_file = MoveFile(MOVE_FORMAT, gid, player, game.format_command(cmd), seq, head)
-    out.write_bytes(msgspec.json.encode(move_file) + b"\n")
+    pbem = bool(log.header.definition.host_key)
+    formatted: list[str] = []
+    checking = True
+    for i, text in enumerate(texts):
+        try:
+            cmd = game.parse_command(state, seat, text)
+        except RulesError as exc:
+            raise ServiceError(str(exc)) from None
+        formatted.append(game.format_command(cmd))
+        if not checking:
+            continue
+        where = f" (command {i + 1})" if len(texts) > 1 else ""
+        try:  # from the view: the same verdict as the host's
+            produced = checked_decide(game, state, seat, cmd)
+        except IllegalCommand as exc:
+            raise ServiceError(f"{exc}{where}") from None
+        try:
+            for e in produced:
+                state = game.view(game.apply(state, e), seat)
+        except Exception:  # noqa: BLE001 - a later command may hang on chance the view cannot see
+            checking = False
+    move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, commands=tuple(formatted))
+    if pbem:
+        private = key_for(ctx, player, key)
+        move_file = msgspec.structs.replace(move_file, public_key=public_hex(private))
+        move_file = msgspec.structs.replace(
+            move_file, signature=sign(private, "move", statements.body(move_file))
+        )
+    if out.is_dir():
+        out = out / f"{gid}-seq{seq}-{player}-move.json"
+    write_file(out, statements.encode(move_file), force)
     if json:
         emit_json({"move_file": str(out), "seq": seq})
     else:
-        say(f"wrote {out}: {player} '{move_file.command}' against seq {seq}")
-
-
-def apply_move(
-    ctx: typer.Context,
-    move_file: Annotated[Path, typer.Argument(metavar="MOVE_FILE")],
-    json: Annotated[bool, typer.Option("--json")] = False,
-) -> None:
-    """Apply a move file received by email; refuses a move made against a stale position."""
-    try:
-        mv = msgspec.json.decode(move_file.read_bytes(), type=MoveFile)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise fail(f"{move_file}: not a citylog move file ({exc})") from None
-    if mv.format != MOVE_FORMAT:
-        raise fail(f"{move_file}: unknown move format {mv.format!r}")
-    svc = service(ctx)
-    loaded = svc.load(mv.game_id)
-    seat = loaded.seat(mv.player)
-    cmd = parse_command(loaded, seat, mv.command)
-    written = svc.submit(mv.game_id, seat, cmd, expected_version=mv.seq, expected_hash=mv.hash)
-    if not json:
-        say(f"applied {mv.player}'s move; the events, as the host sees them (hidden cards shown):")
-    _report(svc, mv.game_id, written, json)
+        shown = "; ".join(formatted)
+        say(f"wrote {out}: {player} '{shown}' against seq {seq}" + (" (signed)" if pbem else ""))
 
 
 def autoplay(
@@ -160,11 +164,21 @@ def autoplay(
 
 def play(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Play this seat only (others wait)")] = None,
+    out: Annotated[
+        Optional[Path], typer.Option(help="FILE (a view by email): the directory for the signed move file")
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
 ) -> None:
-    """Interactive play at a prompt: the board and numbered legal commands."""
+    """Interactive play at a prompt: the board and numbered legal commands.  On a view
+    file (``--as P --out DIR``): choose your moves, then they go into one signed move file."""
     svc = service(ctx)
+    if Path(game_id).is_file():
+        if as_ is None or out is None:
+            raise fail("playing from a file needs --as PLAYER and --out DIR")
+        _play_file(ctx, svc, game_id, as_, out, key)
+        return
     while True:
         loaded = svc.load(game_id)
         game, state = loaded.game, loaded.state
@@ -202,9 +216,47 @@ def play(
             else:
                 cmd = parse_command(loaded, seat, answer)
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
-            _report(svc, game_id, written, False, seat)
+            report(svc, game_id, written, False, seat)
         except (ServiceError, RulesError) as exc:
             say(f"[red]refused:[/] {exc}")
+
+
+def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
+    """Choose moves on a view file; write them as one move file when the seat's turn is done."""
+    log = open_log(svc, ref, player)  # the player's own view
+    game, _, states = fold_log(log)
+    seat = log.header.definition.players.index(player)
+    state = game.view(states[-1], seat)
+    chosen: list[str] = []
+    while seat in game.to_act(state):
+        say(game.render(state, seat))
+        options = list(game.legal(state, seat))
+        for i, o in enumerate(options[:60], start=1):
+            say(f"  {i:>3}. {game.format_command(o)}")
+        say("  (a number or a command; 'send' to write the file now, 'q' to quit without one)")
+        answer = _prompt(f"{player}> ")
+        if answer is None or answer.strip() in ("q", "quit", "exit"):
+            return
+        answer = answer.strip()
+        if answer == "send":
+            break
+        try:
+            if answer.isdigit() and options:
+                index = int(answer) - 1
+                if not 0 <= index < len(options):
+                    raise ServiceError(f"choose 1–{len(options)}")
+                cmd = options[index]
+            else:
+                cmd = game.parse_command(state, seat, answer)
+            for e in checked_decide(game, state, seat, cmd):
+                state = game.view(game.apply(state, e), seat)
+            chosen.append(game.format_command(cmd))
+        except (ServiceError, RulesError) as exc:
+            say(f"[red]refused:[/] {exc}")
+    if not chosen:
+        say(f"{player} has nothing to do in this view")
+        return
+    _write_move_file(ctx, svc, ref, player, chosen, out, key, False, False)
 
 
 def _pick_seat(loaded: Loaded, actors: tuple[int, ...], as_: str | None) -> int | None:
@@ -225,7 +277,6 @@ def _prompt(text: str) -> str | None:
 
 def register(app: typer.Typer) -> None:
     app.command("move")(guarded(move))
-    app.command("apply")(guarded(apply_move))
     app.command("autoplay")(guarded(autoplay))
     app.command("play")(guarded(play))
 

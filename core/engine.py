@@ -16,6 +16,8 @@ A game is a set of pure functions over frozen msgspec Structs:
   (that is all a game played with real cards can be checked for);
 * ``command_of(event)``: the (seat, command) that produced a decision's first
   event, so that a log can be re-decided event by event (``verify``);
+* ``decision_key(state, seat)``: what a seat's pending decision depends on, when
+  seats act at once and their moves commute (``None``: they do not);
 * ``square_of(command)``: the board grid position ``(row, col)`` a command places
   something on, or ``None`` (the default); the TUI's clickable squares;
 * ``result``, ``view``, ``redact``, ``describe``, ``render``, ``parse_command`` /
@@ -220,6 +222,16 @@ class Game(ABC, Generic[S, E, C]):
 
         Rows grow downwards, columns rightwards; games choose their own origin
         (negative values are allowed).  The default: no square.
+        """
+        return None
+
+    def decision_key(self, state: S, seat: int) -> bytes | None:
+        """What ``seat``'s pending decision depends on, when it commutes with other
+        seats' moves (several seats acting at once); ``None`` (the default): it does
+        not, so any move by anyone makes a move made before it stale.
+
+        A move made at an older position is still good when the seat's key then
+        and now are equal (play by email, issue 10).
         """
         return None
 

@@ -21,11 +21,37 @@ from typing import TypeVar
 T = TypeVar("T")
 
 SEED_COMMITMENT_PREFIX = b"citylog-seed-v1:"
+SALTED_COMMITMENT_PREFIX = b"citylog-seed-v2:"
 
 
-def seed_commitment(seed: str) -> str:
-    """The public commitment to a seed: exports without the seed carry this."""
-    return hashlib.sha256(SEED_COMMITMENT_PREFIX + seed.encode()).hexdigest()
+def seed_commitment(seed: str, salt: str | None = None) -> str:
+    """The public commitment to a seed: exports without the seed carry this.
+
+    With a ``salt`` (hex of 16 random bytes, every game since the salted
+    commitment) it is ``sha256(prefix, salt, seed)``: a short or guessable seed
+    cannot be found by trying seeds against it.  Without one: the unsalted
+    commitment of older games, still checked for them.
+
+    >>> seed_commitment("s1", "00" * 16) != seed_commitment("s1") != seed_commitment("s1", "01" * 16)
+    True
+    """
+    if salt is None:
+        return hashlib.sha256(SEED_COMMITMENT_PREFIX + seed.encode()).hexdigest()
+    return hashlib.sha256(SALTED_COMMITMENT_PREFIX + bytes.fromhex(salt) + b":" + seed.encode()).hexdigest()
+
+
+def deal_seed(seed: str, entropies: Sequence[str]) -> str:
+    """The seed a play-by-email game's chance comes from once every seat joined:
+    ``sha256(host seed, each seat's entropy in seat order)``.  The host committed
+    to ``seed`` before seeing any entropy; the players never see the seed.
+
+    >>> deal_seed("s", ["aa", "bb"]) != deal_seed("s", ["bb", "aa"])
+    True
+    """
+    h = hashlib.sha256(b"citylog-deal-v1:" + seed.encode())
+    for e in entropies:
+        h.update(b":" + e.encode())
+    return h.hexdigest()
 
 
 class Rng:

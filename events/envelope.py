@@ -60,19 +60,30 @@ class GameDefinition(msgspec.Struct, frozen=True):
     """sha256 of the game's seed (the seed itself stays private)."""
     table: bool = False
     """A game played with real components at a table (chance typed in)."""
+    host_key: str = ""
+    """A play-by-email game (``new --pbem``): hex of the host's Ed25519 public key,
+    which seals every export; its seats join with keys of their own.  Encoded
+    only when set, so the genesis of every other game is unchanged."""
 
 
 _canonical = msgspec.json.Encoder(order="sorted")
+_OMITTED_WHEN_DEFAULT = {"host_key": ""}
+"""Fields added after games were stored: left out of the canonical encoding at
+their default, so existing games keep their genesis hash."""
 
 
 def canonical_definition(definition: GameDefinition) -> bytes:
     """Canonical msgspec-JSON of a definition: fields and option keys sorted."""
-    return _canonical.encode(definition)
+    fields = msgspec.to_builtins(definition)
+    for name, default in _OMITTED_WHEN_DEFAULT.items():
+        if fields.get(name) == default:
+            fields.pop(name, None)
+    return _canonical.encode(fields)
 
 
 def genesis_hash(definition: GameDefinition) -> str:
     """The ``prev_hash`` of a game's first event."""
-    return hashlib.sha256(_canonical.encode(definition)).hexdigest()
+    return hashlib.sha256(canonical_definition(definition)).hexdigest()
 
 
 def line_nonce(secret: str | None, seq: int) -> bytes:

@@ -68,7 +68,15 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
             salted INTEGER NOT NULL DEFAULT 0,
             head_seq BIGINT NOT NULL DEFAULT 0,
             head_hash TEXT NOT NULL,
-            winners TEXT NOT NULL DEFAULT '[]'
+            winners TEXT NOT NULL DEFAULT '[]',
+            salt TEXT,
+            host_key TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE signed (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            seq BIGINT NOT NULL,
+            statement BYTEA NOT NULL,
+            PRIMARY KEY (game_id, seq)
         );
         CREATE TABLE events (
             game_id TEXT NOT NULL REFERENCES games (id),
@@ -272,6 +280,21 @@ class PgStore:
         sql, args = filter_sql(where, "%s", "g.players::jsonb ? %s")
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)  # type: ignore[call-overload]
         return [(game_from_row(r[:-1]), int(r[-1])) for r in cur]
+
+    # -- signed statements ---------------------------------------------------
+    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
+        """Keep the signed move or join file behind the decision opening ``seq``."""
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO signed (game_id, seq, statement) VALUES (%s, %s, %s)", (game_id, seq, statement)
+            )
+
+    def signed(self, game_id: str) -> dict[int, bytes]:
+        """seq -> the signed statement behind the decision opening it."""
+        cur = self._conn.execute(
+            "SELECT seq, statement FROM signed WHERE game_id = %s ORDER BY seq", (game_id,)
+        )
+        return {int(seq): bytes(st) for seq, st in cur}
 
     def add_note(self, game_id: str, seq: int, text: str) -> None:
         """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""

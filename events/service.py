@@ -26,9 +26,13 @@ from core.engine import (
     decide_as,
     normalize_options,
 )
-from core.rng import seed_commitment
+from core.rng import deal_seed, seed_commitment
+from core.seats import Joined, joins
+from events import statements
 from events.codec import decoder_for, to_item
 from events.envelope import GameDefinition, Recorded
+from events.signing import is_public_hex
+from events.statements import JoinFile, MoveFile
 from events.store import EventStore, GameRecord, new_game_id
 
 MAX_AUTO_STEPS = 100_000
@@ -44,6 +48,26 @@ class ServiceError(Exception):
 
 class StaleMove(ServiceError):
     """A move made against a position that is no longer the game's latest."""
+
+
+class Refused(ServiceError):
+    """A signed file refused: bad or missing signature, wrong key, a replay."""
+
+
+def chance_base(record: GameRecord, events: Sequence[Any]) -> str | None:
+    """The seed a game's chance comes from: its seed, or for a play-by-email game
+    the deal seed from the host's seed and every seat's entropy (None until all
+    have joined: no chance may be drawn before)."""
+    if not record.pbem or record.seed is None:
+        return record.seed
+    return pbem_deal_seed(record.seed, events, len(record.players))
+
+
+def pbem_deal_seed(seed: str, events: Sequence[Any], n: int) -> str | None:
+    j = joins(events)
+    if len(j) < n:
+        return None
+    return deal_seed(seed, [j[i].entropy for i in range(n)])
 
 
 def seed_at(seed: str | None, reseeds: Sequence[tuple[int, str]], seq: int) -> str | None:
@@ -184,7 +208,11 @@ class GameService:
         bots: Mapping[int, str] | None = None,
         table: bool = False,
         game_id: str | None = None,
+        host_key: str = "",
+        salt: str | None = None,
     ) -> str:
+        """A new game; with ``host_key`` (hex) a play-by-email game that waits for
+        every seat to join (:meth:`join`) before any chance is drawn."""
         try:
             game = registry.get(game_name)
         except registry.UnknownGame as exc:
@@ -197,9 +225,17 @@ class GameService:
                 raise ServiceError(f"no seat {seat} for a bot")
         if table and seed is not None:
             raise ServiceError("a --table game takes its chance from the table, not from a seed")
+        if host_key and (table or bots):
+            raise ServiceError("a play-by-email game has no bot seats and is not a --table game")
+        if host_key and not is_public_hex(host_key):
+            raise ServiceError("the host key is not an Ed25519 public key")
         if seed is None:
             # a --table game's seed draws nothing; it only salts the log's digests
-            seed = secrets.token_hex(8)
+            seed = secrets.token_hex(16 if host_key else 8)
+        # issue 10: a random salt, so the commitment cannot be brute-forced; it is
+        # generated here at the edge and recorded in the definition (pass one to
+        # reproduce a game's hashes exactly)
+        salt = salt if salt is not None else secrets.token_hex(16)
         created = game.create(players, options or {}, table=table)
         normalized = normalize_options(game.spec, options or {})
         definition = GameDefinition(
@@ -207,16 +243,155 @@ class GameService:
             rules_version=game.spec.rules_version,
             options=dict(sorted(normalized.items())),
             players=tuple(players),
-            seed_commitment=seed_commitment(seed) if seed is not None else "",
+            seed_commitment=seed_commitment(seed, salt),
             table=table,
+            host_key=host_key,
         )
-        record = GameRecord.of(game_id or new_game_id(), definition, seed=seed, bots=bots)
+        record = GameRecord.of(game_id or new_game_id(), definition, seed=seed, bots=bots, salt=salt)
         with self.store.transaction():
             self.store.create_game(record)
             state = game.apply(None, created)
-            events = [created] + self._auto(game, record, state, 2)[0]
+            events = [created]
+            if not record.pbem:  # a play-by-email game waits for its players to join
+                events += self._auto(game, record, state, 2, base=seed)[0]
             self._append(record, game, 0, events)
         return record.id
+
+    # -- play by email -------------------------------------------------------
+    def waiting_to_join(self, loaded: Loaded) -> list[str]:
+        """Players of a play-by-email game who have not joined yet."""
+        if not loaded.record.pbem:
+            return []
+        joined = joins(loaded.events)
+        return [p for i, p in enumerate(loaded.players) if i not in joined]
+
+    def join(self, jf: JoinFile) -> list[Recorded]:
+        """Record a player's join (key and entropy); once every seat has joined,
+        chance starts from the deal seed."""
+        with self.store.transaction():
+            loaded = self.load(jf.game_id)
+            rec = loaded.record
+            raw = statements.encode(jf)
+            if not rec.pbem:
+                raise Refused(f"game {rec.id} is not a play-by-email game (created without --pbem)")
+            if jf.genesis != rec.genesis:
+                raise Refused("the join was made for another game definition (genesis differs)")
+            seat = loaded.seat(jf.player)
+            if not jf.signed():
+                raise Refused(f"the join of {jf.player} is not signed by the key it carries")
+            if seat in joins(loaded.events):
+                raise Refused(f"{jf.player} has already joined game {rec.id}")
+            try:
+                if len(bytes.fromhex(jf.entropy)) < 16:
+                    raise ValueError
+            except ValueError:
+                raise Refused("a join's entropy must be at least 16 random bytes, in hex") from None
+            if jf.public_key in {j.public_key for j in joins(loaded.events).values()}:
+                raise Refused("another seat already joined with this key")
+            game, state = loaded.game, loaded.state
+            events: list[Any] = [Joined(seat=seat, public_key=jf.public_key, entropy=jf.entropy)]
+            all_events = loaded.events + events
+            base = pbem_deal_seed(rec.seed or "", all_events, len(rec.players))
+            if base is not None and rec.seed is not None:
+                events += self._auto(game, rec, state, loaded.version + 2, base=base)[0]
+            for e in events[1:]:
+                state = game.apply(state, e)
+            written = self._append(rec, game, loaded.version, events, state)
+            self.store.add_signed(rec.id, written[0].seq, raw)
+        self._extend(loaded, written, events, state)
+        return written
+
+    def submit_move(self, mv: MoveFile) -> list[Recorded]:
+        """Apply a move file: its signature (play-by-email games), its position
+        (stale unless the seat's decision commutes with what happened since), then
+        each of its commands in turn, with chance and bots after each."""
+        with self.store.transaction():
+            loaded = self.load(mv.game_id)
+            rec = loaded.record
+            raw = statements.encode(mv)
+            seat = loaded.seat(mv.player)
+            if rec.pbem:
+                joined = joins(loaded.events)
+                if seat not in joined:
+                    raise Refused(f"{mv.player} has not joined game {rec.id}; no key to check the move against")
+                if not mv.signature:
+                    raise Refused(f"the move is not signed; {mv.player}'s moves must be signed with their key")
+                if not mv.signs_with(joined[seat].public_key):
+                    raise Refused(
+                        f"the move's signature does not verify against {mv.player}'s key "
+                        "(forged, altered, or signed with another key)"
+                    )
+                if raw in self.store.signed(rec.id).values():
+                    raise Refused("this move file was already applied (a replay)")
+            if not mv.all_commands:
+                raise ServiceError("the move file holds no command")
+            self._check_position(loaded, seat, mv.seq, mv.hash)
+            self.check_rules(loaded)
+            game, state, version = loaded.game, loaded.state, loaded.version
+            base = chance_base(rec, loaded.events)
+            all_events: list[Any] = []
+            opened: list[int] = []
+            for text in mv.all_commands:
+                try:
+                    command = game.parse_command(state, seat, text)
+                    produced = list(checked_decide(game, state, seat, command))
+                except RulesError as exc:
+                    where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
+                    raise ServiceError(f"{exc}{where}") from None
+                opened.append(version + len(all_events) + 1)
+                for e in produced:
+                    state = game.apply(state, e)
+                more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, base=base)
+                all_events += produced + more
+            written = self._append(rec, game, version, all_events, state)
+            if rec.pbem:
+                for seq in opened:
+                    self.store.add_signed(rec.id, seq, raw)
+        self._extend(loaded, written, all_events, state)
+        return written
+
+    def _check_position(self, loaded: Loaded, seat: int, seq: int, head: str) -> None:
+        """A move made at (seq, head) may land now: the same position, or an older one
+        after which ``seat``'s decision did not change (the moves commute)."""
+        if seq == loaded.version and head == loaded.head_hash:
+            return
+        if not 0 <= seq <= loaded.version:
+            raise StaleMove(f"stale move: made at seq {seq}, but the game is at seq {loaded.version}")
+        then_hash = loaded.records[seq - 1].hash if seq else loaded.record.genesis
+        if then_hash != head:
+            raise StaleMove(f"stale move: seq {seq}'s hash does not match the one the move was made against")
+        if seq == loaded.version:
+            return
+        game = loaded.game
+        then = game.fold(loaded.events[:seq])
+        key = game.decision_key(then, seat)
+        name = loaded.players[seat]
+        if key is None:
+            raise StaleMove(
+                f"stale move: it was made at seq {seq}, the game is at seq {loaded.version}; "
+                "fetch the game again and remake the move"
+            )
+        now = game.decision_key(loaded.state, seat)
+        if key != now:
+            if seat not in game.to_act(loaded.state):
+                what = f"it is no longer {name}'s turn"
+            elif now is None:
+                what = "the step it answered is over"
+            else:
+                what = f"{name}'s own position (hand, board, round or phase) changed"
+            raise StaleMove(
+                f"stale move: made at seq {seq}, the game is at seq {loaded.version} and {what}; "
+                "fetch the game again and remake the move"
+            )
+
+    def holds(self, loaded: Loaded, seat: int) -> list[int]:
+        """Seats acting at once with ``seat`` (a simultaneous step): an inbox applies
+        their files together, in seat order, so the log does not depend on which
+        arrived first."""
+        actors = loaded.game.to_act(loaded.state)
+        if seat not in actors or len(actors) < 2 or loaded.game.decision_key(loaded.state, seat) is None:
+            return []
+        return [a for a in actors if a != seat]
 
     def submit(
         self,
@@ -242,11 +417,18 @@ class GameService:
             self.check_rules(loaded)
             if seat == CHANCE and not loaded.record.table_game:
                 raise ServiceError("chance outcomes come from the seed; only --table games take them by hand")
+            if loaded.record.pbem:
+                raise Refused(
+                    f"game {game_id} is played by email: moves come as signed move files ('citylog apply')"
+                )
             game, state = loaded.game, loaded.state
             events = list(decide_as(game, state, seat, command))
             for e in events:
                 state = game.apply(state, e)
-            more, state = self._auto(game, loaded.record, state, loaded.version + len(events) + 1)
+            more, state = self._auto(
+                game, loaded.record, state, loaded.version + len(events) + 1,
+                base=chance_base(loaded.record, loaded.events),
+            )
             events.extend(more)
             written = self._append(loaded.record, game, loaded.version, events, state)
         self._extend(loaded, written, events, state)  # committed: the cache moves on
@@ -260,11 +442,14 @@ class GameService:
             game = loaded.game
             if policy not in game.bots:
                 raise ServiceError(f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
+            if loaded.record.pbem:
+                raise Refused(f"game {game_id} is played by email: its players make their own moves")
             policies = dict(loaded.record.bots)
             for seat in seats if seats is not None else range(len(loaded.players)):
                 policies.setdefault(seat, policy)
             events, state = self._auto(
-                game, loaded.record, loaded.state, loaded.version + 1, policies
+                game, loaded.record, loaded.state, loaded.version + 1, policies,
+                base=chance_base(loaded.record, loaded.events),
             )
             if game.to_act(loaded.state) and not events and game.to_act(state) == (CHANCE,):
                 raise ServiceError("a chance outcome must be entered first (a --table game)")
@@ -304,11 +489,12 @@ class GameService:
             fork_at=at,
             reseeds=reseeds,
             salted=parent.salted,
+            salt=parent.salt,
         )
         game = loaded.game
         state = game.fold(events[:at])
         # like a new game, the fork plays its chance and bot seats up to a human decision
-        more, state = self._auto(game, child, state, at + 1)
+        more, state = self._auto(game, child, state, at + 1, base=chance_base(parent, events[:at]))
         with self.store.transaction():
             self.store.create_game(child)
             self._append(child, game, 0, events[:at] + more, state)
@@ -335,15 +521,20 @@ class GameService:
         state: Any,
         seq: int,
         policies: Mapping[int, str] | None = None,
+        *,
+        base: str | None,
     ) -> tuple[list[Any], Any]:
-        """Chance (seeded games) and bot decisions from ``state`` on, until a human acts."""
+        """Chance (seeded games) and bot decisions from ``state`` on, until a human acts.
+        ``base``: the seed chance comes from (:func:`chance_base`)."""
         policies = record.bots if policies is None else policies
         out: list[Any] = []
         for _ in range(MAX_AUTO_STEPS):
             actors = game.to_act(state)
             if not actors or (actors == (CHANCE,) and record.table_game):
                 break
-            seed = seed_at(record.seed, record.reseeds, seq) or ""
+            if actors == (CHANCE,) and base is None and record.pbem:
+                break  # waiting for players to join
+            seed = seed_at(base, record.reseeds, seq) or ""
             step = next_command(game, state, seed, seq, policies)
             if step is None:
                 break

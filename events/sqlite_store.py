@@ -122,6 +122,17 @@ CREATE INDEX IF NOT EXISTS games_game ON games (game, created_at, id);
 CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at, id);
 """
 
+def _v7_pbem(db: "Database") -> None:
+    """Play by email (issue 10): the seed commitment's salt, the host's key, and the
+    signed statement (move or join file) behind each human decision."""
+    db.execute("ALTER TABLE games ADD COLUMN salt TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN host_key TEXT NOT NULL DEFAULT ''")
+    db.execute(
+        "CREATE TABLE signed (game_id TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, "
+        "statement BLOB NOT NULL, PRIMARY KEY (game_id, seq))"
+    )
+
+
 Migration = Union[str, Callable[["Database"], None]]
 MIGRATIONS: list[tuple[int, Migration]] = [
     (1, _v1),
@@ -134,8 +145,11 @@ MIGRATIONS: list[tuple[int, Migration]] = [
     # its status by the service; '[]' for games that ended before): list costs no history
     (6, _V6_HEADS),
     # notes (issue 15): comments on a point of a game, outside the hash chain
+    # issue 10, play by email: the seed commitment's salt, the host's key, and the
+    # signed statement (move or join file) behind each human decision
+    (7, _v7_pbem),
     (
-        7,
+        8,
         "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, "
         "game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, text TEXT NOT NULL); "
         "CREATE INDEX IF NOT EXISTS notes_game ON notes (game_id, seq, id)",
@@ -211,7 +225,7 @@ def _connect_readonly(path: str, busy_timeout: float) -> sqlite3.Connection:
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at, reseeds, salted, winners"
+    "bots, parent, fork_at, status, created_at, reseeds, salted, winners, salt, host_key"
 )
 _options_dec = msgspec.json.Decoder(dict[str, str])
 _players_dec = msgspec.json.Decoder(tuple[str, ...])
@@ -240,7 +254,7 @@ _SQL_READ_UPTO = (
 def game_from_row(row: Sequence[object]) -> GameRecord:
     """A :class:`GameRecord` from the ``_GAME_COLS`` columns (both backends)."""
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created, reseeds, salted, winners) = row
+     status, created, reseeds, salted, winners, salt, host_key) = row
     return GameRecord(
         id=gid,  # type: ignore[arg-type]
         game=game,  # type: ignore[arg-type]
@@ -258,6 +272,8 @@ def game_from_row(row: Sequence[object]) -> GameRecord:
         reseeds=_reseeds_dec.decode(reseeds),  # type: ignore[arg-type]
         salted=bool(salted),
         winners=_players_dec.decode(winners),  # type: ignore[arg-type]
+        salt=salt,  # type: ignore[arg-type]
+        host_key=host_key or "",  # type: ignore[arg-type]
     )
 
 
@@ -285,12 +301,15 @@ def game_row(rec: GameRecord) -> tuple[object, ...]:
         int(rec.salted),
         genesis,
         _json.encode(rec.winners).decode(),
+        rec.salt,
+        rec.host_key,
     )
 
 
 INSERT_GAME_COLS = (
     "id, game, definition, options, players, bots, rules_version, seed, seed_commitment, "
-    "table_game, parent, fork_at, status, created_at, genesis, reseeds, salted, head_hash, winners"
+    "table_game, parent, fork_at, status, created_at, genesis, reseeds, salted, head_hash, winners, "
+    "salt, host_key"
 )
 
 
@@ -549,6 +568,19 @@ class SqliteStore:
         )
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)
         return [(game_from_row(r[:-1]), r[-1]) for r in cur]
+
+    # -- signed statements ---------------------------------------------------
+    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
+        """Keep the signed move or join file behind the decision opening ``seq``."""
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO signed (game_id, seq, statement) VALUES (?, ?, ?)", (game_id, seq, statement)
+            )
+
+    def signed(self, game_id: str) -> dict[int, bytes]:
+        """seq -> the signed statement behind the decision opening it."""
+        cur = self._conn.execute("SELECT seq, statement FROM signed WHERE game_id = ? ORDER BY seq", (game_id,))
+        return {seq: bytes(st) for seq, st in cur}
 
     def add_note(self, game_id: str, seq: int, text: str) -> None:
         """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""

@@ -131,6 +131,10 @@ class GameRecord(msgspec.Struct, frozen=True):
     commitment, so a fork shares its parent's prefix)."""
     winners: tuple[str, ...] = ()
     """Once over: the winners' names (from the fold; kept in the row for ``list``)."""
+    salt: str | None = None
+    """Hex salt of the seed commitment (None: an older, unsalted commitment)."""
+    host_key: str = ""
+    """Play by email: the host's public key (part of the definition)."""
 
     @classmethod
     def of(cls, id: str, definition: GameDefinition, **rest: object) -> GameRecord:
@@ -143,6 +147,7 @@ class GameRecord(msgspec.Struct, frozen=True):
             players=tuple(definition.players),
             seed_commitment=definition.seed_commitment,
             table_game=definition.table,
+            host_key=definition.host_key,
             **rest,  # type: ignore[arg-type]
         )
 
@@ -155,7 +160,13 @@ class GameRecord(msgspec.Struct, frozen=True):
             players=self.players,
             seed_commitment=self.seed_commitment,
             table=self.table_game,
+            host_key=self.host_key,
         )
+
+    @property
+    def pbem(self) -> bool:
+        """A play-by-email game: seats join with keys, moves are signed."""
+        return bool(self.host_key)
 
     @property
     def genesis(self) -> str:
@@ -314,6 +325,14 @@ class EventStore(Protocol):
 
     def notes(self, game_id: str) -> list[Note]:
         """The game's notes by seq, in the order they were added."""
+        ...
+
+    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
+        """Keep the signed move or join file behind the decision opening ``seq``."""
+        ...
+
+    def signed(self, game_id: str) -> dict[int, bytes]:
+        """seq -> the signed statement behind the decision opening it."""
         ...
 
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+from core.seats import Joined, describe_joined
 
 
 def decision_start(game: Any, events: list[Any], seq: int) -> int:
@@ -29,6 +30,12 @@ def explain_at(
     event = events[seq - 1]
     if before is None:
         return f"seq 1: {game.describe(event, players)}\nThe game's creation: players, options and setup."
+    if type(event) is Joined:
+        return (
+            f"seq {seq}: {describe_joined(event, players)}\n"
+            "A play-by-email seat joined: its moves must be signed with this key, and its "
+            "entropy goes into the deal (chance starts once every seat has joined)."
+        )
     lines = [f"seq {seq}: {game.explain(before, event, players)}"]
     opened = game.command_of(event)
     if opened is not None:

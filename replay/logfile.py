@@ -4,11 +4,16 @@ Header (line 1)::
 
     {"format": "citylog-log/1", "game_id": …, "definition": {…}, "seed": … (referee
      exports only), "reseeds": [[seq, seed], …] (referee only), "bots": {…},
-     "parent": …, "fork_at": …, "view": null | "PLAYER", "status": …}
+     "parent": …, "fork_at": …, "view": null | "PLAYER", "status": …,
+     "salt": … (with the seed), "seal": … (play by email: the host's signature)}
 
 Event lines::
 
-    {"seq": 1, "type": "cc.created", "payload": {…}, "prev_hash": "…", "hash": "…"}
+    {"seq": 1, "type": "cc.created", "payload": {…}, "prev_hash": "…", "hash": "…",
+     "signed": {…} (play by email: the signed move or join file behind the line)}
+
+Once a game is over, a player's view carries the seed and salt too (the reveal):
+``verify`` then proves the deal (:mod:`replay.verify`).
 
 A player's view (``view`` set) leaves out the seed and redacts what that player
 may not see; a redacted line carries ``"digest"`` (sha256 of the real payload)
@@ -52,6 +57,12 @@ class Header(msgspec.Struct, frozen=True):
     status: str = "active"
     salted: bool = True
     """Line digests are salted with nonces derived from the seed."""
+    salt: str | None = None
+    """The seed commitment's salt, with the seed (a referee export, or any export
+    of a finished game: the reveal)."""
+    seal: str | None = None
+    """Play by email: the host's signature over (game id, seq, head hash, view)
+    (:mod:`replay.trust`), so a cut-off or re-headed export is detected."""
 
 
 class Line(msgspec.Struct, frozen=True):
@@ -65,6 +76,9 @@ class Line(msgspec.Struct, frozen=True):
     nonce: str | None = None
     """Hex salt of this line's digest; in a player's view (no seed), on the lines
     the player may see.  Redacted lines give only their salted digest."""
+    signed: dict[str, Any] | None = None
+    """Play by email: the signed move or join file behind the decision this line
+    opens (left out of a view where it would show hidden cards)."""
 
 
 class LogFile(msgspec.Struct):

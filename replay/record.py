@@ -141,8 +141,12 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
         _tag("Table", "yes" if d.table else "no"),
         _tag("SeedCommitment", d.seed_commitment),
     ]
+    if d.host_key:
+        tags.append(_tag("HostKey", d.host_key))
     if h.seed is not None:
         tags.append(_tag("Seed", h.seed))
+    if h.salt is not None:
+        tags.append(_tag("Salt", h.salt))  # the commitment's salt (issue 10)
     if not h.salted:
         tags.append(_tag("Salted", "no"))
     for seq, seed in h.reseeds:
@@ -284,6 +288,7 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         players=players,
         seed_commitment=one("SeedCommitment"),
         table=table == "yes",
+        host_key=one("HostKey", ""),
     )
     try:
         created = game.create(players, options, table=definition.table)
@@ -372,6 +377,7 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         fork_at=int(fork_at) if fork_at else None,
         status="active" if game.to_act(state) else "over",
         salted=salted == "yes",
+        salt=one("Salt", "") or None,
     )
     secret = seed if header.salted else None
     records = chain(definition, "", [to_item(e) for e in events], secret=secret)

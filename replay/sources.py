@@ -18,17 +18,21 @@ from events.store import GameNotFound, GameRecord, Note, new_game_id
 from replay import logfile
 from replay import record as text_record
 from replay.logfile import FORMAT, Header, LogFile
+from replay.trust import Sealer, attach_signed, seal, signed_bytes
 from replay.verify import decode_events, verify
 
 
 def header_of(record: GameRecord, view: str | None = None) -> Header:
-    referee = view is None
+    """A referee export has the seed; a player's view has it (and the commitment's
+    salt) only once the game is over: the reveal (issue 10)."""
+    reveal = view is None or record.status == "over"
     return Header(
         format=FORMAT,
         definition=record.definition,
         game_id=record.id,
-        seed=record.seed if referee else None,
-        reseeds=record.reseeds if referee else (),
+        seed=record.seed if reveal else None,
+        reseeds=record.reseeds if reveal else (),
+        salt=record.salt if reveal else None,
         bots=record.bots,
         parent=record.parent,
         fork_at=record.fork_at,
@@ -38,15 +42,27 @@ def header_of(record: GameRecord, view: str | None = None) -> Header:
     )
 
 
-def export(service: GameService, game_id: str, player: str | None = None) -> LogFile:
-    """The whole log, or ``player``'s view of it (no seed, hidden cards redacted)."""
+def export(
+    service: GameService, game_id: str, player: str | None = None, sealer: Sealer | None = None
+) -> LogFile:
+    """The whole log, or ``player``'s view of it (no seed, hidden cards redacted).
+
+    Lines carry the signed move and join files behind them (a view leaves out
+    those that would show hidden cards); ``sealer`` (the host's key) seals it.
+    """
     loaded = service.load(game_id)
     if player is None:
-        return logfile.from_records(header_of(loaded.record), loaded.records)
-    seat = loaded.seat(player)
-    secret = loaded.record.seed if loaded.record.salted else None
-    lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
-    return LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+        log = logfile.from_records(header_of(loaded.record), loaded.records)
+    else:
+        seat = loaded.seat(player)
+        secret = loaded.record.seed if loaded.record.salted else None
+        lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
+        log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+    if loaded.record.pbem:
+        attach_signed(log, service.store.signed(game_id))
+        if sealer is not None:
+            log.header = seal(log, sealer)
+    return log
 
 
 def view_of(log: LogFile, player: str) -> LogFile:
@@ -70,8 +86,14 @@ def view_of(log: LogFile, player: str) -> LogFile:
     game, events = decoded
     secret = h.seed if h.salted else None
     lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
-    header = msgspec.structs.replace(h, seed=None, reseeds=(), view=player)
-    return LogFile(header, lines)
+    reveal = h.status == "over"  # as header_of: the seed is the player's once the game is over
+    header = msgspec.structs.replace(
+        h, seed=h.seed if reveal else None, reseeds=h.reseeds if reveal else (),
+        salt=h.salt if reveal else None, view=player, seal=None,
+    )
+    view = LogFile(header, lines)
+    attach_signed(view, {x.seq: signed_bytes(x.signed) for x in log.lines if x.signed is not None})
+    return view
 
 
 def view_seat(log: LogFile) -> int | None:
@@ -146,6 +168,7 @@ def import_log(service: GameService, log: LogFile, notes: list[Note] | None = No
         fork_at=h.fork_at if parent else None,
         reseeds=h.reseeds,
         salted=h.salted,
+        salt=h.salt,
     )
     store = service.store
     with store.transaction():
@@ -153,6 +176,9 @@ def import_log(service: GameService, log: LogFile, notes: list[Note] | None = No
         written = store.append(record.id, 0, [(x.type, bytes(x.payload)) for x in log.lines])
         if [w.hash for w in written] != [x.hash for x in log.lines]:
             raise ServiceError("not imported: the stored hashes differ from the file's")
+        for x in log.lines:
+            if x.signed is not None:  # play by email: the signed files travel with the log
+                store.add_signed(record.id, x.seq, signed_bytes(x.signed))
         loaded = service.load(record.id)
         service.finish(record, loaded.game, loaded.state)
         for note in notes or ():

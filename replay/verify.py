@@ -15,10 +15,13 @@ import msgspec
 
 from core import registry
 from core.engine import CHANCE, IllegalCommand, checked_decide
-from core.rng import Rng, seed_commitment
-from events.codec import decoder_for
+from core.rng import Rng, deal_seed, seed_commitment
+from core.seats import Joined
+from events.codec import decoder_for, encode
+from events.envelope import line_nonce, payload_digest
 from events.service import seed_at
 from replay.logfile import LogFile, first_bad_line
+from replay.trust import check_seal, check_signed
 
 
 class Verdict(msgspec.Struct, frozen=True):
@@ -60,7 +63,12 @@ def decode_events(log: LogFile) -> tuple[Any, list[Any]] | Verdict:
     return game, events
 
 
-def verify(log: LogFile) -> Verdict:
+def verify(log: LogFile, sealed: bool = True) -> Verdict:
+    """Check a log as far as it can be checked, and say what was proved.
+
+    ``sealed``: a play-by-email log must carry the host's seal (a file; a log read
+    from the host's own store needs none).
+    """
     n = len(log.lines)
     if n == 0:
         return Verdict(False, "the log has no events", line=1)
@@ -72,8 +80,22 @@ def verify(log: LogFile) -> Verdict:
         return decoded
     game, events = decoded
     h, d = log.header, log.header.definition
+    if sealed:
+        problem = check_seal(log)
+        if problem is not None:
+            return Verdict(False, problem, line=1, events=n)
+    bad_seq, signed = check_signed(log, game, events)
+    if bad_seq is not None:
+        return _bad(bad_seq, str(signed), n)
+    signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
     if h.view is not None:
-        return verify_view(game, log, events)
+        seen = verify_view(game, log, events)
+        if not seen.ok:
+            return seen
+        if h.seed is None or d.table:
+            # no seed yet (the game is not over), or chance typed in at a table: a
+            # view's hidden lines cannot be re-derived, only chained
+            return msgspec.structs.replace(seen, reason=seen.reason + signed_note)
     if game.spec.rules_version != d.rules_version:
         return Verdict(
             False,
@@ -82,7 +104,7 @@ def verify(log: LogFile) -> Verdict:
             line=1,
             events=n,
         )
-    if h.seed is not None and seed_commitment(h.seed) != d.seed_commitment:
+    if h.seed is not None and seed_commitment(h.seed, h.salt) != d.seed_commitment:
         return Verdict(False, "the seed does not match the game's seed commitment", line=1, events=n)
     try:
         expected_created = game.create(d.players, d.options, table=d.table)
@@ -90,19 +112,46 @@ def verify(log: LogFile) -> Verdict:
         return Verdict(False, f"the game definition is not valid: {exc}", line=1, events=n)
     if expected_created != events[0]:
         return _bad(1, "the creation event does not match the game's definition", n)
+    secret = h.seed if h.salted else None
     state = game.apply(None, events[0])
+    joined: dict[int, Joined] = {}
+    started = False
+    chance_events = hidden = 0
     i = 1
     while i < n:
         seq = i + 1
+        if type(events[i]) is Joined:
+            j = events[i]
+            if not d.host_key:
+                return _bad(seq, "a join in a game that is not played by email", n)
+            if started or not 0 <= j.seat < len(d.players) or j.seat in joined:
+                return _bad(seq, "a join out of place (after play began, a second join, or no such seat)", n)
+            joined[j.seat] = j
+            i += 1
+            continue
+        started = True
         opened = game.command_of(events[i])
         if opened is None:
             return _bad(seq, f"{type(events[i]).__name__} is not a decision the game was waiting for", n)
         seat, command = opened
-        if seat == CHANCE and not d.table and h.seed is not None:
-            seed = seed_at(h.seed, h.reseeds, seq) or ""
+        if d.host_key and len(joined) < len(d.players):
+            return _bad(seq, "play began before every seat had joined", n)
+        base = h.seed
+        if d.host_key and h.seed is not None:
+            base = deal_seed(h.seed, [joined[k].entropy for k in range(len(d.players))])
+        line = log.lines[i]
+        if seat == CHANCE and not d.table and base is not None:
+            chance_events += 1
+            seed = seed_at(base, h.reseeds, seq) or ""
             derived = game.chance(state, Rng.derive(seed, seq))
-            if derived != command:
+            if not line.redacted and derived != command:
                 return _bad(seq, "chance outcome differs from the one the seed gives", n)
+            command = derived
+        elif line.redacted:
+            found = _hidden_decision(game, state, seat, line.digest or "", line_nonce(secret, seq))
+            if found is None:
+                return _bad(seq, "no legal move of this seat matches the hidden line's digest", n)
+            command = found
         try:
             produced = checked_decide(game, state, seat, command)
         except IllegalCommand as exc:
@@ -110,14 +159,40 @@ def verify(log: LogFile) -> Verdict:
         for j, e in enumerate(produced):
             if i + j >= n:
                 return _bad(n, "the log stops in the middle of a decision's events", n)
-            if events[i + j] != e:
+            shown = log.lines[i + j]
+            if shown.redacted:
+                hidden += 1
+                if payload_digest(encode(e), line_nonce(secret, seq + j)) != shown.digest:
+                    return _bad(seq + j, "the hidden line's digest does not match what the revealed deal gives", n)
+            elif events[i + j] != e:
                 return _bad(seq + j, f"{type(events[i + j]).__name__} is not what the rules produce here", n)
             state = game.apply(state, e)
         i += len(produced)
+    if h.view is not None:
+        return Verdict(
+            True,
+            f"{n} events; hash chain verified{signed_note}; deal proven: {chance_events} chance events, "
+            f"{hidden} hidden lines",
+            events=n,
+        )
     how = "chance re-derived from the seed" if h.seed and not d.table else (
         "chance checked for possibility" if d.table else "chance checked for possibility (no seed in file)"
     )
-    return Verdict(True, f"{n} events; hash chain verified; every event legal; {how}", events=n)
+    if d.host_key and h.seed:
+        how = f"deal proven: {chance_events} chance events from the committed seed and every player's entropy"
+    return Verdict(True, f"{n} events; hash chain verified{signed_note}; every event legal; {how}", events=n)
+
+
+def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> Any:
+    """The legal command of ``seat`` whose first event has this (salted) digest."""
+    for command in game.legal(state, seat):
+        try:
+            first = checked_decide(game, state, seat, command)[0]
+        except IllegalCommand:
+            continue
+        if payload_digest(encode(first), nonce) == digest:
+            return command
+    return None
 
 
 def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:

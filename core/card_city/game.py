@@ -6,6 +6,8 @@ from core.scene import Scene
 
 from collections.abc import Iterator, Mapping, Sequence
 
+import msgspec
+
 from core.card_city import events as ev
 from core.card_city import rules, text, view
 from core.card_city.bots import greedy_bot
@@ -39,6 +41,7 @@ from core.engine import (
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.card_city.determinize import determinize
+from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
     name="card-city",
@@ -55,7 +58,7 @@ SPEC = GameSpec(
 
 class CardCity(Game[State, ev.Event, Command]):
     spec = SPEC
-    event_type = ev.Event
+    event_type = ev.Event | Joined
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
@@ -78,6 +81,8 @@ class CardCity(Game[State, ev.Event, Command]):
         )
 
     def apply(self, state: State | None, event: ev.Event) -> State:
+        if type(event) is Joined and state is not None:
+            return state
         return apply(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -120,6 +125,13 @@ class CardCity(Game[State, ev.Event, Command]):
                 return event.seat, Pass()
         return None
 
+    def decision_key(self, state: State, seat: int) -> bytes | None:
+        """Construction (Phase 2) is simultaneous and each seat builds from its own
+        hand into its own city: the decision depends on that seat alone."""
+        if state.phase != "construction" or seat not in rules.to_act(state):
+            return None
+        return msgspec.json.encode((state.round, state.phase, state.players[seat]))
+
     def square_of(self, command: Command) -> tuple[int, int] | None:
         """Build, develop and buy name a square relative to City Hall (0,0)."""
         if isinstance(command, (Build, Develop, Buy)):
@@ -148,6 +160,8 @@ class CardCity(Game[State, ev.Event, Command]):
         return tuple(p.name for p in state.players)
 
     def describe(self, event: ev.Event, players: Sequence[str]) -> str:
+        if type(event) is Joined:
+            return describe_joined(event, players)
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:

@@ -34,6 +34,7 @@ from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.five_by_five.determinize import determinize
+from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
     name="5x5-city",
@@ -50,7 +51,7 @@ SPEC = GameSpec(
 
 class FiveByFive(Game[State, ev.Event, cm.Command]):
     spec: ClassVar[GameSpec] = SPEC
-    event_type: ClassVar[Any] = ev.Event
+    event_type: ClassVar[Any] = ev.Event | Joined
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
 
@@ -65,6 +66,8 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return ev.GameCreated(names, tuple(sorted(opts.items())), table, sides)
 
     def apply(self, state: State | None, event: ev.Event) -> State:
+        if type(event) is Joined and state is not None:
+            return state
         return apply(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -164,6 +167,8 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return state.players
 
     def describe(self, event: ev.Event, players: Sequence[str]) -> str:
+        if type(event) is Joined:
+            return describe_joined(event, players)
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:

@@ -19,6 +19,7 @@ from core.point_city.state import State, deck_size
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.point_city.determinize import determinize
+from core.seats import Joined, describe_joined
 
 
 class PointCity(Game[State, Any, Any]):
@@ -33,7 +34,7 @@ class PointCity(Game[State, Any, Any]):
                        "PC-7 solo opponent level (used with 1 player)"),
         ),
     )
-    event_type: ClassVar[Any] = Event
+    event_type: ClassVar[Any] = Event | Joined
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
@@ -43,6 +44,8 @@ class PointCity(Game[State, Any, Any]):
         return Created(names, tuple(sorted(opts.items())), table)
 
     def apply(self, state: State | None, event: Any) -> State:
+        if type(event) is Joined and state is not None:
+            return state
         return fold_event(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -92,6 +95,8 @@ class PointCity(Game[State, Any, Any]):
         return state.players
 
     def describe(self, event: Any, players: Sequence[str]) -> str:
+        if type(event) is Joined:
+            return describe_joined(event, players)
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:

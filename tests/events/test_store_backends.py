@@ -32,8 +32,9 @@ GAMES = sorted(registry.names()) if hasattr(registry, "names") else ["card-city"
 
 
 def play(svc: GameService, game: str, seed: str, game_id: str | None = None) -> str:
-    """A bot game from ``seed`` to its end; its id."""
-    gid = svc.create(game, ["ann", "bob"], seed=seed, game_id=game_id)
+    """A bot game from ``seed`` to its end; its id.  (A fixed salt: the seed
+    commitment is salted, so only the same seed *and* salt give the same chain.)"""
+    gid = svc.create(game, ["ann", "bob"], seed=seed, game_id=game_id, salt="5a" * 16)
     svc.autoplay(gid, "random")
     return gid
 
@@ -138,13 +139,13 @@ def test_copy_refuses_a_source_that_does_not_verify(tmp_path: Path) -> None:
 # -- watch -------------------------------------------------------------------------
 def test_watch_follows_appends_without_refolding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     full = GameService(SqliteStore(tmp_path / "full.db", durability="normal"))
-    gid = full.create("card-city", ["ann", "bob"], seed="w", bots={1: "greedy"}, game_id="w")
+    gid = full.create("card-city", ["ann", "bob"], seed="w", bots={1: "greedy"}, game_id="w", salt="5a" * 16)
     full.autoplay(gid, "random")
     final = full.store.read(gid)  # the whole game, to feed in as "another process"
     full.store.close()
     db2 = tmp_path / "live.db"
     live = GameService(SqliteStore(db2))  # the same game, up to ann's first decision
-    live.create("card-city", ["ann", "bob"], seed="w", bots={1: "greedy"}, game_id="w")
+    live.create("card-city", ["ann", "bob"], seed="w", bots={1: "greedy"}, game_id="w", salt="5a" * 16)
     start = live.store.version(gid)
     assert live.store.read(gid) == final[:start] and start < len(final)
     live.store.close()

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import tempfile
@@ -41,6 +42,8 @@ def main() -> None:
             gid = svc.create(
                 game, players, seed=seed, options=options,
                 bots=dict.fromkeys(range(len(players)), "greedy"), game_id=name,
+                # a fixed salt (issue 10): regenerating gives the same bytes
+                salt=hashlib.sha256(name.encode()).hexdigest()[:32],
             )
             buffer = io.StringIO()
             logfile.write(export(svc, gid), buffer)

@@ -182,7 +182,7 @@ def test_move_prints_only_what_the_mover_may_see(tmp_path: Path) -> None:
 
 def read_full(db: Path, gid: str, tmp: Path) -> Any:
     f = tmp / "full.jsonl"
-    ok(db, "export", gid, "-o", str(f))
+    ok(db, "export", gid, "-o", str(f), "--force")  # -o never overwrites without it (issue 10)
     return read(f)
 
 

@@ -28,7 +28,7 @@ def test_a_whole_game_by_email(tmp_path: Path, game: str, extra: tuple[str, ...]
             break
         player = waiting[0]
         view = tmp_path / f"{player}.jsonl"
-        ok(host, "export", gid, "--as", player, "-o", str(view))
+        ok(host, "export", gid, "--as", player, "-o", str(view), "--force")  # a fresh view each turn
         # the player, on their own machine: look, verify, decide, answer
         mine = dbs[player]
         assert "to act" in ok(mine, "show", str(view))

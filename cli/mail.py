@@ -1,0 +1,314 @@
+"""Play by email: ``invite``, ``join``, ``apply``, ``outbox``, ``inbox``, ``legal``.
+
+The host keeps the game and its key; each player keeps a key and their view.
+Files are named for what they hold (``GAME-invite-PLAYER.json``,
+``GAME-seqN-PLAYER.jsonl``, ``GAME-seqN-PLAYER-move.json``); ``-o`` never
+overwrites without ``--force``.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import shutil
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import msgspec
+import typer
+
+from cli.context import service
+from cli.errors import guarded
+from cli.games import legal_commands
+from cli.keys import key_for, key_with_public
+from cli.output import emit_json, say, write_file
+from cli.play import report
+from events import statements
+from events.envelope import genesis_hash
+from events.service import GameService, ServiceError, StaleMove
+from events.signing import public_hex, sign
+from events.statements import INVITE_FORMAT, JOIN_FORMAT, Invite, JoinFile, MoveFile, StatementError
+from replay import logfile
+from replay.sources import export as export_log
+from replay.sources import fold_log, open_log
+
+
+def sealer_for(ctx: typer.Context, svc: GameService, game_id: str, key: Path | None) -> Any:
+    """The host's sealer for a play-by-email game (None for other games)."""
+    record = svc.store.get_game(game_id)
+    if not record.pbem:
+        return None
+    private = key_with_public(ctx, record.host_key, key)
+    return lambda body: sign(private, "export", body)
+
+
+def export_bytes(ctx: typer.Context, svc: GameService, game_id: str, player: str | None, key: Path | None) -> tuple[bytes, int]:
+    log = export_log(svc, game_id, player, sealer_for(ctx, svc, game_id, key))
+    buffer = io.StringIO()
+    logfile.write(log, buffer)
+    return buffer.getvalue().encode(), len(log.lines)
+
+
+def invite(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument()],
+    as_: Annotated[str, typer.Option("--as", help="The player invited")],
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Default: GAME-invite-PLAYER.json")] = None,
+    key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
+) -> None:
+    """Write an invitation for a seat of a play-by-email game, signed by the host."""
+    svc = service(ctx)
+    loaded = svc.load(game_id)
+    if not loaded.record.pbem:
+        raise ServiceError(f"game {game_id} is not a play-by-email game (create it with --pbem)")
+    loaded.seat(as_)
+    private = key_with_public(ctx, loaded.record.host_key, key)
+    inv = Invite(INVITE_FORMAT, game_id, as_, loaded.record.definition)
+    inv = msgspec.structs.replace(inv, signature=sign(private, "invite", statements.body(inv)))
+    path = out or Path(f"{game_id}-invite-{as_}.json")
+    write_file(path, statements.encode(inv), force)
+    say(f"wrote {path}: invitation for {as_} to game {game_id}")
+
+
+def join(
+    ctx: typer.Context,
+    invite_file: Annotated[Path, typer.Argument(metavar="INVITE")],
+    as_: Annotated[str, typer.Option("--as", help="You")],
+    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Default: GAME-join-PLAYER.json")] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
+) -> None:
+    """Answer an invitation: your public key and fresh random entropy for the deal, signed."""
+    inv = read_statement(invite_file)
+    if not isinstance(inv, Invite):
+        raise ServiceError(f"{invite_file}: not an invitation")
+    if not inv.signed():
+        raise ServiceError(f"{invite_file}: the invitation is not signed by the host key it names")
+    if inv.player != as_:
+        raise ServiceError(f"{invite_file} invites {inv.player}, not {as_}")
+    private = key_for(ctx, as_, key)
+    jf = JoinFile(JOIN_FORMAT, inv.game_id, genesis_hash(inv.definition), as_, public_hex(private),
+                  secrets.token_hex(16))
+    jf = msgspec.structs.replace(jf, signature=sign(private, "join", statements.body(jf)))
+    path = out or Path(f"{inv.game_id}-join-{as_}.json")
+    write_file(path, statements.encode(jf), force)
+    say(f"wrote {path}: {as_} joins game {inv.game_id}; send it to the host")
+
+
+def read_statement(path: Path) -> statements.Statement:
+    try:
+        return statements.decode(path.read_bytes(), str(path))
+    except StatementError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def apply_file(svc: GameService, st: statements.Statement) -> list[Any]:
+    if isinstance(st, JoinFile):
+        return svc.join(st)
+    if isinstance(st, MoveFile):
+        return svc.submit_move(st)
+    raise ServiceError("an invitation is for a player to answer with 'citylog join'")
+
+
+def apply_cmd(
+    ctx: typer.Context,
+    files: Annotated[list[Path], typer.Argument(metavar="FILE…")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Apply move or join files received by email (signatures and positions checked)."""
+    svc = service(ctx)
+    for path in files:
+        st = read_statement(path)
+        written = apply_file(svc, st)
+        report(svc, st.game_id, written, json)
+
+
+def outbox(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument()],
+    folder: Annotated[Path, typer.Argument(metavar="DIR")],
+    key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
+) -> None:
+    """Write what each player needs now: invitations, the view of every seat that
+    must act, or every player's final view once the game is over."""
+    svc = service(ctx)
+    loaded = svc.load(game_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    waiting = svc.waiting_to_join(loaded)
+    wrote = 0
+    if waiting:
+        for player in waiting:
+            path = folder / f"{game_id}-invite-{player}.json"
+            if not path.exists():
+                invite(ctx, game_id, player, path, key, False)
+                wrote += 1
+        return
+    actors = loaded.game.to_act(loaded.state)
+    seats = [a for a in actors if a >= 0] if actors else list(range(len(loaded.players)))
+    tag = f"seq{loaded.version}" if actors else "final"
+    for seat in seats:
+        player = loaded.players[seat]
+        path = folder / f"{game_id}-{tag}-{player}.jsonl"
+        if path.exists() or (actors and _still_current(svc, loaded, folder, seat)):
+            continue
+        data, n = export_bytes(ctx, svc, game_id, player, key)
+        write_file(path, data)
+        say(f"wrote {path}: {player}'s view, {n} events" + ("" if actors else " (game over: seed revealed)"))
+        wrote += 1
+    if not wrote:
+        say("nothing new to send")
+
+
+def _still_current(svc: GameService, loaded: Any, folder: Path, seat: int) -> bool:
+    """The seat already has a view in DIR whose decision is the one pending now
+    (other seats acted meanwhile; their moves commute): no new view is needed."""
+    player = loaded.players[seat]
+    prefix = f"{loaded.record.id}-seq"
+    seqs = []
+    for p in folder.glob(f"{prefix}*-{player}.jsonl"):
+        middle = p.name[len(prefix):-len(f"-{player}.jsonl")]
+        if middle.isdigit():
+            seqs.append(int(middle))
+    if not seqs:
+        return False
+    then = max(seqs)
+    if not 0 < then <= loaded.version:
+        return False
+    key = loaded.game.decision_key(loaded.state, seat)
+    return key is not None and key == loaded.game.decision_key(loaded.game.fold(loaded.events[:then]), seat)
+
+
+def inbox(
+    ctx: typer.Context,
+    folder: Annotated[Path, typer.Argument(metavar="DIR")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Apply every move and join file in DIR: joins first, then moves by position
+    and seat; files of seats acting at once wait until all are in (the log does not
+    depend on the order they arrived).  Handled files move to DIR/applied or DIR/refused."""
+    if not folder.is_dir():
+        raise ServiceError(f"no directory {folder}")
+    svc = service(ctx)
+    found: list[tuple[Path, statements.Statement | None, str]] = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            found.append((path, statements.decode(path.read_bytes(), path.name), ""))
+        except StatementError as exc:
+            found.append((path, None, str(exc)))
+    failed = 0
+
+    def order(item: tuple[Path, Any, str]) -> tuple[int, int, int, str]:
+        path, st, _ = item
+        if isinstance(st, JoinFile):
+            return (0, 0, 0, path.name)
+        if isinstance(st, MoveFile):
+            players = _players(svc, st.game_id)
+            seat = players.index(st.player) if st.player in players else 99
+            return (1, st.seq, seat, path.name)
+        return (2, 0, 0, path.name)
+
+    pending = sorted(found, key=order)
+    present = {(st.game_id, st.player) for _, st, _ in pending if isinstance(st, MoveFile)}
+    for path, st, problem in pending:
+        if st is None or isinstance(st, Invite):
+            _aside(path, "refused")
+            _tell(json, path, "refused", problem or "an invitation is for a player, not the host")
+            failed += 1
+            continue
+        if isinstance(st, MoveFile):
+            waiting = _waiting_for(svc, st, present)
+            if waiting:
+                _tell(json, path, "held", f"waiting for {', '.join(waiting)} (they act at the same time)")
+                continue
+        try:
+            written = apply_file(svc, st)
+        except StaleMove as exc:
+            _aside(path, "refused")
+            _tell(json, path, "stale", str(exc))
+            failed += 1
+            continue
+        except (ServiceError, ValueError) as exc:
+            _aside(path, "refused")
+            _tell(json, path, "refused", str(exc))
+            failed += 1
+            continue
+        _aside(path, "applied")
+        _tell(json, path, "applied", f"seqs {written[0].seq}–{written[-1].seq}" if written else "nothing new")
+    if not found and not json:
+        say("inbox empty")
+    if failed:
+        raise typer.Exit(2)
+
+
+def _players(svc: GameService, game_id: str) -> tuple[str, ...]:
+    try:
+        return svc.store.get_game(game_id).players
+    except Exception:  # noqa: BLE001 - an unknown game is refused when applied
+        return ()
+
+
+def _waiting_for(svc: GameService, mv: MoveFile, present: set[tuple[str, str]]) -> list[str]:
+    try:
+        loaded = svc.load(mv.game_id)
+        seat = loaded.seat(mv.player)
+    except Exception:  # noqa: BLE001 - refused with its reason when applied
+        return []
+    others = svc.holds(loaded, seat)
+    missing = [loaded.players[s] for s in others if (mv.game_id, loaded.players[s]) not in present]
+    return missing
+
+
+def _aside(path: Path, where: str) -> None:
+    target = path.parent / where
+    target.mkdir(exist_ok=True)
+    dest = target / path.name
+    n = 1
+    while dest.exists():
+        dest = target / f"{path.stem}.{n}{path.suffix}"
+        n += 1
+    shutil.move(str(path), dest)
+
+
+def _tell(json: bool, path: Path, outcome: str, why: str) -> None:
+    if json:
+        emit_json({"file": path.name, "outcome": outcome, "why": why})
+    else:
+        say(f"{path.name}: {outcome} — {why}")
+
+
+def legal(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    as_: Annotated[str, typer.Option("--as", help="The player")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The legal commands of a player now (none if it is not their turn)."""
+    log = open_log(service(ctx), ref)
+    game, _, states = fold_log(log)
+    players = log.header.definition.players
+    if as_ not in players:
+        raise ServiceError(f"no player {as_!r} (players: {', '.join(players)})")
+    if log.header.view is not None and log.header.view != as_:
+        raise ServiceError(f"this file is {log.header.view}'s view; it cannot list {as_}'s moves")
+    seat = players.index(as_)
+    state = states[-1]
+    if log.header.view is not None:
+        state = game.view(state, seat)
+    cmds = legal_commands(game, state, seat)
+    if json:
+        emit_json({"player": as_, "seq": len(states), "legal": cmds})
+        return
+    if not cmds:
+        say(f"{as_} has nothing to do now")
+    for c in cmds:
+        say(c)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("invite")(guarded(invite))
+    app.command("join")(guarded(join))
+    app.command("apply")(guarded(apply_cmd))
+    app.command("outbox")(guarded(outbox))
+    app.command("inbox")(guarded(inbox))
+    app.command("legal")(guarded(legal))

@@ -1,0 +1,81 @@
+"""Issue 10: the player's side of the loop — legal moves from a file, show --json
+with them, interactive play on a file into a signed move file, readable names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pbem_mail import Table, to_act
+from typer.testing import CliRunner
+
+from cli.main import app
+
+
+def test_legal_show_and_play_from_a_file(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    table.join_all()
+    first = to_act(table)[0]
+    full = tmp_path / "full.jsonl"
+    table.host.ok("export", table.gid, "-o", str(full))
+    party = table.players[first]
+    legal = json.loads(party.ok("legal", str(full), "--as", first, "--json"))["legal"]
+    assert legal and legal == json.loads(table.host.ok("legal", table.gid, "--as", first, "--json"))["legal"]
+    shown = json.loads(party.ok("show", str(full), "--as", first, "--json"))
+    assert shown["legal"] == legal
+    other = "bob" if first == "alice" else "alice"
+    assert json.loads(party.ok("legal", str(full), "--as", other, "--json"))["legal"] == []
+    outdir = tmp_path / "mine"
+    outdir.mkdir()
+    r = CliRunner().invoke(
+        app, ["--db", str(party.db), "play", str(full), "--as", first, "--out", str(outdir)], input="1\n"
+    )
+    assert r.exit_code == 0, r.stdout + r.stderr
+    [written] = list(outdir.iterdir())
+    assert written.name == f"{table.gid}-seq{len(full.read_text().splitlines()) - 1}-{first}-move.json"
+    data = json.loads(written.read_text())
+    assert data["commands"] == [legal[0]] and data["signature"]
+    table.host.ok("apply", str(written))
+    # the default name is taken: a second file is never written over it
+    code, _, err = party.run("move", str(full), "--as", first, legal[0], "--out", str(outdir))
+    assert code == 2 and "not overwritten" in err
+
+
+def test_the_inbox_refuses_junk_and_moves_it_aside(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    (table.inbox / "junk.json").write_text("{not json")
+    code, out, _ = table.host.run("inbox", str(table.inbox))
+    assert code == 2 and "junk.json: refused" in out
+    assert (table.inbox / "refused" / "junk.json").exists() and not (table.inbox / "junk.json").exists()
+    table.join_all()
+    code, out, _ = table.host.run("inbox", str(table.inbox))
+    assert code == 0 and "inbox empty" in out
+
+
+def test_a_game_waiting_for_its_players_says_so(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    shown = json.loads(table.host.ok("show", table.gid, "--json"))
+    assert shown["to_act"] == [] and shown["joining"] == ["alice", "bob"]
+    assert "waiting for alice, bob to join" in table.host.ok("show", table.gid)
+    assert "played by email" in table.host.run("autoplay", table.gid)[2]
+    table.join_all()
+    assert "joining" not in json.loads(table.host.ok("show", table.gid, "--json"))
+    explained = table.host.ok("explain", table.gid, "--at", "2")
+    assert "alice joins" in explained and "entropy goes into the deal" in explained
+
+
+def test_an_old_unsigned_move_file_still_applies_to_a_game_without_pbem(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    gid = json.loads(table.host.ok("new", "card-city", "--players", "ann,bob", "--json"))["game_id"]
+    shown = json.loads(table.host.ok("show", gid, "--json"))
+    who = shown["to_act"][0]
+    first = json.loads(table.host.ok("legal", gid, "--as", who, "--json"))["legal"][0]
+    full = tmp_path / "full.jsonl"
+    table.host.ok("export", gid, "-o", str(full))
+    head = json.loads(full.read_text().splitlines()[-1])["hash"]
+    old = {"format": "citylog-move/1", "game_id": gid, "player": who, "command": first, "seq": shown["seq"],
+           "hash": head}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    assert f"{shown['seq'] + 1}" in table.host.ok("apply", str(tmp_path / "old.json"))
+    code, _, err = table.host.run("inbox", str(tmp_path / "nowhere"))
+    assert code == 2 and "no directory" in err
