@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from cli.output import err_console
+from cli.output import err_console, one_line
 from core.engine import RulesError
 from core.registry import UnknownGame
 from events.service import ServiceError
@@ -31,7 +31,7 @@ ENVIRONMENT = 4
 
 
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
-    err_console().print(f"citylog: {message}", markup=False)
+    err_console().print(f"citylog: {one_line(message)}", markup=False)
     return typer.Exit(code)
 
 
@@ -52,11 +52,37 @@ def guarded(fn: F) -> F:
             raise fail(str(exc), exc.exit_code) from None
         except (RulesError, StoreError, LogFileError, UnknownGame) as exc:
             raise fail(str(exc)) from None
+        except UnicodeEncodeError as exc:  # a non-UTF-8 argv arrives with surrogates
+            near = f" (near {exc.object[:40]!r})" if isinstance(exc.object, str) else ""
+            raise fail(f"an argument is not valid UTF-8 text{near}") from None
         except (OSError, sqlite3.Error) as exc:
             raise fail(f"{type(exc).__name__}: {exc}") from None
         except Exception as exc:
             if type(exc).__module__.startswith("psycopg"):  # not imported here: start-up cost
                 raise fail(f"environment: {type(exc).__name__}: {exc}", ENVIRONMENT) from None
             raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def reads_untrusted_logs(fn: F) -> F:
+    """For commands that show what a log folds to (``show``, ``log``, ``explain``,
+    ``diff``, ``move --out``): the fold never validates, so a forged or damaged log
+    can fold to a state the rules could never reach, which a render or a
+    description may trip over.  That is the log's fault, reported in one line
+    (exit 2) with a pointer to ``verify``, never an internal error."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (RulesError, ServiceError, LogFileError, StoreError, UnicodeError):
+            raise
+        except (ArithmeticError, AssertionError, AttributeError, LookupError, TypeError, ValueError) as exc:
+            ref = kwargs.get("ref") or kwargs.get("a") or "the log"
+            raise ServiceError(
+                f"{ref}: its events do not make a game this citylog can show ({type(exc).__name__}); "
+                f"'citylog verify' names the first bad line"
+            ) from None
 
     return wrapper  # type: ignore[return-value]

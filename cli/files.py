@@ -11,6 +11,7 @@ import typer
 
 from cli.context import service
 from cli.errors import fail, guarded
+from cli.games import parse_bots
 from cli.mail import export_bytes
 from cli.output import emit_json, say, write_file
 from replay import logfile
@@ -76,12 +77,15 @@ def export(
 def import_(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE")],
+    bots: Annotated[
+        Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,… (never taken from the file)")
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Verify a log file or text record, then store it as a new game (nothing is
     stored if it fails).  A text record is re-decided from its first line."""
     log, notes = read_with_notes(file)
-    gid = import_log(service(ctx), log, notes)
+    gid = import_log(service(ctx), log, notes, parse_bots(bots, list(log.header.definition.players)))
     emit_json({"game_id": gid}) if json else say(gid)
 
 

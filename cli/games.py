@@ -11,23 +11,25 @@ import typer
 
 from cli.context import service
 from cli.keys import key_for
-from cli.errors import guarded
-from cli.output import emit_json, plain, say
+from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
+from cli.output import emit_json, plain, say, say_markup
 from core.engine import CHANCE
 from core.seats import joins
-from events.service import GameService, ServiceError
+from events.service import GameService, ServiceError, check_players
 from events.signing import public_hex
 from replay.sources import fold_log, open_log, view_seat
 
 
 def parse_players(text: str) -> list[str]:
     text = text.strip()
-    if text.isdigit():
+    if text.lstrip("+-").isdigit():
         n = int(text)
         if not 1 <= n <= 8:
-            raise ServiceError("--players takes a count from 1 or a list of names")
+            raise ServiceError(f"--players takes a count from 1 to 8 or a list of names, not {text}")
         return [f"p{i + 1}" for i in range(n)]
-    return [p.strip() for p in text.split(",")]
+    names = [p.strip() for p in text.split(",")]
+    check_players(names)
+    return names
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -143,8 +145,11 @@ def list_games(
             plain(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}{won}")
     if more and not json:
         plain(f"… more: citylog list --after {rows[-1][0].id} (same filters)")
-    if not rows and not json and after is None and not (game or player or status):
+    damaged = service(ctx, readonly=True).store.damaged_games()
+    if not rows and not json and after is None and not (game or player or status) and not damaged:
         say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+    if damaged:  # the other games are listed; each damaged row is named
+        raise fail("; ".join(damaged), CHECK_FAILED)
 
 
 def legal_commands(game: Any, state: Any, seat: int) -> list[str]:
@@ -164,7 +169,7 @@ def waiting_to_join(log: Any, events: list[Any], players: tuple[str, ...]) -> li
 
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
     log = open_log(svc, ref, player)  # --as P: P's view, exactly as P's exported file
-    game, events, states = fold_log(log)
+    game, events, states = fold_log(log, ref)
     players = log.header.definition.players
     seq = len(events) if at is None else at
     if not 1 <= seq <= len(events):
@@ -213,7 +218,7 @@ def show(
             out["breakdowns"] = msgspec.to_builtins(result.breakdowns)
         emit_json(out)
         return
-    say(game.render(shown, v["seat"]))
+    say_markup(game.render(shown, v["seat"]))
     if joining:
         say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
     elif result is None:
@@ -233,7 +238,7 @@ def log(
 
     Without --as this is the host's (referee's) log: every hidden card shown."""
     lg = open_log(service(ctx, readonly=True), ref, as_)
-    game, events, _ = fold_log(lg)
+    game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)
@@ -246,5 +251,5 @@ def log(
 def register(app: typer.Typer) -> None:
     app.command("new")(guarded(new))
     app.command("list")(guarded(list_games))
-    app.command("show")(guarded(show))
-    app.command("log")(guarded(log))
+    app.command("show")(guarded(reads_untrusted_logs(show)))
+    app.command("log")(guarded(reads_untrusted_logs(log)))

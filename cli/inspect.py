@@ -9,12 +9,13 @@ from typing import Annotated, Optional
 import typer
 
 from cli.context import service
-from cli.errors import CHECK_FAILED, guarded
-from cli.output import emit_json, say
+from cli.errors import CHECK_FAILED, guarded, reads_untrusted_logs
+from cli.output import emit_json, one_line, say
 from events.service import ServiceError
 from replay.diff import diff as diff_logs
 from replay.explain import explain_at, try_at
 from replay.sources import fold_log, open_log, view_seat
+from replay.verify import Verdict
 from replay.verify import verify as verify_log
 
 
@@ -32,7 +33,7 @@ def explain(
 
     Without --as this is the referee's explanation (hidden cards shown)."""
     log = open_log(service(ctx, readonly=True), ref, as_)
-    game, events, _ = fold_log(log)
+    game, events, _ = fold_log(log, ref)
     players = log.header.definition.players
     viewer = view_seat(log)
     try:
@@ -84,19 +85,23 @@ def verify(
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The hash chain, every event legal from the start, chance re-derived from the seed."""
+    svc = service(ctx, readonly=True)
     # a file of a play-by-email game must carry the host's seal; the host's own store needs none
-    verdict = verify_log(open_log(service(ctx, readonly=True), ref), sealed=Path(ref).is_file())
+    verdict = verify_log(open_log(svc, ref), sealed=Path(ref).is_file())
+    if not Path(ref).is_file():  # a stored game: the database file itself must be sound
+        damaged = svc.store.integrity_problem()
+        if damaged is not None:
+            verdict = Verdict(False, f"the database file is damaged ({damaged}); nothing in it can be vouched for",
+                              events=verdict.events)
     if json:
         emit_json(verdict)
-    elif verdict.ok:
-        say(verdict.message(ref))
     else:
-        say(verdict.message(ref))
+        say(one_line(verdict.message(ref)))
     if not verdict.ok:
         raise typer.Exit(CHECK_FAILED)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explain")(guarded(explain))
-    app.command("diff")(guarded(diff))
+    app.command("explain")(guarded(reads_untrusted_logs(explain)))
+    app.command("diff")(guarded(reads_untrusted_logs(diff)))
     app.command("verify")(guarded(verify))

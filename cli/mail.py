@@ -97,8 +97,11 @@ def join(
 
 
 def read_statement(path: Path) -> statements.Statement:
+    from cli.inputs import read_small_text
+
+    data = read_small_text(path, 1 << 20).encode()  # missing, too long, not UTF-8: one line
     try:
-        return statements.decode(path.read_bytes(), str(path))
+        return statements.decode(data, str(path))
     except StatementError as exc:
         raise ServiceError(str(exc)) from None
 

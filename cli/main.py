@@ -3,14 +3,54 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer ≥ 0.20 carries its own copy of Click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer on plain Click
+    from click import exceptions as click_errors  # type: ignore[no-redef]
 
 from cli import files, games, hint, inspect, keys, mail, notes, play, referee, simulate, stores, tui
 from cli.context import AppState
+from cli.output import one_line
+
+class OneLineErrors(TyperGroup):
+    """Usage errors as one line on stderr, exit 2 (not Click's multi-line box)."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except click_errors.NoArgsIsHelpError as e:
+            sys.stdout.write(e.ctx.get_help() + "\n" if e.ctx else "")
+            sys.exit(0)
+        except click_errors.ClickException as e:
+            message = one_line(" ".join(e.format_message().split()))
+            where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else "citylog"
+            sys.stderr.write(f"{where}: {message}\n")
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            sys.stderr.write("citylog: aborted\n")
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
 
 app = typer.Typer(
+    cls=OneLineErrors,
     name="citylog",
     help="Record, replay and adjudicate Card City, 5x5 City and Point City games.",
     no_args_is_help=True,

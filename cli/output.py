@@ -19,18 +19,31 @@ _json = msgspec.json.Encoder()
 def console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 def err_console() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def say(text: str) -> None:
-    """Rich markup on a terminal; the same text without markup when piped."""
+    """Plain text, printed as it is: never interpreted as markup, so text from a
+    file or a user (a path, a player's name, a log's content) can not break it."""
+    console().print(text, markup=False)
+
+
+def say_markup(text: str) -> None:
+    """Rich markup built by the program (a render), whose untrusted parts were
+    escaped (``core.markup.escape``); plain when piped."""
     console().print(text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break and control character escaped (``\\n``,
+    ``\\x1e``): a message quoting a path or a file's content stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def plain(text: str) -> None:

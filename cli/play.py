@@ -11,14 +11,16 @@ import msgspec
 import typer
 
 from cli.context import service
-from cli.errors import BAD_INPUT, fail, guarded
+from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.games import seat_names
+from cli.inputs import read_small_text
 from cli.keys import key_for
-from cli.output import emit_json, say, write_file
+from cli.output import emit_json, say, say_markup, write_file
 from events import statements
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+from core.markup import escape
 from events.service import GameService, Loaded, ServiceError, parse_command
 from replay.sources import fold_log, open_log
 
@@ -91,7 +93,7 @@ def _write_move_file(
     """The moves against the latest position of a game id or an exported (view) file;
     signed with the player's key in a play-by-email game."""
     log = open_log(svc, ref, player)  # the player's view, from the store or their file
-    game, events, states = fold_log(log)
+    game, events, states = fold_log(log, ref)
     players = log.header.definition.players
     gid = log.header.game_id or ""
     seq = log.lines[-1].seq if log.lines else 0
@@ -185,7 +187,7 @@ def play(
         actors = game.to_act(state)
         if not actors:
             viewer = loaded.seat(as_) if as_ is not None else None
-            say(game.render(state if viewer is None else game.view(state, viewer), viewer))
+            say_markup(game.render(state if viewer is None else game.view(state, viewer), viewer))
             result = game.result(state)
             if result:
                 say("game over: " + ", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
@@ -194,7 +196,7 @@ def play(
         if seat is None:
             say(f"waiting for {', '.join(seat_names(loaded.players, actors))}; come back later")
             return
-        say(game.render(game.view(state, seat) if seat != CHANCE else state, None if seat == CHANCE else seat))
+        say_markup(game.render(game.view(state, seat) if seat != CHANCE else state, None if seat == CHANCE else seat))
         options = [] if seat == CHANCE else list(game.legal(state, seat))
         who = "chance (enter the draw)" if seat == CHANCE else loaded.players[seat]
         for i, o in enumerate(options[:60], start=1):
@@ -218,7 +220,7 @@ def play(
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
             report(svc, game_id, written, False, seat)
         except (ServiceError, RulesError) as exc:
-            say(f"[red]refused:[/] {exc}")
+            say_markup(f"[red]refused:[/] {escape(str(exc))}")
 
 
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
@@ -276,7 +278,7 @@ def _prompt(text: str) -> str | None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("move")(guarded(move))
+    app.command("move")(guarded(reads_untrusted_logs(move)))
     app.command("autoplay")(guarded(autoplay))
     app.command("play")(guarded(play))
 

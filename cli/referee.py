@@ -7,19 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.errors import fail, guarded
-from cli.output import emit_json, say
+from cli.errors import guarded
+from cli.inputs import read_small_text
+from cli.output import emit_json, say_markup
 from core import registry
 from core.engine import BoardScore
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise fail(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise fail(f"{path}: not a text file") from None
 
 
 def score(
@@ -38,9 +30,9 @@ def score(
         for k, v in {"coins": coins, "variant": variant, "sides": sides, "planning": planning}.items()
         if v is not None
     }
-    results: list[BoardScore] = [g.score_board(_read(p), str(p), params) for p in boards]
+    results: list[BoardScore] = [g.score_board(read_small_text(p), str(p), params) for p in boards]
     for r in results:
-        emit_json(r.data) if json else say(r.text)
+        emit_json(r.data) if json else say_markup(r.text)
 
 
 def where(
@@ -52,8 +44,8 @@ def where(
 ) -> None:
     """Where may this card be built?  Legal squares, and the rule that forbids each other one."""
     params = {"coins": str(coins)} if coins is not None else {}
-    r = registry.get(game).where_board(_read(board), str(board), card.upper(), params)
-    emit_json(r.data) if json else say(r.text)
+    r = registry.get(game).where_board(read_small_text(board), str(board), card.upper(), params)
+    emit_json(r.data) if json else say_markup(r.text)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,8 @@ import typer
 from cli.context import service
 from cli.errors import guarded
 from cli.games import parse_players
-from cli.output import emit_json, is_terminal, say
+from cli.output import emit_json, is_terminal, say, say_markup
+from core.markup import escape
 from events.service import GameService, ServiceError
 
 
@@ -44,7 +45,7 @@ def simulate(
     game: Annotated[str, typer.Argument()],
     players: Annotated[str, typer.Option(help="A count or names")],
     seed: Annotated[str, typer.Option(help="Game k gets seed SEED/k")],
-    games: Annotated[int, typer.Option(help="How many games")] = 1,
+    games: Annotated[int, typer.Option(min=1, help="How many games")] = 1,
     bots: Annotated[str, typer.Option(help="POLICY, or one per seat: greedy,random")] = "random",
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -87,7 +88,7 @@ def demo(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option(help="The demo's seed")] = "demo",
     game: Annotated[str, typer.Option(help="Which game")] = "card-city",
-    players: Annotated[int, typer.Option(help="How many bots")] = 3,
+    players: Annotated[int, typer.Option(min=1, max=8, help="How many bots")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
 ) -> None:
     """A seeded bot game recorded into the store, printed as it plays, then the scores."""
@@ -99,11 +100,11 @@ def demo(
     if not quiet:
         for r, e in zip(loaded.records, loaded.events, strict=True):
             say(f"{r.seq:>4}  {g.describe(e, loaded.players)}")
-        say(g.render(loaded.state, None))
+        say_markup(g.render(loaded.state, None))
     result = g.result(loaded.state)
     if result is not None:
         for b in result.breakdowns:
-            say(f"[bold]{loaded.players[b.seat]}[/]: {b.total} points")
+            say_markup(f"[bold]{escape(loaded.players[b.seat])}[/]: {b.total} points")
             for line in b.lines:
                 say(f"    {line.points:>4}  {line.detail or line.label}")
     say(f"recorded as game {gid}; replay it with: citylog log {gid}   or   citylog tui {gid}")

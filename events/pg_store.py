@@ -22,7 +22,7 @@ import psycopg
 from psycopg import errors as pgerr
 
 from events.envelope import Recorded, chain_hash, line_nonce, payload_digest
-from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row
+from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row, scan_rows
 from events.store import (
     Conflict,
     GameExists,
@@ -279,7 +279,16 @@ class PgStore:
         cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
         sql, args = filter_sql(where, "%s", "g.players::jsonb ? %s")
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)  # type: ignore[call-overload]
-        return [(game_from_row(r[:-1]), int(r[-1])) for r in cur]
+        return scan_rows(cur)[0]
+
+    def damaged_games(self) -> list[str]:
+        """One line per row of ``games`` that cannot be read, naming the game."""
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        return scan_rows(self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g"))[1]
+
+    def integrity_problem(self) -> str | None:
+        """PostgreSQL checks its own pages (checksums, WAL); nothing more to ask here."""
+        return None
 
     # -- signed statements ---------------------------------------------------
     def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:

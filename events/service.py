@@ -70,6 +70,31 @@ def pbem_deal_seed(seed: str, events: Sequence[Any], n: int) -> str | None:
     return deal_seed(seed, [j[i].entropy for i in range(n)])
 
 
+def check_text(what: str, text: str) -> str:
+    """``text`` if it is usable as a seed or a player's name: non-empty, valid
+    UTF-8 (a non-UTF-8 command-line argument arrives with surrogates), no control
+    characters.  ServiceError otherwise."""
+    if not text:
+        raise ServiceError(f"{what} must not be empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ServiceError(f"{what} is not valid UTF-8 text") from None
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ServiceError(f"{what} must not contain control characters")
+    return text
+
+
+def check_players(players: Sequence[str]) -> None:
+    """Names: each usable text, none twice, none starting with '-' (an option's look)."""
+    for name in players:
+        check_text("a player's name", name)
+        if name != name.strip() or name.startswith("-"):
+            raise ServiceError(f"player name {name!r}: no leading '-' and no surrounding spaces")
+    if len(set(players)) != len(players):
+        raise ServiceError("two players have the same name")
+
+
 def seed_at(seed: str | None, reseeds: Sequence[tuple[int, str]], seq: int) -> str | None:
     """The seed chance events at ``seq`` come from (a fork may reseed from a seq on)."""
     for start, new in reseeds:
@@ -168,11 +193,21 @@ class GameService:
         game = self.game_of(record)
         records = self.store.read(game_id, upto)
         decoder = decoder_for(game.event_type)
-        events = [decoder.decode(r.payload) for r in records]
+        events = []
         state = None
         states = []
-        for e in events:
-            state = game.apply(state, e)
+        for i, r in enumerate(records, start=1):
+            try:  # a row edited in the database: named, not a crash
+                if r.seq != i or type(r.payload) is not bytes:
+                    raise ValueError("a damaged events row")
+                e = decoder.decode(r.payload)
+                state = game.apply(state, e)
+            except Exception as exc:  # noqa: BLE001 - decode errors, or an event that does not fit
+                raise ServiceError(
+                    f"game {game_id}: seq {r.seq} cannot be read ({type(exc).__name__}); "
+                    f"'citylog verify {game_id}' names the first bad line"
+                ) from None
+            events.append(e)
             if history:
                 states.append(state)
         if state is None:
@@ -217,6 +252,9 @@ class GameService:
             game = registry.get(game_name)
         except registry.UnknownGame as exc:
             raise ServiceError(str(exc)) from None
+        check_players(players)
+        if seed is not None:
+            check_text("--seed", seed)
         bots = dict(bots or {})
         for seat, policy in bots.items():
             if policy not in game.bots:
@@ -462,6 +500,8 @@ class GameService:
         version = self.store.version(game_id)
         if not 1 <= at <= version:
             raise ServiceError(f"--at must be between 1 and {version}, not {at}")
+        if seed is not None:
+            check_text("--seed", seed)
         if seed is not None and parent.table_game:
             raise ServiceError("a --table game has no seed to change")
         loaded = self.load(game_id)
@@ -534,8 +574,10 @@ class GameService:
                 break
             if actors == (CHANCE,) and base is None and record.pbem:
                 break  # waiting for players to join
-            seed = seed_at(base, record.reseeds, seq) or ""
-            step = next_command(game, state, seed, seq, policies)
+            seed = seed_at(base, record.reseeds, seq)
+            if not seed and actors == (CHANCE,):  # never chance from an empty seed [CL-V2]
+                raise ServiceError(f"game {record.id} has no seed to draw chance from")
+            step = next_command(game, state, seed or "", seq, policies)
             if step is None:
                 break
             seat, command = step

@@ -23,7 +23,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 from urllib.parse import quote
 
 import msgspec
@@ -170,7 +170,7 @@ def _schema_version(conn: sqlite3.Connection) -> int:
     try:
         return int(row[0]) if row else 0
     except (TypeError, ValueError):
-        raise NotCitylog(f"schema version {row[0]!r} is not a number") from None
+        raise NotCitylog(f"schema_version {str(row[0])[:40]!r} is not a number: not a citylog database, or a damaged one") from None
 
 
 def _check_ours(conn: sqlite3.Connection, path: str) -> None:
@@ -252,9 +252,27 @@ _SQL_READ_UPTO = (
 
 
 def game_from_row(row: Sequence[object]) -> GameRecord:
-    """A :class:`GameRecord` from the ``_GAME_COLS`` columns (both backends)."""
+    """A :class:`GameRecord` from the ``_GAME_COLS`` columns (both backends);
+    StoreError naming the game if the row is damaged."""
+    try:
+        return _decode_row(row)
+    except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError) as exc:
+        why = " ".join(str(exc).split())[:120]
+        raise StoreError(f"game {str(row[0])[:40]!r}: damaged row in the games table ({why})") from None
+
+
+def _decode_row(row: Sequence[object]) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
      status, created, reseeds, salted, winners, salt, host_key) = row
+    if status not in ("active", "over"):
+        raise ValueError(f"status {str(status)[:20]!r}")
+    for name, value in (("id", gid), ("game", game), ("rules_version", rules), ("seed_commitment", commitment)):
+        if not isinstance(value, str):
+            raise ValueError(f"{name} is not text")
+    if not (seed is None or isinstance(seed, str)) or not (parent is None or isinstance(parent, str)):
+        raise ValueError("seed or parent is not text")
+    if not (fork_at is None or isinstance(fork_at, int)):
+        raise ValueError("fork_at is not a number")
     return GameRecord(
         id=gid,  # type: ignore[arg-type]
         game=game,  # type: ignore[arg-type]
@@ -275,6 +293,19 @@ def game_from_row(row: Sequence[object]) -> GameRecord:
         salt=salt,  # type: ignore[arg-type]
         host_key=host_key or "",  # type: ignore[arg-type]
     )
+
+
+def scan_rows(rows: Any) -> tuple[list[tuple[GameRecord, int]], list[str]]:
+    """(readable games with their event counts, one line per damaged row): one bad
+    row hides no other game (``list`` lists the rest and names it)."""
+    good: list[tuple[GameRecord, int]] = []
+    bad: list[str] = []
+    for r in rows:
+        try:
+            good.append((game_from_row(r[:-1]), int(r[-1])))
+        except (StoreError, TypeError, ValueError) as exc:
+            bad.append(str(exc))
+    return good, bad
 
 
 def game_row(rec: GameRecord) -> tuple[object, ...]:
@@ -567,7 +598,25 @@ class SqliteStore:
             where, "?", "EXISTS (SELECT 1 FROM json_each(g.players) WHERE value = ?)"
         )
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)
-        return [(game_from_row(r[:-1]), r[-1]) for r in cur]
+        return scan_rows(cur)[0]
+
+    def damaged_games(self) -> list[str]:
+        """One line per row of ``games`` that cannot be read, naming the game."""
+        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        return scan_rows(self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g"))[1]
+
+    def integrity_problem(self) -> str | None:
+        """SQLite's own check of the file (``PRAGMA quick_check``): None if sound,
+        else its first complaint."""
+        try:
+            rows = self._conn.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        first = str(rows[0][0]) if rows else "no answer"
+        if first == "ok":
+            return None
+        complaints = [line for row in rows for line in str(row[0]).splitlines() if not line.startswith("***")]
+        return "; ".join(complaints[:1] + ([f"{len(complaints) - 1} more"] if len(complaints) > 1 else []))
 
     # -- signed statements ---------------------------------------------------
     def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:

@@ -111,5 +111,6 @@ def decode(data: bytes, source: str) -> Statement:
             raise StatementError(f"{source}: not a citylog move file, join or invitation (unknown format)")
         out: Statement = msgspec.json.decode(data, type=kind)
         return out
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise StatementError(f"{source}: not a citylog move file, join or invitation ({exc})") from None
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+        raise StatementError(f"{source}: not a citylog move file, join or invitation ({why})") from None

@@ -304,6 +304,16 @@ class EventStore(Protocol):
         events, read from each game's row (cost independent of history)."""
         ...
 
+    def damaged_games(self) -> list[str]:
+        """One line per row of ``games`` that cannot be read, naming the game
+        (:meth:`list_games_with_counts` leaves such rows out)."""
+        ...
+
+    def integrity_problem(self) -> str | None:
+        """The store's own check of its storage: None if sound, else its first complaint."""
+        ...
+
+
     def version(self, game_id: str) -> int: ...
     def head(self, game_id: str) -> tuple[int, str]: ...
     def append(

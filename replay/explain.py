@@ -106,8 +106,8 @@ def try_at(
         produced = checked_decide(game, before, seat, command)
     except IllegalCommand as exc:
         return False, f"illegal at seq {seq}: {exc}"
-    except RulesError as exc:
-        return False, f"not a command: {exc}"
+    except RulesError as exc:  # bad syntax is bad input (exit 2), not a failed check
+        raise ValueError(f"not a command: {exc}") from None
     if viewer is not None:
         produced = tuple(game.redact(e, viewer) for e in produced)
     shown = "; ".join(game.describe(e, players) for e in produced[:3])

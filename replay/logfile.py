@@ -112,27 +112,71 @@ def write(log: LogFile, out: IO[str]) -> None:
         out.write(_enc.encode(line).decode() + "\n")
 
 
+MAX_LINE_CHARS = 1 << 20
+"""A line longer than this (1 Mi characters) is refused; the longest real event
+line is a few kilobytes."""
+MAX_FILE_CHARS = 64 << 20
+"""A file longer than this (64 Mi characters) is refused; a 300-event game's log
+is about 150 kilobytes."""
+
+
+def _text_lines(handle: IO[str], source: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line, read as a stream within the size limits.
+
+    A UTF-8 byte order mark before the first line is dropped; blank lines at the
+    end are ignored; a blank line before another line is an error.
+    """
+    total = 0
+    blank_at: int | None = None
+    number = 0
+    while True:
+        raw = handle.readline(MAX_LINE_CHARS + 2)
+        if not raw:
+            return
+        number += 1
+        total += len(raw)
+        if total > MAX_FILE_CHARS:
+            raise LogFileError(f"{source}:{number}: the file is longer than the limit ({MAX_FILE_CHARS} characters)")
+        text = raw.rstrip("\r\n")
+        if len(text) > MAX_LINE_CHARS:
+            raise LogFileError(f"{source}:{number}: line longer than the limit ({MAX_LINE_CHARS} characters)")
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        if not text.strip():
+            if blank_at is None:
+                blank_at = number
+            continue
+        if blank_at is not None:
+            raise LogFileError(f"{source}:{blank_at}: blank line inside the log")
+        yield number, text
+
+
 def read(handle: IO[str], source: str = "log") -> LogFile:
-    """Parse a log file; ``LogFileError`` names the first bad line."""
-    lines = handle.read().splitlines()
-    if not lines:
+    """Parse a log file as a stream; ``LogFileError`` names the first bad line."""
+    lines = _text_lines(handle, source)
+    first = next(lines, None)
+    if first is None:
         raise LogFileError(f"{source}: empty file, not a citylog log")
     try:
-        header = _header_dec.decode(lines[0])
-    except msgspec.DecodeError as exc:
-        raise LogFileError(f"{source}:1: not a citylog log header ({exc})") from None
+        header = _header_dec.decode(first[1])
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise LogFileError(f"{source}:1: not a citylog log header ({_short(exc)})") from None
     if header.format != FORMAT:
         raise LogFileError(f"{source}:1: unknown format {header.format!r} (this citylog reads {FORMAT})")
     out: list[Line] = []
-    for number, text in enumerate(lines[1:], start=2):
-        if not text.strip():
-            raise LogFileError(f"{source}:{number}: blank line inside the log")
+    for number, text in lines:
         try:
             line = _line_dec.decode(text)
-        except msgspec.DecodeError as exc:
-            raise LogFileError(f"{source}:{number}: malformed event line ({exc})") from None
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise LogFileError(f"{source}:{number}: malformed event line ({_short(exc)})") from None
         out.append(line)
     return LogFile(header, out)
+
+
+def _short(exc: BaseException) -> str:
+    """An exception's message on one line, at most 200 characters."""
+    text = " ".join(str(exc).split()) if not isinstance(exc, RecursionError) else "nested too deeply"
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def first_bad_line(log: LogFile) -> tuple[int, str] | None:

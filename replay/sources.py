@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from core import registry
 from events.codec import decoder_for
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, Note, new_game_id
@@ -65,7 +66,7 @@ def export(
     return log
 
 
-def view_of(log: LogFile, player: str) -> LogFile:
+def view_of(log: LogFile, player: str, source: str = "log") -> LogFile:
     """``player``'s view of a full log: line for line what ``export --as`` writes.
 
     This is the one redaction path: every command that takes ``--as P`` reads
@@ -82,7 +83,7 @@ def view_of(log: LogFile, player: str) -> LogFile:
         raise ServiceError(f"no player {player!r} (players: {', '.join(players)})")
     decoded = decode_events(log)
     if not isinstance(decoded, tuple):
-        raise ServiceError(decoded.message("log"))
+        raise ServiceError(decoded.message(source))
     game, events = decoded
     secret = h.seed if h.salted else None
     lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
@@ -100,6 +101,8 @@ def view_seat(log: LogFile) -> int | None:
     """The seat a view file shows, None for a full (referee) log."""
     if log.header.view is None:
         return None
+    if log.header.view not in log.header.definition.players:
+        raise ServiceError(f"the view's player {log.header.view!r} is not one of the game's players [CL-V3]")
     return log.header.definition.players.index(log.header.view)
 
 
@@ -127,6 +130,19 @@ def export_record(service: GameService, game_id: str) -> str:
     return text_record.write(export(service, game_id), service.store.notes(game_id))
 
 
+def stored_log(service: GameService, game_id: str) -> LogFile:
+    """A stored game's full log as it is in the database, not decoded or folded
+    (so ``verify`` can name a line whose payload was edited in the database)."""
+    store = service.store
+    record = store.get_game(game_id)
+    records = store.read(game_id)
+    for number, r in enumerate(records, start=2):
+        if not (type(r.seq) is int and type(r.type) is str and type(r.payload) is bytes
+                and type(r.prev_hash) is str and type(r.hash) is str):
+            raise ServiceError(f"{game_id}:{number}: a damaged events row (a column holds the wrong kind of value)")
+    return logfile.from_records(header_of(record), records)
+
+
 def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:
     """A game id in the store, or an exported file; ``player``: that player's view of it.
 
@@ -135,15 +151,23 @@ def open_log(service: GameService, ref: str, player: str | None = None) -> LogFi
     path = Path(ref)
     if path.is_file():
         log = read_path(path)
-        return log if player is None else view_of(log, player)
+        return log if player is None else view_of(log, player, ref)
     try:
-        return export(service, ref, player)
+        return stored_log(service, ref) if player is None else export(service, ref, player)
     except GameNotFound:
         raise ServiceError(f"no game or file {ref!r}") from None
 
 
-def import_log(service: GameService, log: LogFile, notes: list[Note] | None = None) -> str:
-    """Verify ``log``, then store it (and ``notes``) as a new game (all or nothing)."""
+def import_log(
+    service: GameService, log: LogFile, notes: list[Note] | None = None, bots: dict[int, str] | None = None
+) -> str:
+    """Verify ``log``, then store it (and ``notes``) as a new game (all or nothing).
+
+    Nothing the unchained header says is taken on trust: the status is the
+    fold's; bot seats are the importer's (``bots``), never the file's; a parent
+    is kept only if it is in this database and the file's first ``fork_at``
+    lines are the parent's own.  [CL-V5]
+    """
     if log.header.view is not None:
         raise ServiceError(
             f"this file is {log.header.view}'s view of a game (hidden cards redacted); "
@@ -153,17 +177,12 @@ def import_log(service: GameService, log: LogFile, notes: list[Note] | None = No
     if not verdict.ok:
         raise ServiceError(f"not imported: {verdict.message('file')}")
     h = log.header
-    parent = h.parent
-    if parent is not None:
-        try:
-            service.store.get_game(parent)
-        except GameNotFound:
-            parent = None  # the parent lives in another database
+    parent = _lineage(service, log)
     record = GameRecord.of(
         new_game_id(),
         h.definition,
         seed=h.seed,
-        bots=h.bots,
+        bots=_checked_bots(service, log, bots or {}),
         parent=parent,
         fork_at=h.fork_at if parent else None,
         reseeds=h.reseeds,
@@ -186,16 +205,49 @@ def import_log(service: GameService, log: LogFile, notes: list[Note] | None = No
     return record.id
 
 
-def fold_log(log: LogFile) -> tuple[Any, list[Any], list[Any]]:
+def _lineage(service: GameService, log: LogFile) -> str | None:
+    """The header's parent, if it is in this store and shares the file's first
+    ``fork_at`` lines hash for hash; else None (the lineage is not kept).  [CL-V5]"""
+    h = log.header
+    if h.parent is None or h.fork_at is None or not 1 <= h.fork_at <= len(log.lines):
+        return None
+    try:
+        parent = service.store.read(h.parent, upto=h.fork_at)
+    except GameNotFound:
+        return None  # the parent lives in another database
+    if [r.hash for r in parent] != [x.hash for x in log.lines[: h.fork_at]]:
+        return None
+    return h.parent
+
+
+def _checked_bots(service: GameService, log: LogFile, bots: dict[int, str]) -> dict[int, str]:
+    game = registry.get(log.header.definition.game)
+    players = log.header.definition.players
+    for seat, policy in bots.items():
+        if not 0 <= seat < len(players):
+            raise ServiceError(f"no seat {seat} for a bot (players: {', '.join(players)})")
+        if policy not in game.bots:
+            raise ServiceError(f"no bot policy {policy!r} for {game.spec.title} (bots: {', '.join(game.bots)})")
+    return dict(bots)
+
+
+def fold_log(log: LogFile, source: str | None = None) -> tuple[Any, list[Any], list[Any]]:
     """(game, events, states after each event) of a log; raises ServiceError if undecodable."""
+    source = source or log.header.game_id or "log"
     decoded = decode_events(log)
     if not isinstance(decoded, tuple):
-        raise ServiceError(decoded.message("log"))
+        raise ServiceError(decoded.message(source))
     game, events = decoded
     states: list[Any] = []
     state = None
-    for e in events:
-        state = game.apply(state, e)
+    for line, e in zip(log.lines, events, strict=True):
+        try:
+            state = game.apply(state, e)
+        except Exception as exc:  # noqa: BLE001 - the fold never validates: a forged event may not fit
+            raise ServiceError(
+                f"{source}:{line.seq + 1}: the event does not fit the game at this point "
+                f"({type(exc).__name__}); 'citylog verify' names the first bad line"
+            ) from None
         states.append(state)
     return game, events, states
 

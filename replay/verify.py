@@ -5,6 +5,12 @@ played at the table each outcome is checked for possibility.  A player's view
 (redacted) can only be checked by its hash chain.  The first bad line is named;
 nothing after it is trusted (python-chess #365: never keep going after an
 illegal move).
+
+What a header says about the log is checked too, since the header itself is not
+chained: a full log holds no redacted line and, unless its chained definition
+marks a table game, the seed its commitment names (:func:`header_problem`); a
+log that says it is over must fold to a finished game, and one that says it is
+active to an unfinished one (:func:`status_problem`).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ class Verdict(msgspec.Struct, frozen=True):
     """File line number (the header is line 1, event seq N is line N + 1)."""
     seq: int | None = None
     events: int = 0
+    over: bool | None = None
+    """Whether the log folds to a finished game (None when it was not folded)."""
 
     def message(self, source: str) -> str:
         if self.ok:
@@ -55,12 +63,75 @@ def decode_events(log: LogFile) -> tuple[Any, list[Any]] | Verdict:
     for line in log.lines:
         try:
             e = decoder.decode(bytes(line.payload))
-        except msgspec.DecodeError as exc:
-            return _bad(line.seq, f"payload is not a {game.spec.title} event ({exc})", len(log.lines))
+        except (msgspec.DecodeError, RecursionError) as exc:
+            why = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+            return _bad(line.seq, f"payload is not a {game.spec.title} event ({why})", len(log.lines))
         if getattr(type(e), "__struct_config__").tag != line.type:
             return _bad(line.seq, f"type {line.type!r} does not match the payload", len(log.lines))
         events.append(e)
     return game, events
+
+
+def header_problem(log: LogFile) -> Verdict | None:
+    """What the (unchained) header claims that the chained lines or definition deny.
+
+    - A full log (no ``view``) has no redacted line: a referee's log hides
+      nothing, and a redacted line's payload would go unchecked.  [CL-V1]
+    - A full log of a seeded game (its chained definition does not say
+      ``table``) carries the seed its commitment names: without it chance could
+      not be re-derived, only checked for possibility.  [CL-V2]
+    - A view names one of the game's players and carries no seed.  [CL-V3]
+    """
+    h, d = log.header, log.header.definition
+    n = len(log.lines)
+    if h.view is None:
+        for line in log.lines:
+            if line.redacted or line.digest is not None:
+                return _bad(line.seq, "a full log holds no redacted line (it hides a payload "
+                            "that would go unchecked) [CL-V1]", n)
+        if not d.seed_commitment:
+            return Verdict(False, "the game's definition has no seed commitment [CL-V2]", line=1, events=n)
+        if h.seed is None and not d.table:
+            return Verdict(False, "a full log of a seeded game must carry its seed, or chance "
+                           "could not be re-derived from it [CL-V2]", line=1, events=n)
+        if h.seed is None:
+            return Verdict(False, "a full log must carry the game's seed (a table game's seed salts "
+                           "its digests, so its players' views cannot be brute-forced) [CL-V2]", line=1, events=n)
+    else:
+        if h.view not in d.players:
+            return Verdict(False, f"the view's player {h.view!r} is not one of the game's players [CL-V3]",
+                           line=1, events=n)
+        if (h.seed is not None or h.reseeds) and h.status != "over":
+            # the seed is revealed in every export once the game is over (issue 10);
+            # the status is then checked against the fold [CL-V4]
+            return Verdict(False, "a player's view carries no seed before the game is over [CL-V3]",
+                           line=1, events=n)
+    if h.seed is not None and seed_commitment(h.seed, h.salt) != d.seed_commitment:
+        return Verdict(False, "the seed does not match the game's seed commitment", line=1, events=n)
+    last = 1
+    for start, seed in h.reseeds:
+        if not last < start <= n + 1 or not seed:
+            return Verdict(False, f"reseed at seq {start}: reseeds go in increasing seq order, "
+                           f"within the log (2..{n + 1})", line=1, events=n)
+        last = start
+    return None
+
+
+def status_problem(log: LogFile, over: bool) -> Verdict | None:
+    """The header's status against the fold: ``over`` exactly when the fold is over.
+    A log cut short (truncated at a decision boundary, or a stored game that lost
+    its last events) is caught here, since its header still says it is over.  [CL-V4]"""
+    claimed = log.header.status
+    n = len(log.lines)
+    if claimed not in ("active", "over"):
+        return Verdict(False, f"unknown status {claimed!r} (active or over) [CL-V4]", line=1, events=n, over=over)
+    if claimed == "over" and not over:
+        return Verdict(False, f"the log says the game is over, but its {n} events stop before the end "
+                       "(the log was cut) [CL-V4]", line=1, events=n, over=over)
+    if claimed == "active" and over:
+        return Verdict(False, "the log says the game is still going, but its events end it [CL-V4]",
+                       line=1, events=n, over=over)
+    return None
 
 
 def verify(log: LogFile, sealed: bool = True) -> Verdict:
@@ -75,6 +146,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     bad = first_bad_line(log)
     if bad is not None:
         return Verdict(False, bad[1], line=bad[0], seq=bad[0] - 1, events=n)
+    problem = header_problem(log)
+    if problem is not None:
+        return problem
     decoded = decode_events(log)
     if isinstance(decoded, Verdict):
         return decoded
@@ -168,19 +242,28 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
                 return _bad(seq + j, f"{type(events[i + j]).__name__} is not what the rules produce here", n)
             state = game.apply(state, e)
         i += len(produced)
+    over = not game.to_act(state)
+    wrong_status = status_problem(log, over)
+    if wrong_status is not None:
+        return wrong_status
     if h.view is not None:
         return Verdict(
             True,
             f"{n} events; hash chain verified{signed_note}; deal proven: {chance_events} chance events, "
             f"{hidden} hidden lines",
             events=n,
+            over=over,
         )
-    how = "chance re-derived from the seed" if h.seed and not d.table else (
-        "chance checked for possibility" if d.table else "chance checked for possibility (no seed in file)"
-    )
+    how = "chance checked for possibility (a table game)" if d.table else "chance re-derived from the seed"
+    if h.reseeds and not d.table:
+        starts = ", ".join(str(s) for s, _ in h.reseeds)
+        how += f" (from seq {starts} on: from the fork's new seed, which the chain does not bind)"
     if d.host_key and h.seed:
         how = f"deal proven: {chance_events} chance events from the committed seed and every player's entropy"
-    return Verdict(True, f"{n} events; hash chain verified{signed_note}; every event legal; {how}", events=n)
+    end = "the game is over" if over else "the game is not over"
+    return Verdict(
+        True, f"{n} events; hash chain verified{signed_note}; every event legal; {how}; {end}", events=n, over=over
+    )
 
 
 def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> Any:

@@ -29,6 +29,7 @@ from core.card_city.city import (
 from core.card_city.scoring import final_score
 from core.boardtext import Token, board_tokens
 from core.engine import BadOptions, BoardFileError, BoardScore
+from core.markup import escape
 
 TOKENS = {"H", "R", "C", "L", "I", "P", "."}
 
@@ -104,7 +105,7 @@ def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore
         "empty": 25 - len(grid),
     }
     width = max(len(l.detail) for l in b.lines)
-    out = [f"[bold]{source}[/]"]
+    out = [f"[bold]{escape(source)}[/]"]
     for line in b.lines:
         out.append(f"  {line.detail:<{width}}  {line.points:>4}")
     out.append(f"  {'total':<{width}}  {b.total:>4}  ({coins % 5} coin(s) left)")
@@ -129,7 +130,7 @@ def where(text: str, source: str, card: str, params: Mapping[str, str]) -> Board
         if found is not None:
             illegal.append({"square": [sq[0], sq[1]], "rule": found[0], "reason": found[1]})
     data = {"legal": [[r, c] for r, c in legal], "illegal": illegal}
-    out = [f"[bold]{source}[/]: where may a {NAMES[card]} card go?"]
+    out = [f"[bold]{escape(source)}[/]: where may a {NAMES[card]} card go?"]
     out.append("  legal: " + (" ".join(f"({r},{c})" for r, c in legal) or "nowhere (CC-2: discard it)"))
     for item in illegal:
         r, c = item["square"]

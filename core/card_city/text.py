@@ -27,6 +27,7 @@ from core.card_city.commands import (
 )
 from core.card_city.state import HIDDEN, State
 from core.engine import BadCommandSyntax
+from core.markup import escape
 
 STYLE = {
     "H": "bold white on magenta",
@@ -227,19 +228,19 @@ def render(s: State, seat: int | None) -> str:
         pawn = " (first mayor)" if i == s.first else ""
         you = " ← you" if i == seat else ""
         hand = "".join(p.hand.cards)
-        lines.append(f"[bold]{p.name}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else ""))
+        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else ""))
         lines.extend(render_city(p.city))
     if s.offer is not None:
         o = s.offer
         lines.append(
-            f"offer to {s.players[o.to].name}: pair {''.join(o.pair)} | rest {''.join(o.up)} + "
+            f"offer to {escape(s.players[o.to].name)}: pair {''.join(o.pair)} | rest {''.join(o.up)} + "
             f"{''.join(o.down)}"
         )
     if len(s.holding) and s.divider >= 0:
-        lines.append(f"{s.players[s.divider].name} holds {''.join(s.holding.cards)}")
+        lines.append(f"{escape(s.players[s.divider].name)} holds {''.join(s.holding.cards)}")
     if s.set_aside:
         lines.append(f"set aside (CC-8): {''.join(s.set_aside)}")
     if s.scores:
         for b in s.scores:
-            lines.append(f"{s.players[b.seat].name}: {b.total} points" + (f" — {b.title}" if b.title else ""))
+            lines.append(f"{escape(s.players[b.seat].name)}: {b.total} points" + (f" — {b.title}" if b.title else ""))
     return "\n".join(lines)

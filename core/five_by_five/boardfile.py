@@ -22,6 +22,7 @@ from core.engine import BadOptions, BoardFileError, BoardScore
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.scoring import score_board
 from core.five_by_five.tiles import GOODS, GOODS_NAMES, PARK, TILES, TYPE_NAMES, TYPES, WITH_GOODS
+from core.markup import escape
 
 IN_THE_BOX: Counter[str] = Counter(t.code for t in TILES)
 """Tiles per cell code (``Fe``, ``H``…): 108 in all (the rulebook's components, FC-2)."""
@@ -88,7 +89,7 @@ def score_text(text: str, source: str, params: Mapping[str, str]) -> BoardScore:
             raise BadOptions(f"planning {params['planning']!r}: a Planning card number 1–12")
     cells = parse_board(text, source)
     sc = score_board(cells, sides, planning)
-    lines = [f"[bold]{source}[/]"]
+    lines = [f"[bold]{escape(source)}[/]"]
     for card, side in zip(BUILDING_CARDS, sides):
         pts = sc.categories[card.key]
         lines.append(f"{card.number:>2}. {card.name:<15} {side} {pts:>4}   {sc.details[card.key]}")

@@ -38,6 +38,7 @@ from core.five_by_five.plans import layout, section_squares, square_index, squar
 from core.five_by_five.rules import to_act
 from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, PLAY, State
 from core.five_by_five.tiles import TILES, TYPE_NAMES, cell_of, tile_code, tile_label
+from core.markup import escape
 
 COLOURS = {
     "F": "bold red",
@@ -277,7 +278,7 @@ def _cell(s: State, seat: int, q: int) -> str:
 def render_board(s: State, seat: int) -> str:
     b = s.boards[seat]
     token = "token held" if b.token else "token spent"
-    head = f"[bold]{s.players[seat]}[/] ({b.park_count()} parks, {token})"
+    head = f"[bold]{escape(s.players[seat])}[/] ({b.park_count()} parks, {token})"
     rows = ["     A   B   C   D   E"]
     for r in range(5):
         rows.append(f" {r + 1} " + " ".join(_cell(s, seat, r * 5 + c) for c in range(5)))
@@ -297,19 +298,19 @@ def render(s: State, seat: int | None) -> str:
         offer = [f"{i}: {_tiles(st)}" for i, st in enumerate(s.sets, 1) if st]
         lines.append("Sets on offer: " + (" | ".join(offer) or "none"))
     if s.hand:
-        lines.append(f"{s.players[s.active]} places: " + " ".join(f"{tile_code(t)}#{t}" for t in s.hand))
+        lines.append(f"{escape(s.players[s.active])} places: " + " ".join(f"{tile_code(t)}#{t}" for t in s.hand))
     if s.park == PARK_OFFER:
-        lines.append(f"{s.players[s.active]} decides the park action (FC-7)")
+        lines.append(f"{escape(s.players[s.active])} decides the park action (FC-7)")
     if s.park == PARK_REPLACE:
         seen = ", ".join(tile_label(t) for t in s.park_drawn)
-        lines.append(f"{s.players[s.active]} drew for the park action: {seen}")
+        lines.append(f"{escape(s.players[s.active])} drew for the park action: {seen}")
     actors = to_act(s)
     if not actors:
-        lines.append("Game over. Scores: " + ", ".join(f"{p} {v}" for p, v in zip(s.players, s.scores)))
+        lines.append("Game over. Scores: " + ", ".join(f"{escape(p)} {v}" for p, v in zip(s.players, s.scores)))
     elif actors == (-1,):
         lines.append("Waiting for a draw (chance).")
     else:
-        lines.append("To act: " + ", ".join(s.players[a] for a in actors))
+        lines.append("To act: " + ", ".join(escape(s.players[a]) for a in actors))
     order = list(range(s.n))
     if seat is not None and 0 <= seat < s.n:
         order.remove(seat)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine import BadCommandSyntax
+from core.markup import escape
 from core.point_city import events as ev
 from core.point_city.cards import CARDS, TYPES, WILD, Card
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
@@ -62,6 +63,8 @@ def cost_text(card: Card, markup: bool = False) -> str:
 
 
 def building_text(card: Card, markup: bool = False) -> str:
+    if card.kind not in ("producer", "points", "civic"):  # a card known by its face only (PL-16)
+        return "building side unknown"
     what = {"producer": f"makes {_res(card.produces, 1, markup)}" if card.produces else "",
             "points": "points", "civic": "civic"}[card.kind]
     return f"{what} {card.vp}VP [{cost_text(card, markup)}]"
@@ -199,7 +202,7 @@ def render(s: State, seat: int | None) -> str:
     for i, who in enumerate(s.seats):
         me = " (you)" if seat == i else ""
         turn = " [reverse]to play[/]" if s.step == "turn" and s.turn == i else ""
-        out += _tableau(f"{s.players[i]}{me}{turn}", who, seat_score(who))
+        out += _tableau(f"{escape(s.players[i])}{me}{turn}", who, seat_score(who))
     if s.solo_level:
         out += _tableau(f"solo opponent (level {s.solo_level})", s.opponent, opponent_score(s))
     return "\n".join(out)

@@ -49,7 +49,8 @@ def test_notes_survive_a_text_record_round_trip(db: Path, tmp_path: Path) -> Non
     ok(db, "export", gid, "--format", "text", "-o", str(record))
     text = record.read_text()
     assert "{a bold split}" in text and "{@9 line one\\nline two \\}}" in text
-    new = json.loads(ok(db, "import", str(record), "--json"))["game_id"]
+    # bot seats are the importer's to give, never the file's [CL-V5]
+    new = json.loads(ok(db, "import", str(record), "--bots", "greedy", "--json"))["game_id"]
     assert json.loads(ok(db, "note", new, "--json")) == [
         {"seq": 6, "text": "a bold split"},
         {"seq": 9, "text": "line one\nline two }"},
@@ -160,7 +161,8 @@ def test_a_record_edited_on_windows_still_imports(db: Path, tmp_path: Path) -> N
     text = ok(db, "export", gid, "--format", "text")
     record = tmp_path / "r.txt"
     record.write_bytes(b"\xef\xbb\xbf" + "\r\n".join("  " + line for line in text.splitlines()).encode())
-    new = json.loads(ok(db, "import", str(record), "--json"))["game_id"]
+    # bot seats are the importer's to give, never the file's [CL-V5]
+    new = json.loads(ok(db, "import", str(record), "--bots", "greedy", "--json"))["game_id"]
     assert ok(db, "export", new, "--format", "text") == text
 
 

@@ -55,7 +55,8 @@ def _play_table_game(svc: GameService, gid: str, seed: str, stop: int | None = N
 def _round_trip(svc: GameService, gid: str, into: GameService) -> str:
     text = export_record(svc, gid)
     log, notes = record.read(text, "r.txt")
-    new = import_log(into, log, notes)
+    # bot seats are the importer's to give, never the file's [CL-V5]: give the original's
+    new = import_log(into, log, notes, svc.store.get_game(gid).bots)
     assert export_record(into, new) == text
     assert [x.hash for x in export(into, new).lines] == [x.hash for x in export(svc, gid).lines]
     assert into.store.notes(new) == svc.store.notes(gid)
