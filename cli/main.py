@@ -15,7 +15,7 @@ try:  # typer ≥ 0.20 carries its own copy of Click
 except ImportError:  # pragma: no cover - older typer on plain Click
     from click import exceptions as click_errors  # type: ignore[no-redef]
 
-from cli import files, games, inspect, keys, mail, notes, play, referee, rules, simulate, stores, tui
+from cli import files, games, hint, inspect, keys, mail, notes, play, referee, rules, simulate, stores, tui
 from cli.context import AppState
 from cli.output import one_line
 
@@ -84,7 +84,7 @@ def _root(
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
-for module in (games, play, inspect, files, notes, referee, rules, simulate, stores, tui, keys, mail):
+for module in (games, play, inspect, files, notes, referee, rules, simulate, stores, tui, keys, mail, hint):
     module.register(app)
 
 

@@ -242,6 +242,26 @@ class Game(ABC, Generic[S, E, C]):
             return False
         return True
 
+    def determinize(self, view: S, seat: int, rng: Rng) -> S:
+        """A true state consistent with ``view`` (``seat``'s view), its hidden parts sampled.
+
+        Information-set search (``core.mcts``) plays on such samples, so a bot
+        never looks at the true state.  Law: ``view(determinize(v, seat, rng),
+        seat) == v`` for every ``v = view(state, seat)``.  The default suits a
+        game without hidden information.
+        """
+        return view
+
+    def estimate(self, state: S) -> tuple[float, ...] | None:
+        """Each seat's expected final score from an unfinished position, or None.
+
+        Search (``core.mcts``) stops a simulation where this gives an answer
+        instead of playing the game out at random; a game whose random
+        playouts say little (a board where placement is everything) gives its
+        heuristic here.  The default, None: play it out.
+        """
+        return None
+
     # -- results and presentation -------------------------------------------
     @abstractmethod
     def result(self, state: S) -> Result | None: ...

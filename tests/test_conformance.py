@@ -36,7 +36,7 @@ def test_random_games_end_and_fold_matches(name: str, data: st.DataObject) -> No
     game = registry.get(name)
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
-    policies = [data.draw(st.sampled_from(sorted(game.bots))) for _ in range(n)]
+    policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
     options = draw_options(game, data.draw)
     state, events = play_game(game, _players(game, n), seed, policies, options)
     assert game.to_act(state) == ()

@@ -59,7 +59,7 @@ def test_view_laws_on_random_games(name: str, data: st.DataObject) -> None:
     game = registry.get(name)
     n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
     seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
-    policies = [data.draw(st.sampled_from(sorted(game.bots))) for _ in range(n)]
+    policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
     options = draw_options(game, data.draw)
     _, events = play_game(game, [f"p{i}" for i in range(n)], seed, policies, options)
     assert check_view_laws(game, events, range(n)) == n * len(events)

@@ -14,10 +14,15 @@ from typing import Any
 from events.service import GameService
 from events.store import open_store
 from replay.diff import diff
-from replay.sources import export
+from replay.hint import describe, hint
+from replay.sources import export, open_log
 from replay.tree import flatten, game_tree
 
 from cli.tui.model import DiffModel, GameModel, GameRow
+
+
+HINT_PLAYOUTS = 300
+"""The TUI's hint budget: a few seconds at most on a slow machine."""
 
 
 class Backend:
@@ -83,6 +88,11 @@ class Backend:
     def fork(self, game_id: str, at: int, seed: str | None) -> str:
         with self.service() as svc:
             return svc.fork(game_id, at, seed)
+
+    def hint(self, game_id: str, player: str, playouts: int = HINT_PLAYOUTS) -> list[str]:
+        """``citylog hint``'s lines for ``player``, read through their view (open_log)."""
+        with self.service() as svc:
+            return describe(hint(open_log(svc, game_id, player), playouts))
 
     def diff(self, a: str, b: str) -> DiffModel:
         with self.service() as svc:

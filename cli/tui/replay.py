@@ -38,6 +38,7 @@ class GameScreen(Screen[None]):
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
         Binding("b", "board", "board", show=False),
+        Binding("h", "hint", "hint", show=False),  # kept off the footer: its snapshots stay put
         Binding("w", "live", "live"),
         Binding("t", "tree", "forks", show=False),
         Binding("question_mark", "legend", "legend"),
@@ -136,6 +137,15 @@ class GameScreen(Screen[None]):
             return
         self.app.call_from_thread(self.app.open_game, child)  # type: ignore[attr-defined]
 
+    @work(thread=True, exclusive=True, group="hint")
+    def hint(self, player: str) -> None:
+        try:
+            lines = self.app.backend.hint(self.game_id, player)  # type: ignore[attr-defined]
+        except FAILURES as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        self.app.call_from_thread(self.app.push_screen, TextModal(f"hint for {player}", "\n".join(lines)))
+
     # -- model -> widgets ------------------------------------------------------
     def loaded(self, model: GameModel) -> None:
         if self.model is not None:
@@ -206,6 +216,16 @@ class GameScreen(Screen[None]):
                 self.fork(at, seed or None)
 
         self.app.push_screen(SeedModal(at), chosen)
+
+    def action_hint(self) -> None:
+        """The search's choice for the player at the table, from that player's view only."""
+        model = self.model
+        seat = model.acting_seat() if model is not None else None
+        if model is None or seat is None:
+            self.notify("no player of yours is to act", severity="warning")
+            return
+        self.notify(f"searching for {model.players[seat]}…")
+        self.hint(model.players[seat])
 
     @work(thread=True, exclusive=True, group="game-io")
     def action_tree(self) -> None:

@@ -231,3 +231,10 @@ def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
 @lru_cache(maxsize=8192)
 def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
     return tuple(development_options({(r, c): k for r, c, k in cells}))
+
+
+@lru_cache(maxsize=16384)
+def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
+    """:func:`construction_squares` of a city; coins matter only to afford a Leisure card (CC-2)."""
+    grid = {(r, c): k for r, c, k in cells}
+    return tuple(construction_squares(grid, kind, LEISURE_COST if affords_leisure else 0))

@@ -38,7 +38,9 @@ from core.engine import (
     normalize_options,
     random_bot,
 )
+from core.bots import BotRegistry
 from core.rng import Rng
+from core.card_city.determinize import determinize
 from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
@@ -58,7 +60,7 @@ class CardCity(Game[State, ev.Event, Command]):
     spec = SPEC
     event_type = ev.Event | Joined
     command_type = Command
-    bots = {"random": random_bot, "greedy": greedy_bot}
+    bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
     def create(
         self, players: Sequence[str], options: Mapping[str, str], table: bool = False
@@ -144,6 +146,9 @@ class CardCity(Game[State, ev.Event, Command]):
             winners=state.winners,
             breakdowns=state.scores,
         )
+
+    def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

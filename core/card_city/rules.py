@@ -24,7 +24,7 @@ from core.card_city.cards import (
 from core.card_city.city import (
     cells_can_construct,
     cells_development_options,
-    construction_squares,
+    cells_construction_squares,
     construction_violation,
     development_options,
     development_violation,
@@ -44,7 +44,7 @@ from core.card_city.commands import (
     Take,
 )
 from core.card_city.fold import apply
-from core.card_city.scoring import final_score, income, winners
+from core.card_city.scoring import cells_income, final_score, winners
 from core.card_city.state import HIDDEN, State
 from core.engine import CHANCE, IllegalCommand
 
@@ -356,7 +356,7 @@ def advance(s: State) -> tuple[ev.Event, ...]:
         out: list[ev.Event] = []
         for step in range(s.n):
             seat = (s.first + step) % s.n
-            got = income(s.players[seat].grid(), s.options.parking_meters)
+            got = cells_income(s.players[seat].city, s.options.parking_meters)
             out.append(
                 ev.IncomePaid(
                     seat=seat,
@@ -446,9 +446,8 @@ def legal(s: State, seat: int) -> Iterator[Command]:
             yield from _splits(s)
     elif s.phase == "construction":
         p = s.players[seat]
-        grid = p.grid()
         for card in sorted(set(p.hand.cards)):
-            squares = construction_squares(grid, card, p.coins)
+            squares = cells_construction_squares(p.city, card, p.coins >= LEISURE_COST)
             for r, c in squares:
                 yield Build(card, r, c)
             if not squares:
@@ -459,7 +458,7 @@ def legal(s: State, seat: int) -> Iterator[Command]:
                 yield Develop(kind, r, c)
     elif s.phase == "purchase":
         p = s.players[seat]
-        for r, c in construction_squares(p.grid(), "I", p.coins):
+        for r, c in cells_construction_squares(p.city, "I", True):
             yield Buy(r, c)
         yield Pass()
 

@@ -7,6 +7,8 @@ Income(salary=1, commercial=(1, 1), meters=())
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import msgspec
 
 from core.card_city.cards import NAMES, triangular
@@ -139,3 +141,9 @@ def winners(breakdowns: tuple[Breakdown, ...]) -> tuple[int, ...]:
     """CC-11: highest total, then most coins left after the exchange; else a shared win."""
     best = max((b.total, b.tiebreak) for b in breakdowns)
     return tuple(b.seat for b in breakdowns if (b.total, b.tiebreak) == best)
+
+
+@lru_cache(maxsize=8192)
+def cells_income(cells: tuple[tuple[int, int, str], ...], parking_meters: bool) -> Income:
+    """:func:`income` of a city given as its immutable cells (cached: search folds many rounds)."""
+    return income({(r, c): k for r, c, k in cells}, parking_meters)

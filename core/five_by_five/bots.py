@@ -8,6 +8,7 @@ takes the best swap / replacement (or declines when nothing helps).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations, product
 from typing import Any
 
@@ -80,6 +81,27 @@ def greedy(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
             if v > best[0]:
                 best = (v, i + 1)
     return cm.Choose(best[1])
+
+
+def estimate(s: State) -> tuple[float, ...]:
+    """Each board's worth by :func:`_value` (search cut-offs, ``Game.estimate``); the
+    seat placing a set is valued by the best completion of its hand, as greedy
+    judges a set (a set just chosen is worth nothing on a board not yet changed)."""
+    values = [_value(list(b.cells()), s) for b in s.boards]
+    if s.hand and 0 <= s.active < len(s.boards):
+        board = s.boards[s.active]
+        free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
+        if len(free) >= len(s.hand):
+            values[s.active] = _completed(board.cells(), tuple(s.hand), free, s.sides, s.planning)
+    return tuple(values)
+
+
+@lru_cache(maxsize=1 << 14)
+def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, ...], sides: str, planning: int) -> float:
+    """:func:`_best_completion`'s value, cached on immutable arguments (a search meets
+    the same board and hand in iteration after iteration)."""
+    scoring_only = State(players=(), sides=sides, planning=planning)  # all _value reads
+    return _best_completion(list(cells), hand, list(free), scoring_only)[0]
 
 
 BOTS = {"random": random_bot, "greedy": greedy}

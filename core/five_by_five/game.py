@@ -25,13 +25,15 @@ from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five import rules, text, view
 from core.five_by_five.boardfile import score_text
-from core.five_by_five.bots import BOTS
+from core.five_by_five.bots import BOTS, estimate
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS
 from core.five_by_five.scoring import solo_title
 from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
+from core.bots import BotRegistry
 from core.rng import Rng
+from core.five_by_five.determinize import determinize
 from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
@@ -51,7 +53,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     spec: ClassVar[GameSpec] = SPEC
     event_type: ClassVar[Any] = ev.Event | Joined
     command_type: ClassVar[Any] = cm.Command
-    bots: ClassVar[Mapping[str, Bot]] = BOTS
+    bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> ev.Event:
         names = check_players(SPEC, players)
@@ -146,6 +148,14 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
             title = solo_title(sc.total, state.advanced) if state.n == 1 else ""
             out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
         return Result(state.scores, state.winners, tuple(out))
+
+    def estimate(self, state: State) -> tuple[float, ...] | None:
+        """Each board's end-of-game score as it stands, Park penalty weighed by
+        how full it is (the greedy bot's measure): random placements say little."""
+        return estimate(state)
+
+    def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

@@ -27,7 +27,11 @@ def _add(items: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _replace_seat(s: State, seat: int, new: Seat) -> tuple[Seat, ...]:
-    return tuple(new if i == seat else x for i, x in enumerate(s.seats))
+    return s.seats[:seat] + (new,) + s.seats[seat + 1 :]
+
+
+def _put(market: tuple[Slot, ...], cell: int, slot: Slot) -> tuple[Slot, ...]:
+    return market[:cell] + (slot,) + market[cell + 1 :]
 
 
 def _taken(
@@ -95,14 +99,18 @@ def _(e: ev.StartCardsDealt, s: State) -> State:
 @apply.register
 def _(e: ev.CardRevealed, s: State) -> State:
     t = CARDS[e.card].tier - 1
-    unseen = tuple(_remove(u, (e.card,)) if i == t else u for i, u in enumerate(s.unseen))
-    hidden = tuple(h - 1 if i == t else h for i, h in enumerate(s.hidden))
+    u = s.unseen[t]
+    if e.card in u:  # in a player's view the card is a face, not among the unseen ids
+        i = u.index(e.card)
+        u = u[:i] + u[i + 1 :]
+    unseen = s.unseen[:t] + (u,) + s.unseen[t + 1 :]
+    hidden = s.hidden[:t] + (s.hidden[t] - 1,) + s.hidden[t + 1 :]
     return _with(s, unseen=unseen, hidden=hidden, top=e.card)
 
 
 @apply.register
 def _(e: ev.MarketDealt, s: State) -> State:
-    market = tuple(Slot(e.card) if i == e.cell else x for i, x in enumerate(s.market))
+    market = _put(s.market, e.cell, Slot(e.card))
     return _with(s, market=market, top=0)
 
 
@@ -114,7 +122,7 @@ def _(e: ev.TurnStarted, s: State) -> State:
 @apply.register
 def _(e: ev.Flipped, s: State) -> State:
     # the event names the card: in a player's view the slot held only its face (PL-16)
-    market = tuple(Slot(e.card, True) if i == e.cell else x for i, x in enumerate(s.market))
+    market = _put(s.market, e.cell, Slot(e.card, True))
     return _with(s, market=market, flipped=True)
 
 
@@ -146,7 +154,7 @@ def _(e: ev.SecondTaken, s: State) -> State:
 
 @apply.register
 def _(e: ev.Refilled, s: State) -> State:
-    market = tuple(Slot(e.card, e.building) if i == e.cell else x for i, x in enumerate(s.market))
+    market = _put(s.market, e.cell, Slot(e.card, e.building))
     keep = [(c, b) for c, b in zip(s.gaps, s.gap_was_building) if c != e.cell]
     return _with(
         s, market=market, top=0,
@@ -179,5 +187,13 @@ def _with(s: State, **changes: object) -> State:
     return msgspec.structs.replace(s, **changes)
 
 
+_HANDLERS = apply.registry
+
+
 def fold_event(state: State | None, event: object) -> State:
-    return apply(event, state)  # type: ignore[arg-type]
+    """The fold step, ``(state, event)`` order; the handler found by a plain dict
+    lookup on the event's type (the fold is hot: replay, search playouts)."""
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        return apply(event, state)  # type: ignore[arg-type]  # raises TypeError
+    return handler(event, state)

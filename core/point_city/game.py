@@ -11,12 +11,14 @@ from core.engine import (
     Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
 )
 from core.point_city import rules, scoring, text, view
-from core.point_city.bots import greedy_bot
+from core.point_city.bots import greedy_bot, seat_value
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
-from core.point_city.fold import apply
-from core.point_city.state import State
+from core.point_city.fold import fold_event
+from core.point_city.state import State, deck_size
+from core.bots import BotRegistry
 from core.rng import Rng
+from core.point_city.determinize import determinize
 from core.seats import Joined, describe_joined
 
 
@@ -34,7 +36,7 @@ class PointCity(Game[State, Any, Any]):
     )
     event_type: ClassVar[Any] = Event | Joined
     command_type: ClassVar[Any] = Command
-    bots: ClassVar[Mapping[str, Any]] = {"random": random_bot, "greedy": greedy_bot}
+    bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
         names = check_players(self.spec, players)
@@ -44,7 +46,7 @@ class PointCity(Game[State, Any, Any]):
     def apply(self, state: State | None, event: Any) -> State:
         if type(event) is Joined and state is not None:
             return state
-        return apply(event, state)
+        return fold_event(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return rules.to_act(state)
@@ -71,6 +73,17 @@ class PointCity(Game[State, Any, Any]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+    def estimate(self, state: State) -> tuple[float, ...] | None:
+        """Each seat's score now plus what its producers and resources promise (the
+        greedy bot's measure); None in the solo game, which is played out."""
+        if state.solo_level:
+            return None
+        deck = deck_size(state)
+        return tuple(seat_value(x, deck) for x in state.seats)
+
+    def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

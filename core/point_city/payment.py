@@ -10,6 +10,7 @@ A card's symbols pay one building only (PL-3).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import product
 
 from core.point_city.cards import CARDS, TYPES, WILD
@@ -73,38 +74,89 @@ def _classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[tuple[str, 
 def payments(
     cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
 ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every minimal payment of ``cost`` from the sources (see :func:`_payments`);
+    cached on the immutable arguments, since legal moves list them for every
+    pair of the market and a search meets the same hands again and again."""
+    return iter(_cached_payments(cost, cards, perms))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cached_payments(
+    cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    return tuple(_payments(cost, cards, perms))
+
+
+def _payments(
+    cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every minimal payment of ``cost`` from the sources, up to equivalence.
 
     Sources giving the same thing (two single-economy cards, two energy
     producers) are interchangeable, so each distinct choice is listed once,
-    with the lowest ids.  Yields ``(cards, perms)``, both sorted.
+    with the lowest ids.  Yields ``(cards, perms)``, both sorted.  Which
+    choices there are depends only on the cost and how many sources of each
+    class there are, so that part is worked out once per such shape
+    (:func:`_plans`, cached on immutable tuples).
     """
     groups = _classes(cards, perms)
-    wilds = groups.get(("card", WILD, 1), [])
+    wanted = {t for t, _ in cost}
+    wanted.add(WILD)
+    shape = tuple(sorted((k, len(v)) for k, v in groups.items() if k[1] in wanted))
+    for plan in _plans(cost, shape):
+        pay_cards: list[int] = []
+        pay_perms: list[int] = []
+        for key, n in plan:
+            (pay_perms if key[0] == "perm" else pay_cards).extend(groups[key][:n])
+        yield tuple(sorted(pay_cards)), tuple(sorted(pay_perms))
+
+
+_Class = tuple[str, str, int]
+
+
+@lru_cache(maxsize=1 << 16)
+def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tuple[_Class, int], ...], ...]:
+    """The minimal payments of ``cost`` as (class, how many) choices, given how many
+    sources of each class there are; in the order :func:`payments` lists them."""
+    have = dict(shape)
+    wilds = have.get(("card", WILD, 1), 0)
     per_type: list[list[tuple[int, int, int]]] = []
     for t, n in cost:
-        perm_ids = groups.get(("perm", t, 1), [])
-        singles = groups.get(("card", t, 1), [])
-        doubles = groups.get(("card", t, 2), [])
         opts = []
-        for a in range(min(len(perm_ids), n) + 1):
-            for b in range(min(len(singles), n - a) + 1):
-                for d in range(min(len(doubles), (n - a - b + 1) // 2) + 1):
+        for a in range(min(have.get(("perm", t, 1), 0), n) + 1):
+            for b in range(min(have.get(("card", t, 1), 0), n - a) + 1):
+                for d in range(min(have.get(("card", t, 2), 0), (n - a - b + 1) // 2) + 1):
                     opts.append((a, b, d))
         per_type.append(opts)
+    out = []
     for combo in product(*per_type):
         deficit = sum(max(0, n - (a + b + 2 * d)) for (_, n), (a, b, d) in zip(cost, combo))
-        if deficit > len(wilds):
+        if deficit > wilds:
             continue
-        pay_cards: list[int] = list(wilds[:deficit])
-        pay_perms: list[int] = []
+        plan: list[tuple[_Class, int]] = [(("card", WILD, 1), deficit)] if deficit else []
         for (t, _), (a, b, d) in zip(cost, combo):
-            pay_perms += groups.get(("perm", t, 1), [])[:a]
-            pay_cards += groups.get(("card", t, 1), [])[:b]
-            pay_cards += groups.get(("card", t, 2), [])[:d]
-        pc, pp = tuple(sorted(pay_cards)), tuple(sorted(pay_perms))
-        if is_minimal(cost, pc, pp):
-            yield pc, pp
+            plan += [(k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m]
+        if _minimal(cost, plan):
+            out.append(tuple(plan))
+    return tuple(out)
+
+
+def _minimal(cost: Cost, plan: list[tuple[_Class, int]]) -> bool:
+    """The plan covers ``cost`` and no single source of it can be left out (PL-4)."""
+
+    def covers(drop: _Class | None) -> bool:
+        typed: dict[str, int] = {}
+        wild = 0
+        for key, m in plan:
+            if key == drop:
+                m -= 1
+            if key[1] == WILD:
+                wild += m * key[2]
+            else:
+                typed[key[1]] = typed.get(key[1], 0) + m * key[2]
+        return sum(max(0, n - typed.get(t, 0)) for t, n in cost) <= wild
+
+    return covers(None) and not any(covers(key) for key, _ in plan)
 
 
 def price(cards: tuple[int, ...]) -> float:

@@ -280,16 +280,25 @@ def _token_choices(display: tuple[int, ...], taken: tuple[int, ...]) -> list[int
     return out or [0]
 
 
-def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
-    """The legal takes of cells a, b (a < b, adjacent), one per distinct payment."""
+def takes(
+    s: State, seat: int, a: int, b: int, perms: tuple[int, ...] | None = None
+) -> Iterator[Take]:
+    """The legal takes of cells a, b (a < b, adjacent), one per distinct payment.
+
+    ``perms``: the seat's producers, if the caller has them already (legal lists
+    every pair of the market)."""
     slots = (s.market[a], s.market[b])
+    built = [c for c, x in zip((a, b), slots) if x.building]
+    if not built:
+        yield Take((a, b))
+        return
     me = s.seats[seat]
     # the pick's resource card pays by its face (all a player knows of it, PL-16)
     # and is written PICKED in the command
     faces = tuple(face_of(x.card) for x in slots if not x.building)
     hand = me.resources + faces
-    perms = tuple(x for x in me.buildings if CARDS[x].produces)
-    built = [c for c, x in zip((a, b), slots) if x.building]
+    if perms is None:
+        perms = tuple(x for x in me.buildings if CARDS[x].produces)
 
     def pays_for(cell: int, cards: tuple[int, ...], pr: tuple[int, ...],
                  toks: tuple[int, ...]) -> Iterator[tuple[Pay, tuple[int, ...], tuple[int, ...]]]:
@@ -304,9 +313,7 @@ def takes(s: State, seat: int, a: int, b: int) -> Iterator[Take]:
             else:
                 yield Pay(cell, named, pp), rest_c, rest_p
 
-    if not built:
-        yield Take((a, b))
-    elif len(built) == 1:
+    if len(built) == 1:
         for pay, _, _ in pays_for(built[0], hand, perms, ()):
             yield Take((a, b), (pay,))
     else:
@@ -350,8 +357,9 @@ def legal(s: State, seat: int) -> Iterator[Command]:
                 yield Flip(cell)
     if deck_size(s) >= 2:
         yield TakeDeck()
+    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
     for a, b in PAIRS:
-        yield from takes(s, seat, a, b)
+        yield from takes(s, seat, a, b, perms)
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:

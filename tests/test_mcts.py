@@ -1,0 +1,117 @@
+"""Information-set MCTS laws, for every registered game.
+
+* From any reachable position of a random game, the search returns a legal
+  command of the seat to act.
+* Same seed and same view → same command (a bot is deterministic).
+* Two true states with the same view for the seat → the same command: the
+  search sees only the view (the second state is a different sample of the
+  hidden information, made by ``determinize``).
+Budgets are tiny: the laws do not depend on strength.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core import registry
+from core.autoplay import play_game
+from core.bots import parse_budget
+from core.engine import CHANCE
+from core.mcts import Budget, rewards, search
+from core.rng import Rng
+
+GAMES = registry.available()
+BUDGET = Budget(playouts=6)
+
+
+def _position(game, data):
+    n = data.draw(st.integers(max(2, game.spec.min_players), min(3, game.spec.max_players)), label="players")
+    seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=6), label="seed")
+    states = []
+
+    def keep(before, seat, command, produced):  # positions where a player decides
+        if seat != CHANCE:
+            states.append((before, seat))
+
+    play_game(game, [f"p{i}" for i in range(n)], seed, ["random"] * n, keep_events=False, hook=keep)
+    return seed, data.draw(st.sampled_from(states), label="position")
+
+
+@pytest.mark.parametrize("name", GAMES)
+@given(data=st.data())
+def test_search_is_legal_deterministic_and_blind(name: str, data: st.DataObject) -> None:
+    game = registry.get(name)
+    seed, (real, seat) = _position(game, data)
+    seen = game.view(real, seat)
+    choice = search(game, seen, seat, Rng.derive(seed, 1, "mcts"), BUDGET)[0].command
+    assert game.is_legal(real, seat, choice)
+    assert search(game, seen, seat, Rng.derive(seed, 1, "mcts"), BUDGET)[0].command == choice
+    # another true state behind the same view: the bot cannot tell them apart
+    other = game.determinize(seen, seat, Rng.derive(seed, 2, "other"))
+    assert game.view(other, seat) == seen
+    bot = game.bots["mcts:6"]
+    assert bot(game, game.view(other, seat), seat, Rng.derive(seed, 1, "mcts")) == choice
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_bot_plays_whole_games(name: str) -> None:
+    game = registry.get(name)
+    state, _ = play_game(game, ["a", "b"], "mcts-whole", ["mcts:2", "random"], keep_events=False)
+    assert game.result(state) is not None
+
+
+def test_search_statistics_cover_every_root_command() -> None:
+    game = registry.get("5x5-city")
+    state, _ = play_game(game, ["a", "b"], "stats", ["random", "random"], keep_events=False)
+    created = game.apply(None, game.create(["a", "b"], {}))
+    real = created
+    while game.to_act(real) == (CHANCE,):
+        for e in game.decide(real, CHANCE, game.chance(real, Rng(b"c"))):
+            real = game.apply(real, e)
+    seat = game.to_act(real)[0]
+    choices = search(game, game.view(real, seat), seat, Rng(b"s"), Budget(40))
+    assert sorted(map(game.format_command, (c.command for c in choices))) == sorted(
+        map(game.format_command, game.legal(real, seat))
+    )
+    assert sum(c.visits for c in choices) == 40
+    assert [c.visits for c in choices] == sorted((c.visits for c in choices), reverse=True)
+    assert all(0.0 <= c.value <= 1.0 for c in choices)
+
+
+def test_rewards_favour_the_winner_then_the_margin() -> None:
+    from core.engine import Result
+
+    r = rewards(Result(scores=(10, 4, 7), winners=(0,), breakdowns=()), 3)
+    assert r[0] == 1.0 and r[1] == 0.0 and 0 < r[2] < 0.2
+    tie = rewards(Result(scores=(5, 5), winners=(0, 1), breakdowns=()), 2)
+    assert tie[0] == tie[1] == 0.4
+
+
+@pytest.mark.parametrize(
+    ("spec", "budget"),
+    [
+        ("mcts", Budget()),
+        ("mcts:250", Budget(250)),
+        ("mcts:250:800ms", Budget(250, 800)),
+        ("mcts:0", None),
+        ("mcts:x", None),
+        ("mcts:5:8s", None),
+        ("greedy", None),
+    ],
+)
+def test_policy_names(spec: str, budget: Budget | None) -> None:
+    assert parse_budget(spec) == budget
+    game = registry.get("card-city")
+    assert (spec in game.bots) == (budget is not None or spec == "greedy")
+
+
+def test_estimated_rewards_are_smooth_in_the_lead() -> None:
+    from core.mcts import _estimated
+
+    ahead, behind = _estimated((50.0, 40.0), 2)
+    assert ahead > 0.5 > behind and abs(ahead + behind - 1) < 1e-9
+    closer, _ = _estimated((50.0, 48.0), 2)
+    assert 0.5 < closer < ahead  # a bigger lead is worth more, not just "ahead"
+    assert _estimated((80.0,), 1)[0] > _estimated((78.0,), 1)[0]  # solo: the score itself
