@@ -23,6 +23,7 @@ from psycopg import errors as pgerr
 
 from events.envelope import Recorded, chain_hash, line_nonce, payload_digest
 from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row, scan_rows
+from events.side_tables import SideTables
 from events.store import (
     Conflict,
     GameExists,
@@ -134,7 +135,7 @@ def _wrap(e: psycopg.Error, what: str) -> StoreError:
     return StoreError(text)
 
 
-class PgStore:
+class PgStore(SideTables):
     """An :class:`EventStore` on a PostgreSQL server.
 
     :param url: a libpq URL (``postgresql://user@host/db``, or with
@@ -146,6 +147,8 @@ class PgStore:
     One connection, used from one thread.  Commits are durable as the server
     is configured (``synchronous_commit``).
     """
+
+    _mark = "%s"  # SQL parameter marker (events.side_tables)
 
     def __init__(self, url: str, *, readonly: bool = False, busy_timeout: float = 10.0,
                  connect_timeout: int = 10) -> None:
@@ -289,41 +292,6 @@ class PgStore:
     def integrity_problem(self) -> str | None:
         """PostgreSQL checks its own pages (checksums, WAL); nothing more to ask here."""
         return None
-
-    # -- signed statements ---------------------------------------------------
-    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
-        """Keep the signed move or join file behind the decision opening ``seq``."""
-        with self.transaction():
-            self._conn.execute(
-                "INSERT INTO signed (game_id, seq, statement) VALUES (%s, %s, %s)", (game_id, seq, statement)
-            )
-
-    def signed(self, game_id: str) -> dict[int, bytes]:
-        """seq -> the signed statement behind the decision opening it."""
-        cur = self._conn.execute(
-            "SELECT seq, statement FROM signed WHERE game_id = %s ORDER BY seq", (game_id,)
-        )
-        return {int(seq): bytes(st) for seq, st in cur}
-
-    def add_note(self, game_id: str, seq: int, text: str) -> None:
-        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
-        with self.transaction():
-            version = self.version(game_id)  # GameNotFound if there is no such game
-            if not 1 <= seq <= version:
-                raise StoreError(f"game {game_id!r} has events 1..{version}; no seq {seq}")
-            self._conn.execute(
-                "INSERT INTO notes (game_id, seq, text) VALUES (%s, %s, %s)", (game_id, seq, text)
-            )
-
-    def notes(self, game_id: str) -> list[Note]:
-        """The game's notes by seq, in the order they were added."""
-        cur = self._conn.execute(
-            "SELECT seq, text FROM notes WHERE game_id = %s ORDER BY seq, id", (game_id,)
-        )
-        out = [Note(int(seq), text) for seq, text in cur]
-        if not out and not self._exists(game_id):
-            raise GameNotFound(game_id)
-        return out
 
     def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
         check_status(status)

@@ -37,6 +37,7 @@ from events.envelope import (
     line_nonce,
     payload_digest,
 )
+from events.side_tables import SideTables
 from events.store import (
     Conflict,
     GameExists,
@@ -372,7 +373,7 @@ def filter_sql(where: GameFilter | None, mark: str, player_sql: str) -> tuple[st
     return sql, args
 
 
-class SqliteStore:
+class SqliteStore(SideTables):
     """An :class:`EventStore` in one SQLite file.
 
     :param path: the database file (created with its directory if missing);
@@ -392,6 +393,8 @@ class SqliteStore:
     is imported only to migrate); the hot paths use the connection directly.
     A store is one connection: use it from one thread.
     """
+
+    _mark = "?"  # SQL parameter marker (events.side_tables)
 
     def __init__(
         self,
@@ -617,39 +620,6 @@ class SqliteStore:
             return None
         complaints = [line for row in rows for line in str(row[0]).splitlines() if not line.startswith("***")]
         return "; ".join(complaints[:1] + ([f"{len(complaints) - 1} more"] if len(complaints) > 1 else []))
-
-    # -- signed statements ---------------------------------------------------
-    def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
-        """Keep the signed move or join file behind the decision opening ``seq``."""
-        with self.transaction():
-            self._conn.execute(
-                "INSERT INTO signed (game_id, seq, statement) VALUES (?, ?, ?)", (game_id, seq, statement)
-            )
-
-    def signed(self, game_id: str) -> dict[int, bytes]:
-        """seq -> the signed statement behind the decision opening it."""
-        cur = self._conn.execute("SELECT seq, statement FROM signed WHERE game_id = ? ORDER BY seq", (game_id,))
-        return {seq: bytes(st) for seq, st in cur}
-
-    def add_note(self, game_id: str, seq: int, text: str) -> None:
-        """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
-        with self.transaction():
-            version = self.version(game_id)  # GameNotFound if there is no such game
-            if not 1 <= seq <= version:
-                raise StoreError(f"game {game_id!r} has events 1..{version}; no seq {seq}")
-            self._conn.execute(
-                "INSERT INTO notes (game_id, seq, text) VALUES (?, ?, ?)", (game_id, seq, text)
-            )
-
-    def notes(self, game_id: str) -> list[Note]:
-        """The game's notes by seq, in the order they were added."""
-        cur = self._conn.execute(
-            "SELECT seq, text FROM notes WHERE game_id = ? ORDER BY seq, id", (game_id,)
-        )
-        out = [Note(seq, text) for seq, text in cur]
-        if not out and not self._exists(game_id):
-            raise GameNotFound(game_id)
-        return out
 
     def set_status(self, game_id: str, status: Status, winners: Sequence[str] = ()) -> None:
         check_status(status)
