@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import msgspec
@@ -210,17 +211,21 @@ def play(
         if not answer:
             continue
         try:
-            if answer.isdigit() and options:
-                index = int(answer) - 1
-                if not 0 <= index < len(options):
-                    raise ServiceError(f"choose 1–{len(options)}")
-                cmd = options[index]
-            else:
-                cmd = parse_command(loaded, seat, answer)
+            cmd = _chosen(answer, options, lambda text: parse_command(loaded, seat, text))
             written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
             report(svc, game_id, written, False, seat)
         except (ServiceError, RulesError) as exc:
             say_markup(f"[red]refused:[/] {escape(str(exc))}")
+
+
+def _chosen(answer: str, options: list[Any], parse: Callable[[str], Any]) -> Any:
+    """The command an answer at the prompt names: a listed number, or typed text."""
+    if answer.isdigit() and options:
+        index = int(answer) - 1
+        if not 0 <= index < len(options):
+            raise ServiceError(f"choose 1–{len(options)}")
+        return options[index]
+    return parse(answer)
 
 
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
@@ -243,13 +248,7 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
         if answer == "send":
             break
         try:
-            if answer.isdigit() and options:
-                index = int(answer) - 1
-                if not 0 <= index < len(options):
-                    raise ServiceError(f"choose 1–{len(options)}")
-                cmd = options[index]
-            else:
-                cmd = game.parse_command(state, seat, answer)
+            cmd = _chosen(answer, options, lambda text: game.parse_command(state, seat, text))
             for e in checked_decide(game, state, seat, cmd):
                 state = game.view(game.apply(state, e), seat)
             chosen.append(game.format_command(cmd))

@@ -360,3 +360,12 @@ def decide_as(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, 
         return checked_decide(game, state, seat, command)
     except IllegalCommand as exc:  # pragma: no cover - the view law says this cannot happen
         raise IllegalCommand(exc.rule, "not legal here, for a reason hidden from you") from None
+
+
+def decision_start(game: Game[Any, Any, Any], events: Sequence[Any], seq: int) -> int:
+    """The seq of the first event of the decision holding event ``seq`` (an
+    automatic step belongs to the decision it follows)."""
+    i = seq - 1
+    while i > 0 and game.command_of(events[i]) is None:
+        i -= 1
+    return i + 1

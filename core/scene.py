@@ -30,6 +30,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from core.engine import decision_start
+
 
 class Cell(msgspec.Struct, frozen=True):
     row: int
@@ -176,14 +178,6 @@ def scene_of(game: Any, state: Any, seat: int | None, caption: str = "") -> Scen
     seen = state if seat is None else game.view(state, seat)
     scene: Scene = game.scene(seen, seat)
     return replace(scene, caption=caption) if caption else scene
-
-
-def decision_start(game: Any, events: list[Any], seq: int) -> int:
-    """The seq of the first event of the decision holding event ``seq``."""
-    i = seq - 1
-    while i > 0 and game.command_of(events[i]) is None:
-        i -= 1
-    return i + 1
 
 
 def scene_at(

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide, decision_start
 from core.seats import Joined, describe_joined
-
-
-def decision_start(game: Any, events: list[Any], seq: int) -> int:
-    """The seq of the decision whose events include ``seq``."""
-    i = seq - 1
-    while i > 0 and game.command_of(events[i]) is None:
-        i -= 1
-    return i + 1
 
 
 def explain_at(
