@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,14 +67,26 @@ def main() -> None:
             env=env, capture_output=True, text=True, check=True,
         )
         gid = json.loads(out.stdout)["game_id"]
-        # a legal move at the current position, undone by re-creating the db each time is not
-        # needed: an illegal move exits 2 after the same work (load, fold, decide)
-        cases = {
+        fresh = 0
+
+        def legal_move() -> list[str]:
+            """A new game (not timed) and its first legal command for alice: a move
+            that is stored (load, fold, decide, append with synchronous=FULL)."""
+            nonlocal fresh
+            fresh += 1
+            new = [*citylog(), "new", "card-city", "--players", "alice,bob", "--seed", f"m{fresh}", "--json"]
+            g = json.loads(subprocess.run(new, env=env, capture_output=True, text=True, check=True).stdout)["game_id"]
+            legal = [*citylog(), "legal", g, "--as", "alice", "--json"]
+            first = json.loads(subprocess.run(legal, env=env, capture_output=True, text=True, check=True).stdout)
+            return [*citylog(), "move", g, "--as", "alice", first["legal"][0]]
+
+        cases: dict[str, Any] = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "citylog --help": [*citylog(), "--help"],
             "citylog list": [*citylog(), "list"],
             f"citylog show {gid}": [*citylog(), "show", gid],
-            f"citylog move {gid} --as alice 'pass'": [*citylog(), "move", gid, "--as", "alice", "pass"],
+            "citylog move GAME --as alice CMD (legal, stored)": legal_move,
+            f"citylog move {gid} --as alice 'pass' (refused)": [*citylog(), "move", gid, "--as", "alice", "pass"],
             "citylog tui --help": [*citylog(), "tui", "--help"],
         }
         if args.before is not None:
@@ -88,15 +101,18 @@ def main() -> None:
             cases["before: list (fresh db)"] = [*old, "--db", os.path.join(tmp, "old.db"), "list"]
             cases["after:  list"] = [*new, "list"]
         times: dict[str, list[float]] = {k: [] for k in cases}
+        def argv_of(case: Any) -> list[str]:
+            return case() if callable(case) else case
+
         for k in cases:  # warm the page cache
-            run(cases[k], env)
+            run(argv_of(cases[k]), env)
         for _ in range(args.repeats):
-            for k, argv in cases.items():
-                times[k].append(run(argv, env))
+            for k, case in cases.items():
+                times[k].append(run(argv_of(case), env))
         base = statistics.median(times["python -c pass"])
         for k in cases:
             med = statistics.median(times[k])
-            print(f"{k:<48} {med * 1e3:7.1f} ms  = {med / base:5.2f}× python -c pass")
+            print(f"{k:<52} {med * 1e3:7.1f} ms  = {med / base:5.2f}× python -c pass")
         for cmd in (["list"], ["show", gid], ["--help"]):
             print(f"imports of citylog {' '.join(cmd)}: heavy modules {imported(cmd, env) or 'none'}")
 
