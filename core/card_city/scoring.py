@@ -92,7 +92,7 @@ def _district_label(kind: str, members: tuple[Square, ...]) -> str:
 def final_score(
     seat: int, grid: Grid, coins: int, decentralization: bool, solo: bool = False
 ) -> Breakdown:
-    """End of the Game, with the Decentralization variant (CC-13) and solo level."""
+    """End of the Game, with the Decentralization variant [CC-13] and solo level."""
     groups = districts(grid)
     lines: list[ScoreLine] = []
     for kind, members in groups:

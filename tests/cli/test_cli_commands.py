@@ -239,8 +239,8 @@ def test_score_and_where(db: Path, tmp_path: Path) -> None:
     small = tmp_path / "s.txt"
     small.write_text("H R . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n")
     w = json.loads(ok(db, "where", "card-city", str(small), "--card", "I", "--json"))
-    assert [1, 0] in w["legal"] and all(r >= 0 and c >= 0 for r, c in w["legal"])  # CL-7
-    assert {x["rule"] for x in w["illegal"]} == {"Zoning Laws"}
+    assert "E6" in w["legal"] and all(s[0] >= "E" and s[1] >= "5" for s in w["legal"])  # CL-7, CL-10
+    assert {x["rule"] for x in w["illegal"]} == {"CB-6"}  # the Zoning Laws [GL-2]
     crowded = tmp_path / "crowded.txt"
     crowded.write_text("L L L L L\nL L H L L\nL L L L .\n. . . . .\n. . . . .\n")
     code, out, err = run(db, "score", "card-city", str(crowded))
