@@ -18,6 +18,7 @@ MODULES = [
     "core.card_city.squares",
     "core.ruletags",
     "core.scene",
+    "core.scene_text",
 ]
 
 

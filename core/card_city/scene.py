@@ -117,4 +117,5 @@ def scene(s: State, seat: int | None) -> Scene:
             for i, p in enumerate(s.players)
         )
     legend = tuple((COLOUR[k], f"{k} {NAMES[k]}") for k in ("H", *KINDS))
-    return Scene("Card City", tuple(status), tuple(panels), scores, legend=legend)
+    notation = "squares: columns A–I, rows 1–9, City Hall always E5 (build R E4) [CL-10]"
+    return Scene("Card City", tuple(status), tuple(panels), scores, legend=legend, notation=notation)
