@@ -85,3 +85,30 @@ def test_a_printed_board_never_renames_a_square() -> None:
     assert _labels(small) == (["D", "E", "F"], ["4", "5", "6"])
     assert _labels(wide) == (["A", "B", "C", "D", "E", "F"], ["4", "5", "6"])
     assert window([(0, 0, "H"), (0, 4, "R")])[1:] == (0, 3, 5)  # a full row: no square beyond it
+
+
+def test_boards_in_every_printed_form_read_the_same() -> None:
+    """A board as show prints it now, as an older show printed it (numbers around City Hall
+    at 0,0) and bare: one city, one score, one answer from where, in the frame's names."""
+    from core.card_city.boardfile import score_board, where
+
+    city = [(-1, 0, "R"), (0, 0, "H"), (0, 1, "I")]
+    now = "\n".join(Text.from_markup(x).plain for x in render_city(city)) + "\n"
+    assert now.splitlines()[0].split() == list("DEFG")  # the city and every square it may grow into
+    older = "      -2 -1  0  1  2\n" + "\n".join(
+        f"  {r:>2}  " + "  ".join({(-1, 0): "R", (0, 0): "H", (0, 1): "I"}.get((r, c), "·") for c in range(-2, 3))
+        for r in range(-2, 3)
+    ) + "\n"
+    bare = ". R . . .\n. H I . .\n. . . . .\n. . . . .\n. . . . .\n"
+    answers = [where(text, "b", "P", {}).data for text in (now, older)]
+    assert answers[0] == answers[1] and "D5" in answers[0]["legal"] and "E6" in answers[0]["legal"]
+    assert set(where(bare, "b", "P", {}).data["legal"]) <= set(answers[0]["legal"])  # [CL-7]: its typed squares
+    assert len({score_board(t, "b", {}).data["total"] for t in (now, older, bare)}) == 1
+
+
+def test_a_printed_board_with_city_hall_off_e5_is_refused() -> None:
+    from core.card_city.boardfile import parse_board
+    from core.engine import BoardFileError
+
+    with pytest.raises(BoardFileError, match=r"b:3:10: City Hall is at E5 in the frame, not at F5 \[CL-10\]"):
+        parse_board("      E  F\n   4  ·  R\n   5  ·  H\n", "b")
