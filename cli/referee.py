@@ -28,7 +28,8 @@ def score(
     A board file is a board exactly as ``citylog show`` prints it (the column
     letters above, each row starting with its number, · an empty square), or a
     bare 5 × 5: five lines of five squares, top row first. Blank lines and #
-    comments are ignored.
+    comments are ignored, and so are lines around a copied board (the player's
+    name above it, the next player below).
 
     Card City: H R C L I P, . or · empty; squares are named in the frame the
     commands use, columns A–I and rows 1–9 with City Hall at E5 [CL-10] (a bare

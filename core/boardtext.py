@@ -110,28 +110,35 @@ def _words(text: str) -> list[tuple[int, str, list[str]]]:
     return out
 
 
+def _letters(words: list[str], letters: str) -> bool:
+    """Consecutive column letters of ``letters`` (``C D E F``)."""
+    if not all(len(w) == 1 and w.upper() in letters for w in words):
+        return False
+    first = letters.index(words[0].upper())
+    return [w.upper() for w in words] == list(letters[first:first + len(words)])
+
+
 def frame_tokens(text: str, source: str, letters: str) -> tuple[int, int, list[list[Token]]] | None:
     """A board printed in part of a lettered frame: a header of consecutive column letters
     (from ``letters``) and rows that each start with their number.
 
-    Returns ``(first row number, index in letters of the first column, rows of tokens)``,
-    or None when the first line is not such a header (a bare board file).
+    Lines around the board (a player's name and coins above it, the next player
+    below, as ``show`` prints them) are left out.  Returns ``(first row number,
+    index in letters of the first column, rows of tokens)``, or None when there is
+    no such header (a bare board file).
     """
     lines = _words(text)
-    if not lines:
+    at = next((i for i in range(len(lines) - 1)
+               if _letters(lines[i][2], letters) and lines[i + 1][2][0].isdigit()), None)
+    if at is None:
         return None
-    _, _, head = lines[0]
-    if not all(len(w) == 1 and w.upper() in letters for w in head):
-        return None
+    head = lines[at][2]
     first = letters.index(head[0].upper())
-    if [w.upper() for w in head] != list(letters[first:first + len(head)]):
-        return None
     rows: list[list[Token]] = []
     top = 0
-    for number, body, words in lines[1:]:
-        if not words[0].isdigit():
-            raise BoardFileError(source, number, body.index(words[0]) + 1,
-                                 f"a row of a printed board starts with its number, not {words[0]!r}")
+    for number, body, words in lines[at + 1:]:
+        if not words[0].isdigit():  # the board ends: the next player's name, the legend…
+            break
         label = int(words[0])
         if not rows:
             top = label

@@ -7,7 +7,8 @@ The board-file format [CL-10] (``citylog score --help`` and the README say the s
   Parking, ``.`` (or ``·``) empty — the city's 5 × 5 [CL-7].
 * **A board copied from ``citylog show``**, as it is printed: a header of column
   letters (``C D E F G``), then rows that start with their number (``3`` … ``7``),
-  any size within the frame; ``·`` is an empty square.  City Hall is at ``E5``.
+  any size within the frame; ``·`` is an empty square; lines around it (the
+  player's name, the next player) are left out.  City Hall is at ``E5``.
 
 Blank lines and ``#`` comments are ignored.  Either way, squares are named in
 the frame around City Hall that commands use (``E5`` City Hall, ``E4`` the square

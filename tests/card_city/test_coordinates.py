@@ -112,3 +112,16 @@ def test_a_printed_board_with_city_hall_off_e5_is_refused() -> None:
 
     with pytest.raises(BoardFileError, match=r"b:3:10: City Hall is at E5 in the frame, not at F5 \[CL-10\]"):
         parse_board("      E  F\n   4  ·  R\n   5  ·  H\n", "b")
+
+
+def test_score_reads_a_board_copied_with_the_lines_around_it() -> None:
+    """A player's board copied from show with its name line above and the next player
+    below: the board is read, the rest left out."""
+    from core.card_city.boardfile import score_board
+    from core.card_city.scoring import final_score
+
+    state, _ = play_game(GAME, ["ada", "ben"], "around", ["random"] * 2)
+    shown = Text.from_markup(GAME.render(state, None)).plain
+    ada = state.players[0]
+    got = score_board(shown.split("\n", 1)[1], "show.txt", {"coins": str(ada.coins)})
+    assert got.data["total"] == final_score(0, ada.grid(), ada.coins, False).total
