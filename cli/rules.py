@@ -35,7 +35,10 @@ def rules(
     if found is None:
         prefix = key.split("-")[0]
         ids = [i for i in every if i.startswith(prefix + "-")]
-        hint = f" ({prefix} rulings: {', '.join(ids)})" if ids else " (ids look like CC-3, FC-7, PC-2, CL-4, FL-1, PL-13)"
+        hint = f" ({prefix} rulings: {', '.join(ids)})" if ids else (
+            " (ids look like CC-3, FC-7, PC-2, CL-4, FL-1, PL-13, GL-1, CB-6; or a rulebook section"
+            " such as 'Zoning Laws')"
+        )
         raise fail(f"no ruling {rule!r}{hint}")
     say(f"[{found.id}] {found.section}")
     say(textwrap.fill(found.text, 88))
