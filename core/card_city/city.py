@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
+from core.card_city.squares import square_label
 from core.card_city.cards import (
     COLOURS,
     CULTURAL_KINDS,
@@ -208,7 +209,8 @@ def development_options(grid: Grid) -> list[tuple[str, Square]]:
 
 
 def format_square(sq: Square) -> str:
-    return f"{sq[0]},{sq[1]}"
+    """A square as players name it: the frame around City Hall (``E5``) [CL-10]."""
+    return square_label(*sq)
 
 
 def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
