@@ -50,7 +50,7 @@ def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int
 def move(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
-    commands: Annotated[Optional[list[str]], typer.Argument(help="e.g. 'build R 0,1' (several: a move file)")] = None,
+    commands: Annotated[Optional[list[str]], typer.Argument(help="e.g. 'build R F5' (several: a move file)")] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="The player making the move")] = None,
     chance: Annotated[Optional[str], typer.Option(help="A chance outcome, for --table games")] = None,
     out: Annotated[

@@ -23,7 +23,20 @@ def score(
     planning: Annotated[Optional[int], typer.Option(help="5x5 City: the Planning card (1-12)")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Score finished boards typed in from the table."""
+    """Score finished boards typed in from the table.
+
+    A board file is a board exactly as ``citylog show`` prints it (the column
+    letters above, each row starting with its number, · an empty square), or a
+    bare 5 × 5: five lines of five squares, top row first. Blank lines and #
+    comments are ignored, and so are lines around a copied board (the player's
+    name above it, the next player below).
+
+    Card City: H R C L I P, . or · empty; squares are named in the frame the
+    commands use, columns A–I and rows 1–9 with City Hall at E5 [CL-10] (a bare
+    board's City Hall is E5 wherever it was typed). 5x5 City: F S H E O N T P W
+    G, a Factory, Shop or Warehouse with its Goods letter (Fe, Sm, Wc), . or a
+    section number empty; squares A1–E5.
+    """
     g = registry.get(game)
     params = {
         k: str(v)
@@ -42,7 +55,14 @@ def where(
     coins: Annotated[Optional[int], typer.Option(help="Coins in hand (Leisure costs 5)")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Where may this card be built?  Legal squares, and the rule that forbids each other one."""
+    """Where may this card be built?  Legal squares, and the rule that forbids each other one.
+
+    The board file is as for ``citylog score``: a Card City board copied from
+    ``citylog show`` as printed (column letters, row numbers, · empty), or a bare
+    5 × 5 of H R C L I P and . (empty). Squares are answered in the frame the
+    commands use, City Hall at E5 [CL-10], for the squares of the typed board
+    only [CL-7].
+    """
     params = {"coins": str(coins)} if coins is not None else {}
     r = registry.get(game).where_board(read_small_text(board), str(board), card.upper(), params)
     emit_json(r.data) if json else say_markup(r.text)

@@ -9,16 +9,17 @@ import typer
 
 from cli.errors import fail, guarded
 from cli.output import say
-from cli.rulings import rulings
+from cli.rulings import find, rulings
 
 
 def rules(
-    rule: Annotated[Optional[str], typer.Argument(metavar="ID", help="A ruling id: CC-3, FC-7, PC-2, CL-4, FL-1, PL-13")] = None,
+    rule: Annotated[Optional[str], typer.Argument(metavar="ID", help="A ruling id (CC-3, FC-7, PC-2, CL-4, FL-1, PL-13, GL-1), a rulebook section's id (CB-6) or name ('Zoning Laws')")] = None,
 ) -> None:
     """Print a ruling (``[CC-10]`` in an error names one), or every ruling's id and first words.
 
     CC-/FC-/PC- rulings complete the Card City, 5x5 City and Point City rulebooks;
-    CL-/FL-/PL- are citylog's own readings where neither decides.
+    CL-/FL-/PL-/GL- are citylog's own readings where neither decides; CB-/FB- name
+    the Card City and 5x5 City rulebooks' sections (``citylog rules "Zoning Laws"``).
     """
     every = rulings()
     if rule is None:
@@ -30,11 +31,14 @@ def rules(
             say(textwrap.shorten(f"  {r.text}", 100, placeholder=" …"))
         return
     key = rule.strip().strip("[]()").upper()
-    found = every.get(key)
+    found = find(rule)
     if found is None:
         prefix = key.split("-")[0]
         ids = [i for i in every if i.startswith(prefix + "-")]
-        hint = f" ({prefix} rulings: {', '.join(ids)})" if ids else " (ids look like CC-3, FC-7, PC-2, CL-4, FL-1, PL-13)"
+        hint = f" ({prefix} rulings: {', '.join(ids)})" if ids else (
+            " (ids look like CC-3, FC-7, PC-2, CL-4, FL-1, PL-13, GL-1, CB-6; or a rulebook section"
+            " such as 'Zoning Laws')"
+        )
         raise fail(f"no ruling {rule!r}{hint}")
     say(f"[{found.id}] {found.section}")
     say(textwrap.fill(found.text, 88))

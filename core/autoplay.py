@@ -31,7 +31,7 @@ def next_command(
         if policy is not None:
             bot = game.bots.get(policy)
             if bot is None:
-                raise IllegalCommand("engine", f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
+                raise IllegalCommand("GL-1", f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
             # a bot decides from its seat's view: it never knows more than a player would
             seen = game.view(state, seat)
             return seat, bot(game, seen, seat, Rng.derive(seed, seq, f"bot/{policy}/{seat}"))

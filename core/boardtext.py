@@ -14,6 +14,14 @@ empty square like ``.``.
 >>> board_labels(shown)
 (('-2', '-1', '0', '1', '2'), ('-1', '0', '1', '2', '3'))
 
+Card City's boards are printed in part of a fixed lettered frame (``C D E F``
+across, ``4 5 6`` down, any size up to the frame's): :func:`frame_tokens` reads them.
+
+>>> shown = "      D  E  F\\n" + "  4   ·  R  ·\\n" + "  5   ·  H  ·\\n"
+>>> top, left, rows = frame_tokens(shown, "b.txt", "ABCDEFGHI")
+>>> (top, left, [t[2] for t in rows[1]])
+(4, 3, ['.', 'H', '.'])
+
 >>> grid = board_tokens("# a comment\\nH R . . .\\n" + ". . . . .\\n" * 4, "b.txt")
 >>> grid[0]
 [(2, 1, 'H'), (2, 3, 'R'), (2, 5, '.'), (2, 7, '.'), (2, 9, '.')]
@@ -90,3 +98,64 @@ def board_tokens(text: str, source: str, size: int = 5) -> list[list[Token]]:
     if len(rows) < size:
         raise BoardFileError(source, last_line + 1, 1, f"a board has {size} rows, this one has {len(rows)}")
     return rows
+
+
+def _words(text: str) -> list[tuple[int, str, list[str]]]:
+    """(line number, the line without its comment and with ``·`` as ``.``, its words), blank lines left out."""
+    out = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0].replace("·", ".")
+        if body.strip():
+            out.append((number, body, body.split()))
+    return out
+
+
+def _letters(words: list[str], letters: str) -> bool:
+    """Consecutive column letters of ``letters`` (``C D E F``)."""
+    if not all(len(w) == 1 and w.upper() in letters for w in words):
+        return False
+    first = letters.index(words[0].upper())
+    return [w.upper() for w in words] == list(letters[first:first + len(words)])
+
+
+def frame_tokens(text: str, source: str, letters: str) -> tuple[int, int, list[list[Token]]] | None:
+    """A board printed in part of a lettered frame: a header of consecutive column letters
+    (from ``letters``) and rows that each start with their number.
+
+    Lines around the board (a player's name and coins above it, the next player
+    below, as ``show`` prints them) are left out.  Returns ``(first row number,
+    index in letters of the first column, rows of tokens)``, or None when there is
+    no such header (a bare board file).
+    """
+    lines = _words(text)
+    at = next((i for i in range(len(lines) - 1)
+               if _letters(lines[i][2], letters) and lines[i + 1][2][0].isdigit()), None)
+    if at is None:
+        return None
+    head = lines[at][2]
+    first = letters.index(head[0].upper())
+    rows: list[list[Token]] = []
+    top = 0
+    for number, body, words in lines[at + 1:]:
+        if not words[0].isdigit():  # the board ends: the next player's name, the legend…
+            break
+        label = int(words[0])
+        if not rows:
+            top = label
+        elif label != top + len(rows):
+            raise BoardFileError(source, number, body.index(words[0]) + 1,
+                                 f"row {label} follows row {top + len(rows) - 1}; rows are numbered in order")
+        tokens: list[Token] = []
+        col = body.index(words[0]) + len(words[0])
+        for part in words[1:]:
+            col = body.index(part, col)
+            tokens.append((number, col + 1, part))
+            col += len(part)
+        if len(tokens) != len(head):
+            column = tokens[len(head)][1] if len(tokens) > len(head) else len(body.rstrip()) + 1
+            raise BoardFileError(source, number, column,
+                                 f"the header names {len(head)} columns, this row has {len(tokens)} squares")
+        rows.append(tokens)
+    if not rows:
+        raise BoardFileError(source, lines[0][0] + 1, 1, "the column header is not followed by any row")
+    return top, first, rows

@@ -53,9 +53,11 @@ class IllegalCommand(RulesError):
     """A command the rules forbid here.  ``rule`` is a ruling id or book section."""
 
     def __init__(self, rule: str, reason: str) -> None:
-        self.rule = rule
+        from core.ruletags import rule_id
+
+        self.rule = rule_id(rule)  # [GL-2]: a section name said by its id
         self.reason = reason
-        super().__init__(f"[{rule}] {reason}")
+        super().__init__(f"[{self.rule}] {reason}")
 
 
 class NotYourTurn(IllegalCommand):
@@ -137,7 +139,7 @@ def random_bot(game: Game[Any, Any, Any], state: Any, seat: int, rng: Rng) -> An
     """Uniform over the legal commands, seeded."""
     options = list(game.legal(state, seat))
     if not options:
-        raise IllegalCommand("engine", f"seat {seat} has no legal command")
+        raise IllegalCommand("GL-1", f"seat {seat} has no legal command")
     return options[rng.below(len(options))]
 
 
@@ -324,18 +326,18 @@ def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tupl
     """Guards in a fixed order — game over, whose turn, then the rules."""
     actors = game.to_act(state)
     if not actors:
-        raise GameOver("engine", "the game is over")
+        raise GameOver("GL-1", "the game is over")
     if seat not in actors:
         if seat == CHANCE:
-            raise NotYourTurn("engine", "no chance outcome is pending; a player must act")
+            raise NotYourTurn("GL-1", "no chance outcome is pending; a player must act")
         if actors == (CHANCE,):
-            raise NotYourTurn("engine", "a chance outcome (draw) is pending, not a player's move")
+            raise NotYourTurn("GL-1", "a chance outcome (draw) is pending, not a player's move")
         names = game.players(state)
         who = ", ".join(names[a] for a in actors if 0 <= a < len(names))
         me = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-        raise NotYourTurn("engine", f"it is not {me}'s turn (waiting for {who})")
+        raise NotYourTurn("GL-1", f"it is not {me}'s turn (waiting for {who})")
     if not isinstance(command, game.command_type):
-        raise IllegalCommand("engine", f"not a {game.spec.title} command: {command!r}")
+        raise IllegalCommand("GL-1", f"not a {game.spec.title} command: {command!r}")
     return game.decide(state, seat, command)
 
 

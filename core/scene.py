@@ -124,8 +124,20 @@ def board_panel(scene: Scene, seat: int) -> int | None:
     return shared
 
 
-def _coordinate_labels(labels: tuple[str, ...], start: int) -> bool:
-    return labels == tuple(str(n) for n in range(start, start + len(labels)))
+def _extend_labels(labels: tuple[str, ...], first: int, start: int, count: int) -> tuple[str, ...]:
+    """``labels`` (for grid positions from ``first``) carried on to ``count`` positions from ``start``,
+    when they are consecutive numbers (``3 4 5``) or letters (``C D E``); otherwise unchanged."""
+    if not labels:
+        return labels
+    if all(x.lstrip("-").isdigit() for x in labels):
+        base = int(labels[0]) - first
+        if tuple(labels) == tuple(str(base + first + i) for i in range(len(labels))):
+            return tuple(str(base + n) for n in range(start, start + count))
+    if all(len(x) == 1 and x.isalpha() and x.isupper() for x in labels):
+        base = ord(labels[0]) - first
+        if tuple(labels) == tuple(chr(ord(labels[0]) + i) for i in range(len(labels))):
+            return tuple(chr(base + n) if 0 <= base + n - ord("A") < 26 else "?" for n in range(start, start + count))
+    return labels
 
 
 def mark_targets(
@@ -136,7 +148,7 @@ def mark_targets(
 
     A target outside the panel's grid (a Card City city may grow past the frame
     that centres it) widens the grid to hold it, with blank cells; numeric
-    labels are extended to match.
+    labels (numbers or letters) are extended to match.
 
     >>> p = Panel("c", 1, 1, (Cell(0, 0, "R", "#fff", "R"),), row_labels=("0",), col_labels=("0",))
     >>> s = mark_targets(Scene("t", panels=(p,)), 0, [(0, 1)], (0, 1))
@@ -163,10 +175,8 @@ def mark_targets(
     rows, cols = bottom - top + 1, right - left + 1
     row_labels, col_labels = p.row_labels, p.col_labels
     if (rows, cols) != (p.rows, p.cols):
-        if _coordinate_labels(p.row_labels, p.top):
-            row_labels = tuple(str(n) for n in range(top, bottom + 1))
-        if _coordinate_labels(p.col_labels, p.left):
-            col_labels = tuple(str(n) for n in range(left, right + 1))
+        row_labels = _extend_labels(p.row_labels, p.top, top, rows)
+        col_labels = _extend_labels(p.col_labels, p.left, left, cols)
     panel = replace(p, rows=rows, cols=cols, top=top, left=left, cells=tuple(cells),
                     row_labels=row_labels, col_labels=col_labels)
     panels = scene.panels[:index] + (panel,) + scene.panels[index + 1:]
@@ -209,7 +219,7 @@ def scene_at(
 
 
 def square_name(panel: Panel, row: int, col: int) -> str:
-    """A square as the board's labels name it: ``B3`` (letters across) or ``-1,0``."""
+    """A square as the board's labels name it: ``B3`` (letters across) or ``row,col``."""
     r, c = row - panel.top, col - panel.left
     rl = panel.row_labels[r] if 0 <= r < len(panel.row_labels) else str(row)
     cl = panel.col_labels[c] if 0 <= c < len(panel.col_labels) else str(col)

@@ -10,7 +10,7 @@ Empty legal targets are filled with :data:`TARGET`.
 >>> p = Panel("c", 1, 2, (Cell(0, 0, "R", "#4caf50", "R"), Cell(0, 1, "empty", "#f4f1ea", "", ("target",))),
 ...           row_labels=("0",), col_labels=("0", "1"))
 >>> [s.text for s in layout(p).lines[1]]
-['0 ', '  R  ', '+    ']
+['0 ', '  R   ', '+     ']
 >>> layout(p).cell_at(8, 1)
 (0, 1)
 """

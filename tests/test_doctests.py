@@ -15,6 +15,10 @@ MODULES = [
     "core.card_city.scoring",
     "core.card_city.text",
     "core.card_city.boardfile",
+    "core.card_city.squares",
+    "core.ruletags",
+    "core.scene",
+    "core.scene_text",
 ]
 
 

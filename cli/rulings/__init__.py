@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 SOURCES = ("RULINGS.md", "citylog-rulings.md")
-_ID = re.compile(r"^- ((?:CC|FC|PC|CL|FL|PL)-\d+)\b")
+_ID = re.compile(r"^- ((?:CC|FC|PC|CL|FL|PL|GL|CB|FB)-V?\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -55,3 +55,24 @@ def rulings() -> dict[str, Ruling]:
                 rid, current = "", []
         close()
     return out
+
+
+def find(query: str) -> Ruling | None:
+    """A ruling by id (``CC-10``, ``[CC-10]``) or a rulebook section by its name (``Zoning Laws``,
+    ``Phase 2`` — Card City's phases) [GL-2]."""
+    every = rulings()
+    key = query.strip().strip("[]()").strip()
+    found = every.get(key.upper())
+    if found is not None:
+        return found
+    name = " ".join(key.lower().split())
+    if not name:
+        return None
+    for r in every.values():
+        if r.id[:2] not in ("CB", "FB"):
+            continue
+        title = r.text[len(r.id):].strip().lower()
+        parts = [title] + [p.strip() for p in title.split("/")]
+        if any(p.startswith(name) for p in parts):
+            return r
+    return None

@@ -19,10 +19,17 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.engine import RulesError
+from core.scene import square_name
 from cli.tui.model import LEGAL_LIMIT, GameModel, PlayModel, Square
 
 
-def square_label(square: Square) -> str:
+def square_label(square: Square, model: GameModel | None = None, play: PlayModel | None = None) -> str:
+    """A square as the board's labels name it (``E4``, ``B3``) [CL-10]; ``row,col`` without a board."""
+    if model is not None and play is not None:
+        scene = model.scene(play)
+        index = model.target_panel(scene, play)
+        if index is not None:
+            return square_name(scene.panels[index], *square)
     return f"{square[0]},{square[1]}"
 
 
@@ -106,7 +113,7 @@ class PlayPanel(Vertical):
             hint = " — or pick a + square on the board" if play.bounds() is not None else ""
             self.say(f"{len(play.commands)} legal command(s){more}{hint}")
         else:
-            self.say(f"{len(shown)} command(s) on {square_label(play.square_filter)} — a: all")
+            self.say(f"{len(shown)} command(s) on {square_label(play.square_filter, self.model, play)} — a: all")
 
     def say(self, message: str, error: bool = False) -> None:
         self.query_one("#play-message", Static).update(Text(message, style="bold red" if error else "dim"))
@@ -142,7 +149,7 @@ class PlayPanel(Vertical):
         if self.play is None:
             return
         if square not in self.play.grid_squares():
-            self.say(f"no legal command on that square ({square_label(square)})", error=True)
+            self.say(f"no legal command on that square ({square_label(square, self.model, self.play)})", error=True)
             return
         only = self.play.pick_square(square)
         self.list_commands()

@@ -34,7 +34,7 @@ BOX: Final = {"R": 34, "C": 24, "L": 12, "H": 4, "I": 20, "P": 16}
 """The cards in the box (rulebook, Table of Contents)."""
 
 PER_PLAYER_POOL: Final = {"R": 6, "C": 3, "L": 3, "I": 4, "P": 4}
-"""Setup: the pool holds this many cards of each kind per player (CC-9, CC-12)."""
+"""Setup: the pool holds this many cards of each kind per player [CC-9] [CC-12]."""
 
 DEVELOPMENT_KINDS: Final = frozenset({"R", "C"})
 CULTURAL_KINDS: Final = frozenset({"H", "L"})

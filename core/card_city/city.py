@@ -1,12 +1,12 @@
 """A city's geometry: districts, the frame, the size limit and the zoning laws.
 
 A city is a mapping from squares ``(row, col)`` to card kinds.  In a game City
-Hall sits at ``(0, 0)`` (CC-1); a board typed in from the table keeps the file's
+Hall sits at ``(0, 0)`` [CC-1]; a board typed in from the table keeps the file's
 own coordinates.  Nothing here depends on where the origin is.
 
 >>> g = {(0, 0): "H", (0, 1): "R"}
 >>> construction_violation(g, "R", (1, 1), coins=3)
-('Zoning Laws', 'a Residential card may not be built next to another Residential card in the Construction phase')
+('CB-6', 'a Residential card may not be built next to another Residential card in the Construction phase')
 >>> sorted(construction_squares(g, "I", coins=0))
 [(-1, 0), (0, -1), (1, 0)]
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
+from core.card_city.squares import square_label
 from core.card_city.cards import (
     COLOURS,
     CULTURAL_KINDS,
@@ -118,10 +119,10 @@ class _Facts:
 def _base_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = None) -> Violation | None:
     """Checks shared by construction, development and purchase."""
     if sq in grid:
-        return ("Zoning Laws", f"square {format_square(sq)} is already built")
+        return ("CB-6", f"square {format_square(sq)} is already built")
     around = neighbours(sq)
     if not any(n in grid for n in around):
-        return ("Zoning Laws", "a card must be orthogonally adjacent to a card of the city")
+        return ("CB-6", "a card must be orthogonally adjacent to a card of the city")
     f = facts or _Facts(grid)
     if not f.fits(sq):
         return ("CC-1", "the city would no longer fit in a 5 × 5 square")
@@ -133,9 +134,9 @@ def _base_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = No
             "non-Industrial cards and the city has them all",
         )
     if kind == "R" and any(grid.get(n) == "I" for n in around):
-        return ("Zoning Laws", "Residential and Industrial cards may not be adjacent")
+        return ("CB-6", "Residential and Industrial cards may not be adjacent")
     if kind == "I" and any(grid.get(n) == "R" for n in around):
-        return ("Zoning Laws", "Residential and Industrial cards may not be adjacent")
+        return ("CB-6", "Residential and Industrial cards may not be adjacent")
     return None
 
 
@@ -148,7 +149,7 @@ def construction_violation(
         return found
     if kind in DEVELOPMENT_KINDS and any(grid.get(n) == kind for n in neighbours(sq)):
         return (
-            "Zoning Laws",
+            "CB-6",
             f"a {NAMES[kind]} card may not be built next to another {NAMES[kind]} card "
             "in the Construction phase",
         )
@@ -163,7 +164,7 @@ def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
 
 
 def can_construct(grid: Grid, kind: str, coins: int) -> bool:
-    """Whether ``kind`` has at least one legal square (CC-2), without listing them all."""
+    """Whether ``kind`` has at least one legal square [CC-2], without listing them all."""
     facts = _Facts(grid)
     return any(construction_violation(grid, kind, sq, coins, facts) is None for sq in frontier(grid))
 
@@ -208,7 +209,8 @@ def development_options(grid: Grid) -> list[tuple[str, Square]]:
 
 
 def format_square(sq: Square) -> str:
-    return f"{sq[0]},{sq[1]}"
+    """A square as players name it: the frame around City Hall (``E5``) [CL-10]."""
+    return square_label(*sq)
 
 
 def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
@@ -235,6 +237,6 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
 
 @lru_cache(maxsize=16384)
 def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
-    """:func:`construction_squares` of a city; coins matter only to afford a Leisure card (CC-2)."""
+    """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
     grid = {(r, c): k for r, c, k in cells}
     return tuple(construction_squares(grid, kind, LEISURE_COST if affords_leisure else 0))

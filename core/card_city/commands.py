@@ -1,17 +1,19 @@
 """Card City's commands: what a player (or chance) asks for.
 
-Text forms (``text.py`` parses and formats them; coordinates are relative to
-City Hall at 0,0, rows down, columns right):
+Text forms (``text.py`` parses and formats them).  Squares are named in the
+fixed frame around City Hall [CL-10]: a column ``A``–``I`` and a row ``1``–``9``,
+City Hall at ``E5``; the old City-Hall-relative ``row,col`` (``-1,0`` is ``E4``)
+is still read.  The structs hold the relative ``row, col``, as the events do:
 
 ========================  ==============================================
 ``draw R I L P C C``      chance: the cards drawn (entered for table games)
 ``split RC PL IC``        the face-up pair, the face-up half, the face-down half
 ``take pair|rest``        choose a group of the split on offer
-``keep RC``               solo: keep two of the three drawn (CC-9)
-``build R -1,0``          build a card from the hand
-``discard L``             discard a card that has no legal square (CC-2)
-``develop R 1,1``         develop a district (Phase 3)
-``buy 0,-1``              buy an Industrial card and place it (CC-10)
+``keep RC``               solo: keep two of the three drawn [CC-9]
+``build R E4``            build a card from the hand
+``discard L``             discard a card that has no legal square [CC-2]
+``develop R F6``          develop a district (Phase 3)
+``buy D5``                buy an Industrial card and place it [CC-10]
 ``pass``                  buy nothing
 ========================  ==============================================
 """

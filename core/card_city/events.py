@@ -57,7 +57,7 @@ class Split(_Event, tag="cc.split"):
     down: tuple[str, ...]
     to: int
     known_to: tuple[int, ...] = ()
-    """Seats besides the divider that know the face-down cards (CL-8): every
+    """Seats besides the divider that know the face-down cards [CL-8]: every
     earlier divider of the cards being split, the drawer first."""
 
 
@@ -76,7 +76,7 @@ class Kept(_Event, tag="cc.kept"):
     source: str = "holding"
     """Where the cards come from: "holding", or the offer's "pair" or "rest"."""
     known_to: tuple[int, ...] = ()
-    """Other seats that have seen the face-down cards: the divider (CC-7)."""
+    """Other seats that have seen the face-down cards: the divider [CC-7]."""
 
 
 class Holding(_Event, tag="cc.holding"):
@@ -86,7 +86,7 @@ class Holding(_Event, tag="cc.holding"):
     up: tuple[str, ...]
     down: tuple[str, ...]
     known_to: tuple[int, ...] = ()
-    """Other seats that have seen the face-down cards: the divider (CC-7)."""
+    """Other seats that have seen the face-down cards: the divider [CC-7]."""
 
 
 class SoloChose(_Event, tag="cc.solo_chose"):
@@ -110,7 +110,7 @@ class Built(_Event, tag="cc.built"):
 
 
 class Discarded(_Event, tag="cc.discarded"):
-    """The card goes to the reserve (CC-2, CC-12)."""
+    """The card goes to the reserve [CC-2] [CC-12]."""
 
     seat: int
     card: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.scene import Scene
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 
 import msgspec
 
@@ -25,10 +26,12 @@ from core.card_city.commands import (
     Take,
 )
 from core.card_city.fold import apply
+from core.card_city.squares import relabel
 from core.card_city.state import State, expand
 from core.engine import (
     CHANCE,
     BoardScore,
+    Breakdown,
     Game,
     GameSpec,
     OptionSpec,
@@ -48,8 +51,8 @@ SPEC = GameSpec(
     max_players=4,
     rules_version="card-city/2",
     options=(
-        OptionSpec("decentralization", "no", ("no", "yes"), "Variant 1: Decentralization (CC-13)"),
-        OptionSpec("parking-meters", "no", ("no", "yes"), "Variant 2: Parking Meters (CC-14)"),
+        OptionSpec("decentralization", "no", ("no", "yes"), "Variant 1: Decentralization [CC-13]"),
+        OptionSpec("parking-meters", "no", ("no", "yes"), "Variant 2: Parking Meters [CC-14]"),
     ),
 )
 
@@ -93,7 +96,7 @@ class CardCity(Game[State, ev.Event, Command]):
         return rules.decide(state, seat, command)
 
     def chance(self, state: State, rng: Rng) -> Command:
-        """Draw ``need_draw`` cards: the unseen pool first, then the bottom (CC-9)."""
+        """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""
         k = state.need_draw
         unseen = expand(state.pool)
         if k <= len(unseen):
@@ -131,7 +134,8 @@ class CardCity(Game[State, ev.Event, Command]):
         return msgspec.json.encode((state.round, state.phase, state.players[seat]))
 
     def square_of(self, command: Command) -> tuple[int, int] | None:
-        """Build, develop and buy name a square relative to City Hall (0,0)."""
+        """Build, develop and buy name a square relative to City Hall (0,0); commands print it in
+        the frame, ``E5`` City Hall [CL-10]."""
         if isinstance(command, (Build, Develop, Buy)):
             return (command.row, command.col)
         return None
@@ -142,7 +146,7 @@ class CardCity(Game[State, ev.Event, Command]):
         return Result(
             scores=tuple(b.total for b in state.scores),
             winners=state.winners,
-            breakdowns=state.scores,
+            breakdowns=tuple(_framed(b) for b in state.scores),
         )
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
@@ -192,6 +196,16 @@ class CardCity(Game[State, ev.Event, Command]):
         from core.card_city.explain import explain
 
         return explain(before, event, players)
+
+
+@lru_cache(maxsize=256)
+def _framed(b: Breakdown) -> Breakdown:
+    """A recorded breakdown with its squares named in the frame [CL-10] (``at -1,-2`` -> ``at C4``).
+
+    The ``Scored`` events keep the words they were recorded with (their hashes
+    depend on them); this is how they are read out."""
+    lines = tuple(msgspec.structs.replace(l, detail=relabel(l.detail)) for l in b.lines)
+    return msgspec.structs.replace(b, lines=lines)
 
 
 GAME = CardCity()

@@ -1,9 +1,9 @@
 """Card City's rules: ``decide`` turns a command into events, or refuses it.
 
 ``decide`` returns the command's own event first, then every automatic step up
-to the next decision (``advance``): Leisure replacement (CC-8), keeping the last
-group, discarding unbuildable cards (CC-2), development turns (CC-6), income
-(CC-14), purchase turns (CC-10), pawn passes, round starts and final scoring.
+to the next decision (``advance``): Leisure replacement [CC-8], keeping the last
+group, discarding unbuildable cards [CC-2], development turns [CC-6], income
+[CC-14], purchase turns [CC-10], pawn passes, round starts and final scoring.
 """
 
 from __future__ import annotations
@@ -86,10 +86,10 @@ def next_without_cards(s: State, after: int) -> int:
 def draw_possible(s: State, cards: tuple[str, ...]) -> None:
     """Chance outcomes must be possible: the cards must be in the pool (CC-9 order)."""
     if len(cards) != s.need_draw:
-        raise IllegalCommand("Phase 1", f"the draw must be {s.need_draw} card(s), not {len(cards)}")
+        raise IllegalCommand("CB-1", f"the draw must be {s.need_draw} card(s), not {len(cards)}")
     unknown = [c for c in cards if c not in KINDS]
     if unknown:
-        raise IllegalCommand("Phase 1", f"{unknown[0]!r} is not a card that can be in the pool")
+        raise IllegalCommand("CB-1", f"{unknown[0]!r} is not a card that can be in the pool")
     unseen = s.pool_size - len(s.bottom)
     head, tail = cards[:unseen], cards[unseen:]
     need = Counter(head)
@@ -97,7 +97,7 @@ def draw_possible(s: State, cards: tuple[str, ...]) -> None:
     for kind, n in need.items():
         if n > have[kind]:
             raise IllegalCommand(
-                "Phase 1", f"the pool holds only {have[kind]} {NAMES[kind]} card(s), not {n}"
+                "CB-1", f"the pool holds only {have[kind]} {NAMES[kind]} card(s), not {n}"
             )
     if tail and tuple(tail) != s.bottom[: len(tail)]:
         raise IllegalCommand(
@@ -127,21 +127,21 @@ def settle(s: State, first: tuple[ev.Event, ...]) -> tuple[ev.Event, ...]:
 def _first_event(s: State, seat: int, cmd: Command) -> tuple[ev.Event, ...]:
     if isinstance(cmd, Draw) != (seat == CHANCE):
         who = "chance" if seat == CHANCE else "a player"
-        raise IllegalCommand("engine", f"{who} cannot make that move: draws are chance outcomes")
+        raise IllegalCommand("GL-1", f"{who} cannot make that move: draws are chance outcomes")
     if isinstance(cmd, Draw):
         if not s.need_draw:
-            raise IllegalCommand("Phase 1", "no draw is due now")
+            raise IllegalCommand("CB-1", "no draw is due now")
         draw_possible(s, cmd.cards)
         return (ev.CardsDrawn(seat=s.first, cards=cmd.cards),)
     handler = _HANDLERS.get(type(cmd))
     if handler is not None:
         return handler(s, seat, cmd)
-    raise IllegalCommand("engine", f"unknown command {cmd!r}")
+    raise IllegalCommand("GL-1", f"unknown command {cmd!r}")
 
 
 def _pass(s: State, seat: int, cmd: Pass) -> tuple[ev.Event, ...]:
     if s.phase != "purchase":
-        raise IllegalCommand("Phase 5", "passing is for the Industrial purchase (Phase 5)")
+        raise IllegalCommand("CB-5", "passing is for the Industrial purchase (Phase 5)")
     return (ev.Passed(seat=seat),)
 
 
@@ -218,10 +218,10 @@ def _keep(s: State, seat: int, cmd: Keep) -> tuple[ev.Event, ...]:
 
 
 def _build(s: State, seat: int, cmd: Build) -> tuple[ev.Event, ...]:
-    _phase(s, "construction", "Phase 2")
+    _phase(s, "construction", "CB-2")
     p = s.players[seat]
     if cmd.card not in p.hand.cards:
-        raise IllegalCommand("Phase 2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand to build")
+        raise IllegalCommand("CB-2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand to build")
     found = construction_violation(p.grid(), cmd.card, (cmd.row, cmd.col), p.coins)
     if found:
         raise IllegalCommand(*found)
@@ -230,7 +230,7 @@ def _build(s: State, seat: int, cmd: Build) -> tuple[ev.Event, ...]:
 
 
 def unbuildable_reason(s: State, seat: int, card: str) -> tuple[str, str] | None:
-    """Why ``card`` has no legal square for ``seat`` now (CC-2), or None if it has one.
+    """Why ``card`` has no legal square for ``seat`` now [CC-2], or None if it has one.
 
     A card hidden from the viewer (a view's ``HIDDEN``) may have one: None."""
     if card == HIDDEN:
@@ -244,9 +244,9 @@ def unbuildable_reason(s: State, seat: int, card: str) -> tuple[str, str] | None
 
 
 def _discard(s: State, seat: int, cmd: Discard) -> tuple[ev.Event, ...]:
-    _phase(s, "construction", "Phase 2")
+    _phase(s, "construction", "CB-2")
     if cmd.card not in s.players[seat].hand.cards:
-        raise IllegalCommand("Phase 2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand")
+        raise IllegalCommand("CB-2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand")
     reason = unbuildable_reason(s, seat, cmd.card)
     if reason is None:
         raise IllegalCommand("CC-2", f"the {NAMES[cmd.card]} card can be built, so it must be")
@@ -254,9 +254,9 @@ def _discard(s: State, seat: int, cmd: Discard) -> tuple[ev.Event, ...]:
 
 
 def _develop(s: State, seat: int, cmd: Develop) -> tuple[ev.Event, ...]:
-    _phase(s, "development", "Phase 3")
+    _phase(s, "development", "CB-3")
     if cmd.card not in ("R", "C"):
-        raise IllegalCommand("Phase 3", "only Residential and Commercial districts develop")
+        raise IllegalCommand("CB-3", "only Residential and Commercial districts develop")
     if s.reserve[KINDS.index(cmd.card)] == 0:
         raise IllegalCommand("CC-6", f"the reserve has no {NAMES[cmd.card]} card left")
     grid = s.players[seat].grid()
@@ -311,11 +311,11 @@ def can_develop(s: State, seat: int) -> bool:
 
 
 def purchase_block(s: State, seat: int) -> str | None:
-    """Why ``seat`` cannot buy an Industrial card now (CC-10), or None."""
+    """Why ``seat`` cannot buy an Industrial card now [CC-10], or None."""
     p = s.players[seat]
     cost = industrial_cost(owned_industrial(s, seat))
     if s.reserve[KINDS.index("I")] == 0:
-        return "the reserve has no Industrial card (CC-10)"
+        return "the reserve has no Industrial card (CC-10)"  # recorded in PurchaseSkipped: keep the words
     if p.coins < cost:
         return f"{p.coins} coins, the next Industrial card costs {cost} (CC-10)"
     if not cells_can_construct(p.city, "I", p.coins):

@@ -1,4 +1,5 @@
-"""Card City as a scene (core/scene.py): each city in the 5×5 frame that holds it,
+"""Card City as a scene (core/scene.py): each city in its part of the fixed frame [CL-10]
+(columns A–I, rows 1–9, City Hall at E5 — the names commands use),
 the split on the table, hands, coins, and scores if the game ended now."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from functools import lru_cache
 from core.card_city.cards import KINDS, NAMES
 from core.card_city.rules import to_act
 from core.card_city.scoring import final_score
+from core.card_city.squares import column_label, row_label, square_label, window
 from core.card_city.state import HIDDEN, State
 from core.scene import Cell, Panel, Scene
 
@@ -33,18 +35,9 @@ def _card(row: int, col: int, kind: str) -> Cell:
         COLOUR.get(kind, "#cccccc"),
         kind,
         ("hidden",) if hidden else (),
-        "a face-down card you may not see (CC-7)" if hidden else NAMES.get(kind, kind),
+        "a face-down card you may not see [CC-7]" if hidden else NAMES.get(kind, kind),
         INK.get(kind, "#111111"),
     )
-
-
-def _frame(cells: tuple[tuple[int, int, str], ...]) -> tuple[int, int]:
-    """The top-left of the 5×5 window that centres the city (as ``render_city``)."""
-    rows = [r for r, _, _ in cells]
-    cols = [c for _, c, _ in cells]
-    top = min(rows) - (4 - (max(rows) - min(rows))) // 2
-    left = min(cols) - (4 - (max(cols) - min(cols))) // 2
-    return top, left
 
 
 @lru_cache(maxsize=4096)
@@ -70,13 +63,13 @@ def scene(s: State, seat: int | None) -> Scene:
     actors = to_act(s)
     panels: list[Panel] = []
     for i, p in enumerate(s.players):
-        top, left = _frame(p.city)
+        top, left, rows, cols = window(p.city)
         cells = []
         grid = {(r, c): k for r, c, k in p.city}
-        for r in range(top, top + 5):
-            for c in range(left, left + 5):
+        for r in range(top, top + rows):
+            for c in range(left, left + cols):
                 k = grid.get((r, c))
-                cells.append(_card(r, c, k) if k else Cell(r, c, "empty", EMPTY, "", (), f"{r},{c}"))
+                cells.append(_card(r, c, k) if k else Cell(r, c, "empty", EMPTY, "", (), square_label(r, c)))
         notes = [f"{p.coins} coins" + ("  · first mayor" if i == s.first else "")]
         if len(p.hand):
             notes.append("hand: " + " ".join(p.hand.up + p.hand.down))
@@ -84,11 +77,11 @@ def scene(s: State, seat: int | None) -> Scene:
         panels.append(
             Panel(
                 p.name,
-                5,
-                5,
+                rows,
+                cols,
                 tuple(cells),
-                row_labels=tuple(str(r) for r in range(top, top + 5)),
-                col_labels=tuple(str(c) for c in range(left, left + 5)),
+                row_labels=tuple(row_label(r) for r in range(top, top + rows)),
+                col_labels=tuple(column_label(c) for c in range(left, left + cols)),
                 notes=tuple(notes),
                 marks=marks,
                 top=top,
@@ -107,7 +100,7 @@ def scene(s: State, seat: int | None) -> Scene:
     elif len(s.holding) and s.divider >= 0:
         panels.append(_cards_row(f"{s.players[s.divider].name} holds", [("drawn", s.holding.cards)]))
     if s.set_aside:
-        panels.append(_cards_row("set aside (CC-8)", [("", s.set_aside)]))
+        panels.append(_cards_row("set aside [CC-8]", [("", s.set_aside)]))
     reserve = " ".join(f"{k}{n}" for k, n in zip(KINDS, s.reserve, strict=True) if k in "RCI" or n)
     waiting = "the draw" if actors == (-1,) else ", ".join(s.players[a].name for a in actors if a >= 0)
     status = [
@@ -124,4 +117,5 @@ def scene(s: State, seat: int | None) -> Scene:
             for i, p in enumerate(s.players)
         )
     legend = tuple((COLOUR[k], f"{k} {NAMES[k]}") for k in ("H", *KINDS))
-    return Scene("Card City", tuple(status), tuple(panels), scores, legend=legend)
+    notation = "squares: columns A–I, rows 1–9, City Hall always E5 (build R E4) [CL-10]"
+    return Scene("Card City", tuple(status), tuple(panels), scores, legend=legend, notation=notation)

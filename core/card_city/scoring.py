@@ -85,6 +85,8 @@ def city_hall_bonus(grid: Grid) -> tuple[int, int, int]:
 
 
 def _district_label(kind: str, members: tuple[Square, ...]) -> str:
+    """Recorded in ``Scored`` events, so it keeps the relative ``row,col`` it always had (the
+    hash chain covers it); every reader shows it through ``squares.relabel`` (``at C4``) [CL-10]."""
     first = members[0]
     return f"{NAMES[kind]} district of {len(members)} at {first[0]},{first[1]}"
 
@@ -92,7 +94,7 @@ def _district_label(kind: str, members: tuple[Square, ...]) -> str:
 def final_score(
     seat: int, grid: Grid, coins: int, decentralization: bool, solo: bool = False
 ) -> Breakdown:
-    """End of the Game, with the Decentralization variant (CC-13) and solo level."""
+    """End of the Game, with the Decentralization variant [CC-13] and solo level."""
     groups = districts(grid)
     lines: list[ScoreLine] = []
     for kind, members in groups:

@@ -15,10 +15,10 @@ from core.card_city.city import Square
 from core.engine import Breakdown
 
 Cell = tuple[int, int, str]
-"""(row, col, kind) with City Hall at (0, 0) (CC-1)."""
+"""(row, col, kind) with City Hall at (0, 0) [CC-1]."""
 
 HIDDEN = "?"
-"""A card a viewer may not see (CC-7)."""
+"""A card a viewer may not see [CC-7]."""
 
 
 class Options(msgspec.Struct, frozen=True):
@@ -27,7 +27,7 @@ class Options(msgspec.Struct, frozen=True):
 
 
 class Hand(msgspec.Struct, frozen=True):
-    """Cards held: ``up`` are known to all, ``down`` only to the holder (CC-7)."""
+    """Cards held: ``up`` are known to all, ``down`` only to the holder [CC-7]."""
 
     up: tuple[str, ...] = ()
     down: tuple[str, ...] = ()
@@ -45,7 +45,7 @@ class Hand(msgspec.Struct, frozen=True):
         """The hand less one ``card``, taken from the face-up part first.
 
         In a player's view another player's face-down cards are ``HIDDEN``: a card
-        built or discarded from among them leaves one ``HIDDEN`` (CL-8).
+        built or discarded from among them leaves one ``HIDDEN`` [CL-8].
         """
         if card in self.up:
             i = self.up.index(card)
@@ -63,7 +63,7 @@ class Offer(msgspec.Struct, frozen=True):
     up: tuple[str, ...]
     down: tuple[str, ...]
     known_to: tuple[int, ...] = ()
-    """Seats besides the divider that know ``down`` (CL-8)."""
+    """Seats besides the divider that know ``down`` [CL-8]."""
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -90,7 +90,7 @@ class State(msgspec.Struct, frozen=True):
     """Unseen pool cards per kind, in ``KINDS`` order (hidden in views)."""
     pool_size: int
     bottom: tuple[str, ...] = ()
-    """Solo (CC-9): cards put under the pool, in the order they went there."""
+    """Solo [CC-9]: cards put under the pool, in the order they went there."""
     reserve: tuple[int, ...] = (0, 0, 0, 0, 0)
     need_draw: int = 0
     """Cards the pending chance event must draw."""

@@ -1,8 +1,14 @@
 """Card City as text: commands parsed and formatted, events described, tables drawn.
 
+Squares are named in the fixed frame around City Hall (``E5``) [CL-10]; the old
+City-Hall-relative ``row,col`` is still read.
+
 >>> from core.card_city.commands import Build
->>> parse_command("build R -1,0") == Build("R", -1, 0)
+
+>>> parse_command("build R E4") == parse_command("build R -1,0") == Build("R", -1, 0)
 True
+>>> format_command(Build("I", -1, -2))
+'build I C4'
 >>> format_command(parse_command("split RC PL IC"))
 'split RC PL IC'
 """
@@ -25,8 +31,10 @@ from core.card_city.commands import (
     SplitCards,
     Take,
 )
+from core.card_city.squares import column_label, parse_square, row_label, square_label, window
 from core.card_city.state import HIDDEN, State
 from core.engine import BadCommandSyntax
+from core.ruletags import rule_id, tagged
 from core.markup import escape
 
 STYLE = {
@@ -41,7 +49,7 @@ STYLE = {
 
 COMMAND_HELP = (
     "draw R I L P C C | split RC PL IC | take pair|rest | keep RC | "
-    "build R -1,0 | discard L | develop R 1,1 | buy 0,-1 | pass"
+    "build R E4 | discard L | develop R F6 | buy D5 | pass (squares: A–I and 1–9, City Hall E5)"
 )
 
 
@@ -54,11 +62,7 @@ def _cards(token: str, allowed: Sequence[str] = KINDS) -> tuple[str, ...]:
 
 
 def _square(token: str) -> tuple[int, int]:
-    try:
-        r, c = token.split(",")
-        return int(r), int(c)
-    except ValueError:
-        raise BadCommandSyntax(f"{token!r} is not a square; write ROW,COL such as -1,0") from None
+    return parse_square(token)
 
 
 def parse_command(text: str) -> Command:
@@ -95,7 +99,7 @@ def parse_command(text: str) -> Command:
     if verb in ("build", "develop"):
         card = _cards(args[0])
         if len(card) != 1:
-            raise BadCommandSyntax(f"{verb} one card, e.g. '{verb} R 1,0'")
+            raise BadCommandSyntax(f"{verb} one card, e.g. '{verb} R E4'")
         r, c = _square(args[1])
         return Build(card[0], r, c) if verb == "build" else Develop(card[0], r, c)
     if verb == "discard":
@@ -119,13 +123,13 @@ def format_command(cmd: Command) -> str:
     if isinstance(cmd, Keep):
         return "keep " + "".join(cmd.cards)
     if isinstance(cmd, Build):
-        return f"build {cmd.card} {cmd.row},{cmd.col}"
+        return f"build {cmd.card} {square_label(cmd.row, cmd.col)}"
     if isinstance(cmd, Develop):
-        return f"develop {cmd.card} {cmd.row},{cmd.col}"
+        return f"develop {cmd.card} {square_label(cmd.row, cmd.col)}"
     if isinstance(cmd, Discard):
         return f"discard {cmd.card}"
     if isinstance(cmd, Buy):
-        return f"buy {cmd.row},{cmd.col}"
+        return f"buy {square_label(cmd.row, cmd.col)}"
     return "pass"
 
 
@@ -144,9 +148,9 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.CardsDrawn():
             return f"{who(e.seat)} draws {_list(e.cards)}"
         case ev.LeisureSetAside():
-            return f"{who(e.seat)} sets aside {e.count} Leisure card(s) and draws again (CC-8)"
+            return f"{who(e.seat)} sets aside {e.count} Leisure card(s) and draws again [CC-8]"
         case ev.LeisureReturned():
-            return f"{e.count} Leisure card(s) shuffled back into the pool (CC-8)"
+            return f"{e.count} Leisure card(s) shuffled back into the pool [CC-8]"
         case ev.Split():
             return (
                 f"{who(e.seat)} splits: pair {_list(e.pair)} | rest {_list(e.up)} + "
@@ -159,18 +163,18 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.Holding():
             return f"{who(e.seat)} holds {_list(e.up + e.down)} to divide"
         case ev.SoloChose():
-            return f"{who(e.seat)} keeps {_list(e.keep)}, {e.bottom} to the bottom of the pool (CC-9)"
+            return f"{who(e.seat)} keeps {_list(e.keep)}, {e.bottom} to the bottom of the pool [CC-9]"
         case ev.PhaseStarted():
             return f"— {e.phase} phase —"
         case ev.Built():
             paid = f" for {e.paid} coins" if e.paid else ""
-            return f"{who(e.seat)} builds {NAMES[e.card]} at {e.row},{e.col}{paid}"
+            return f"{who(e.seat)} builds {NAMES[e.card]} at {square_label(e.row, e.col)}{paid}"
         case ev.Discarded():
-            return f"{who(e.seat)} discards {NAMES[e.card]} to the reserve [{e.rule}] {e.reason}"
+            return f"{who(e.seat)} discards {NAMES[e.card]} to the reserve [{rule_id(e.rule)}] {tagged(e.reason)}"
         case ev.DevelopTurn():
-            return f"{who(e.seat)} must develop (CC-6)"
+            return f"{who(e.seat)} must develop [CC-6]"
         case ev.Developed():
-            return f"{who(e.seat)} develops {NAMES[e.card]} at {e.row},{e.col}"
+            return f"{who(e.seat)} develops {NAMES[e.card]} at {square_label(e.row, e.col)}"
         case ev.IncomePaid():
             parts = [f"salary {e.salary}"]
             if e.commercial:
@@ -181,9 +185,9 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.PurchaseTurn():
             return f"{who(e.seat)} may buy an Industrial card for {e.cost}"
         case ev.PurchaseSkipped():
-            return f"{who(e.seat)} cannot buy: {e.reason}"
+            return f"{who(e.seat)} cannot buy: {tagged(e.reason)}"
         case ev.Bought():
-            return f"{who(e.seat)} buys Industrial for {e.cost}, built at {e.row},{e.col}"
+            return f"{who(e.seat)} buys Industrial for {e.cost}, built at {square_label(e.row, e.col)}"
         case ev.Passed():
             return f"{who(e.seat)} buys nothing"
         case ev.PawnPassed():
@@ -202,19 +206,19 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
 
 
 def render_city(cells: Sequence[tuple[int, int, str]]) -> list[str]:
-    """The city in a 5×5 window that contains it, with row/column numbers."""
-    rows = [r for r, _, _ in cells]
-    cols = [c for _, c, _ in cells]
-    top = min(rows) - (4 - (max(rows) - min(rows))) // 2  # centre the city in the window
-    left = min(cols) - (4 - (max(cols) - min(cols))) // 2
+    """The city in its part of the fixed frame [CL-10]: column letters above, row numbers before.
+
+    ``score`` and ``where`` read these lines back as they are (``·`` is empty).
+    """
+    top, left, rows, cols = window(cells)
     grid = {(r, c): k for r, c, k in cells}
-    lines = ["     " + "".join(f"{c:>3}" for c in range(left, left + 5))]
-    for r in range(top, top + 5):
+    lines = ["    " + "".join(f"{column_label(c):>3}" for c in range(left, left + cols))]
+    for r in range(top, top + rows):
         row = []
-        for c in range(left, left + 5):
+        for c in range(left, left + cols):
             k = grid.get((r, c))
             row.append(f"[{STYLE[k]}] {k} [/]" if k else " · ")
-        lines.append(f"  {r:>2} " + "".join(row))
+        lines.append(f"  {row_label(r):>2} " + "".join(row))
     return lines
 
 
@@ -239,7 +243,7 @@ def render(s: State, seat: int | None) -> str:
     if len(s.holding) and s.divider >= 0:
         lines.append(f"{escape(s.players[s.divider].name)} holds {''.join(s.holding.cards)}")
     if s.set_aside:
-        lines.append(f"set aside (CC-8): {''.join(s.set_aside)}")
+        lines.append(f"set aside [CC-8]: {''.join(s.set_aside)}")
     if s.scores:
         for b in s.scores:
             lines.append(f"{escape(s.players[b.seat].name)}: {b.total} points" + (f" — {b.title}" if b.title else ""))

@@ -4,7 +4,7 @@ The knowledge model: the pool's make-up is hidden (players may count it, not
 look at it); the cards drawn are seen by the drawer; the face-down cards of a
 split are known to its divider, to every earlier divider of those cards (the
 drawer knows every card of the round, CL-8) and, once taken, to the taker;
-everyone sees a card once it is built, discarded (CL-8) or developed.  Each
+everyone sees a card once it is built, discarded [CL-8] or developed.  Each
 event that carries face-down cards names the seats that know them
 (``known_to``), so ``redact`` needs no state and a player's exported view
 folds to exactly what ``view`` shows.

@@ -4,7 +4,7 @@ A board file is 5 lines of 5 whitespace-separated tokens, top row first:
 ``F`` Factory, ``S`` Shop, ``H`` House, ``E`` School, ``O`` Office, ``N``
 Fountain, ``T`` Station, ``P`` Park, ``W`` Warehouse, ``G`` Public Office,
 ``.`` empty.  ``F``, ``S`` and ``W`` carry their Goods letter ``e``/``f``/``c``/``m``
-(``Fe``, ``Wm``): every one has an icon (FC-2).  A board holds no more tiles of a
+(``Fe``, ``Wm``): every one has an icon [FC-2].  A board holds no more tiles of a
 kind (and icon) than the game has (5 Fountains, 3 ``We`` are refused).  Blank
 lines and ``#`` comments are ignored.  A board copied
 from ``citylog show`` reads as it is: the ``A``–``E`` header and ``1``–``5``
@@ -44,7 +44,7 @@ def _token(tok: str, source: str, line: int, col: int) -> str:
     elif kind in WITH_GOODS:
         raise BoardFileError(
             source, line, col,
-            f"{tok!r}: every {TYPE_NAMES[kind]} carries a Goods icon (FC-2); "
+            f"{tok!r}: every {TYPE_NAMES[kind]} carries a Goods icon [FC-2]; "
             f"write {', '.join(kind + g for g in GOODS)}",
         )
     return tok
@@ -68,7 +68,7 @@ def parse_board(text: str, source: str) -> tuple[str, ...]:
                     raise BoardFileError(
                         source, line, col,
                         f"{tok!r}: {seen[code]} tiles of {_name(code)} on one board; "
-                        f"the game has {IN_THE_BOX[code]} (FC-2)",
+                        f"the game has {IN_THE_BOX[code]} [FC-2]",
                     )
             cells.append(code)
     return tuple(cells)

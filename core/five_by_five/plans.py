@@ -1,4 +1,4 @@
-"""The 12 Building Plans (FC-1): the project's own section layouts.
+"""The 12 Building Plans [FC-1]: the project's own section layouts.
 
 Each plan splits the 25 squares of a City board into 12 orthogonally connected
 sections of 1, 2 or 3 squares, numbered 1–12.  Plans come on 6 double-sided

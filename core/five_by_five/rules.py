@@ -39,7 +39,7 @@ PARK_DRAW_COUNT = 2
 
 # -- whose decision --------------------------------------------------------
 def next_chooser(s: State) -> int:
-    """Sets are chosen in turn order from the start player (FC-3)."""
+    """Sets are chosen in turn order from the start player [FC-3]."""
     return (s.start + s.taken()) % s.n
 
 
@@ -79,27 +79,27 @@ def _decide_chance(s: State, c: cm.Command) -> list[ev.Event]:
     if s.phase == SETUP:
         if not s.sides:
             if not isinstance(c, cm.DrawSides):
-                raise IllegalCommand("Game Setup", "the Building card sides are drawn first")
+                raise IllegalCommand("FB-1", "the Building card sides are drawn first")
             if len(c.sides) != 10 or set(c.sides) - set(SIDE_LETTERS):
-                raise IllegalCommand("Game Setup", "sides are 10 letters A/B, Factories…Park")
+                raise IllegalCommand("FB-1", "sides are 10 letters A/B, Factories…Park")
             return [ev.SidesDrawn(c.sides)]
         if not s.plan:
             if not isinstance(c, cm.DrawPlan):
-                raise IllegalCommand("Game Setup", "a Building Plot card is drawn to pick the plan")
+                raise IllegalCommand("FB-1", "a Building Plot card is drawn to pick the plan")
             if c.plan not in PLAN_NUMBERS:
                 raise IllegalCommand("FC-1", f"there is no Building Plan {c.plan} (1–12)")
             return [ev.PlanDrawn(c.plan)]
         if not isinstance(c, cm.DrawPlanning):
-            raise IllegalCommand("Advanced Rules", "a Planning card is drawn now")
+            raise IllegalCommand("FB-6", "a Planning card is drawn now")
         if c.card not in range(1, 13):
-            raise IllegalCommand("Advanced Rules", f"there is no Planning card {c.card} (1–12)")
+            raise IllegalCommand("FB-6", f"there is no Planning card {c.card} (1–12)")
         return [ev.PlanningDrawn(c.card)]
     if s.phase == PLOT:
         if not isinstance(c, cm.DrawPlot):
-            raise IllegalCommand("Building Plot Card Drawing Phase", "a Building Plot card is drawn now")
+            raise IllegalCommand("FB-2", "a Building Plot card is drawn now")
         if c.plot not in s.plots:
             used = "already drawn" if c.plot in PLOT_CARDS else "not a Building Plot card"
-            raise IllegalCommand("Building Plot Card Drawing Phase", f"plot {c.plot} is {used}")
+            raise IllegalCommand("FB-2", f"plot {c.plot} is {used}")
         return [ev.PlotDrawn(c.plot)]
     if not isinstance(c, cm.DrawTiles):
         raise IllegalCommand("FC-3", "tiles are drawn from the bag now")
@@ -142,18 +142,18 @@ def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
         return [ev.ParkReplaced(seat, c.tile, c.square, c.park, board.tiles[c.square])]
     if s.hand:
         if not isinstance(c, cm.Place):
-            raise IllegalCommand("Placement rules", "place the tiles of your set first")
+            raise IllegalCommand("FB-4", "place the tiles of your set first")
         if c.tile not in s.hand:
-            raise IllegalCommand("Placement rules", f"{tile_label(c.tile)} is not in your set")
+            raise IllegalCommand("FB-4", f"{tile_label(c.tile)} is not in your set")
         squares = section_squares(s.plan, s.plot)
         if c.square not in squares:
             names = " ".join(square_name(q) for q in squares)
-            raise IllegalCommand("Placement rules", f"plot {s.plot} is squares {names}")
+            raise IllegalCommand("FB-4", f"plot {s.plot} is squares {names}")
         if board.tiles[c.square] >= 0:
-            raise IllegalCommand("Placement rules", f"{square_name(c.square)} is already built")
+            raise IllegalCommand("FB-4", f"{square_name(c.square)} is already built")
         return [ev.TilePlaced(seat, c.tile, c.square, c.park)]  # a Park may trigger FC-7 (FL-4)
     if not isinstance(c, cm.Choose):
-        raise IllegalCommand("Tile Placement phase", "choose one of the sets on offer")
+        raise IllegalCommand("FB-3", "choose one of the sets on offer")
     if not 1 <= c.index <= len(s.sets) or not s.sets[c.index - 1]:
         raise IllegalCommand("FC-3", f"set {c.index} is not on offer")
     return [ev.SetChosen(seat, c.index)]
@@ -193,7 +193,7 @@ def _follow_on(s: State, last: ev.Event) -> ev.Event | None:
 
 def decide(s: State, seat: int, c: cm.Command) -> tuple[ev.Event, ...]:
     if s.phase == OVER:
-        raise IllegalCommand("End of Game Scoring", "the game is over")
+        raise IllegalCommand("FB-5", "the game is over")
     if seat == CHANCE:
         out = _decide_chance(s, c)
     else:
@@ -217,7 +217,7 @@ def final_scores(s: State) -> tuple[int, ...]:
 
 
 def winners(s: State) -> tuple[int, ...]:
-    """Highest total, then FC-9 category order; all equal is a shared result (FL-9)."""
+    """Highest total, then FC-9 category order; all equal is a shared result [FL-9]."""
     keys = [(board_score(s, i).total, board_score(s, i).tiebreak()) for i in range(s.n)]
     best = max(keys)
     return tuple(i for i, k in enumerate(keys) if k == best)

@@ -142,7 +142,7 @@ def stations(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
 
 
 def warehouses(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
-    """Icons show only on tiles built building side up (FL-8)."""
+    """Icons show only on tiles built building side up [FL-8]."""
     icons = Counter(c[1:] for c in cells if len(c) == 2)
     pts = 0
     for c in cells:

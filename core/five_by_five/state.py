@@ -14,7 +14,7 @@ HIDDEN = -1
 """A tile id a viewer may not see (bag contents, another player's park draw)."""
 HIDDEN_PARK = 999
 """On another player's board: a tile that Park action B put down Park side up,
-whose building front only that player has seen (FL-5, FL-10)."""
+whose building front only that player has seen [FL-5] [FL-10]."""
 
 # phases
 SETUP = "setup"
@@ -42,7 +42,7 @@ class Board(msgspec.Struct, frozen=True):
     """The Park Action token is still held."""
     secret: int = -1
     """The square of a tile that Park action B put down Park side up: its front
-    is known to the board's owner only (FL-10); -1 if none."""
+    is known to the board's owner only [FL-10]; -1 if none."""
 
     def cells(self) -> tuple[str, ...]:
         return tuple("" if t < 0 else cell_of(t, p) for t, p in zip(self.tiles, self.parks))

@@ -233,34 +233,34 @@ def explain(before: State, e: ev.Event, players: Sequence[str]) -> str:
     why = ""
     match e:
         case ev.SetsDrawn():
-            why = f"FC-3: {len(before.players) + 1} sets of the size of plot {before.plot}"
+            why = f"[FC-3] {len(before.players) + 1} sets of the size of plot {before.plot}"
         case ev.SetChosen():
-            why = "FC-3: sets are chosen in turn order from the start player"
+            why = "[FC-3] Sets are chosen in turn order from the start player"
         case ev.TilePlaced(square=q):
             sq = " ".join(square_name(x) for x in section_squares(before.plan, before.plot))
-            why = f"Placement rules: {square_name(q)} is an empty square of plot {before.plot} ({sq})"
+            why = f"[FB-4] {square_name(q)} is an empty square of plot {before.plot} ({sq})"
         case ev.ParkTokenSpent():
-            why = "FC-7: 3 or more Parks and the token still held; it is spent at once"
+            why = "[FC-7] 3 or more Parks and the token still held; it is spent at once"
         case ev.ParkSwapped():
-            why = "FC-7: park action A of the player who spent the token swaps two tiles (FL-3)"
+            why = "[FC-7] Park action A of the player who spent the token swaps two tiles [FL-3]"
         case ev.ParkDeclined():
-            why = "FC-7: the player who spent the token declines its action, at once (FL-4)"
+            why = "[FC-7] The player who spent the token declines its action, at once [FL-4]"
         case ev.ParkUsed() | ev.ParkReplaced() | ev.ParkKept():
-            why = ("FC-7: park action B of the player who spent the token: replace one tile "
-                   "with a drawn one, or keep the board (FL-5)")
+            why = ("[FC-7] Park action B of the player who spent the token: replace one tile "
+                   "with a drawn one, or keep the board [FL-5]")
         case ev.ParkTilesDrawn() | ev.ParkTilesReturned():
-            why = ("FC-7: park action B draws two, seen only by the drawer; unused and replaced "
-                   "tiles go back to the bag (FL-5)")
+            why = ("[FC-7] Park action B draws two, seen only by the drawer; unused and replaced "
+                   "tiles go back to the bag [FL-5]")
         case ev.SetReturned():
-            why = "FC-3 / Upkeep Phase: the set nobody took returns to the bag"
+            why = "[FC-3] [FB-7] The set nobody took returns to the bag"
         case ev.BagPassed():
-            why = "Upkeep Phase: the bag goes to the player on the left"
+            why = "[FB-7] The bag goes to the player on the left"
         case ev.RoundStarted() | ev.PlotDrawn():
-            why = "Flow of the Game: 12 rounds, one Building Plot card each"
+            why = "[FB-8] 12 rounds, one Building Plot card each"
         case ev.FinalScores() | ev.GameEnded():
-            why = "End of Game Scoring; ties by FC-9"
+            why = "[FB-5] Ties by [FC-9]"
         case ev.PlanDrawn():
-            why = "Game Setup 2 (FC-1): the plot card drawn picks the plan, then the deck is reshuffled"
+            why = "[FB-1] [FC-1] Setup step 2: the plot card drawn picks the plan, then the deck is reshuffled"
     return f"{line} — {why}" if why else line
 
 
@@ -300,7 +300,7 @@ def render(s: State, seat: int | None) -> str:
     if s.hand:
         lines.append(f"{escape(s.players[s.active])} places: " + " ".join(f"{tile_code(t)}#{t}" for t in s.hand))
     if s.park == PARK_OFFER:
-        lines.append(f"{escape(s.players[s.active])} decides the park action (FC-7)")
+        lines.append(f"{escape(s.players[s.active])} decides the park action [FC-7]")
     if s.park == PARK_REPLACE:
         seen = ", ".join(tile_label(t) for t in s.park_drawn)
         lines.append(f"{escape(s.players[s.active])} drew for the park action: {seen}")

@@ -1,4 +1,4 @@
-"""The 108 building tiles as data, with their Goods icons (FC-2).
+"""The 108 building tiles as data, with their Goods icons [FC-2].
 
 A tile is an id 0–107.  Its front is a building of one of nine types; its back
 is a Park.  Types are written with one letter (the board-file codes):

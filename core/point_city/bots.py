@@ -49,7 +49,7 @@ FLIP_SAMPLES = 3
 
 def _flip_value(game: Any, s: State, seat: int, deck: int, cell: int, rng: Rng) -> float:
     """A flip judged by the best take it opens, averaged over building sides the card
-    may have: the bot sees the resource side only (PL-16), never the card itself."""
+    may have: the bot sees the resource side only [PL-16], never the card itself."""
     face = CARDS[s.market[cell].card]
     candidates = [c.id for c in BY_FACE[(face.tier, face.resource)]]
     picks = [candidates[rng.below(len(candidates))] for _ in range(FLIP_SAMPLES)]

@@ -42,7 +42,7 @@ class Card(msgspec.Struct, frozen=True):
     """``producer``, ``points`` or ``civic``; empty for starting cards."""
     cost: tuple[tuple[str, int], ...] = ()
     vp: int = 0
-    """Civic buildings print none (PL-6)."""
+    """Civic buildings print none [PL-6]."""
     produces: str = ""
     line: int = 0
 
@@ -148,21 +148,21 @@ def parse_cards(text: str, source: str = "cards.txt") -> dict[int, Card]:
         if resource != WILD and symbols != per_type_symbols:
             fail(f"tier {tier} resource cards show {per_type_symbols} symbol(s), not {symbols}")
         if resource == WILD and tier == 1:
-            fail("tier 1 has no Ingenuity cards (PC-1)")
+            fail("tier 1 has no Ingenuity cards [PC-1]")
         if kind not in KINDS:
             fail(f"building kind {kind!r}: use {', '.join(KINDS)}")
         cost = _parse_cost(scost, fail)
         total = sum(n for _, n in cost)
         _, costs, vps = _BUILDINGS[tier][kind]
         if total not in costs:
-            fail(f"tier {tier} {kind} cost {total} is outside {costs.start}–{costs.stop - 1} (PC-1)")
+            fail(f"tier {tier} {kind} cost {total} is outside {costs.start}–{costs.stop - 1} [PC-1]")
         if not svp.isdigit():
             fail(f"VP {svp!r} is not a number")
         vp = int(svp)
         if vp not in vps:
-            fail(f"tier {tier} {kind} VP {vp} not allowed (PC-1: {sorted(vps)})")
+            fail(f"tier {tier} {kind} VP {vp} not allowed [PC-1] ({sorted(vps)})")
         if kind == "civic" and len(cost) != 1:
-            fail("a civic building costs resources of one type (PC-1)")
+            fail("a civic building costs resources of one type [PC-1]")
         if kind == "producer":
             if makes not in TYPES:
                 fail(f"a producer makes one of {', '.join(TYPES)}, not {makes!r}")
@@ -179,18 +179,18 @@ def _check_counts(cards: dict[int, Card], fail: _Fail, last: int) -> None:
         mine = [c for c in cards.values() if c.tier == tier]
         where = max((c.line for c in mine), default=last)
         if len(mine) != size:
-            fail(f"tier {tier} has {len(mine)} cards; PC-1 needs {size}", where)
+            fail(f"tier {tier} has {len(mine)} cards; [PC-1] needs {size}", where)
         symbols, per_type, wild = _RESOURCES[tier]
         res = Counter(c.resource for c in mine)
         for t in TYPES:
             if res[t] != per_type:
-                fail(f"tier {tier} has {res[t]} {t} resource cards; PC-1 needs {per_type}", where)
+                fail(f"tier {tier} has {res[t]} {t} resource cards; [PC-1] needs {per_type}", where)
         if res[WILD] != wild:
-            fail(f"tier {tier} has {res[WILD]} Ingenuity cards; PC-1 needs {wild}", where)
+            fail(f"tier {tier} has {res[WILD]} Ingenuity cards; [PC-1] needs {wild}", where)
         kinds = Counter(c.kind for c in mine)
         for kind, (count, _, _) in _BUILDINGS[tier].items():
             if kinds[kind] != count:
-                fail(f"tier {tier} has {kinds[kind]} {kind} buildings; PC-1 needs {count}", where)
+                fail(f"tier {tier} has {kinds[kind]} {kind} buildings; [PC-1] needs {count}", where)
     starts = [c for c in cards.values() if c.tier == START]
     if len(starts) != 4:
         fail(f"{len(starts)} starting cards; the game has 4 Ingenuity starting cards", last)
@@ -226,7 +226,7 @@ FACES: dict[int, Card] = {
     for t in (1, 2, 3)
     for r in TYPES + (WILD,)
 }
-"""Resource sides with no building side known (PL-16): what a player sees of a
+"""Resource sides with no building side known [PL-16]: what a player sees of a
 card lying resource side up, and of a resource card in another player's hand."""
 
 CARDS: dict[int, Card] = _CardList(load_cards())
@@ -237,7 +237,7 @@ START_CARDS: tuple[int, ...] = tuple(sorted(c.id for c in CARDS.values() if c.ti
 
 
 def face_of(card: int) -> int:
-    """``card`` as seen by resource side only (PL-16); starting cards have no building
+    """``card`` as seen by resource side only [PL-16]; starting cards have no building
     side, so they and faces stay as they are."""
     c = CARDS[card]
     if card < 0 or c.tier == START:

@@ -10,13 +10,13 @@ import msgspec
 
 
 PICKED = -1
-"""In a command's payment: the resource card taken in the same pick (PC-3).  A
-player sees only its resource side (PL-16), so commands never name it by id;
+"""In a command's payment: the resource card taken in the same pick [PC-3].  A
+player sees only its resource side [PL-16], so commands never name it by id;
 ``decide`` puts the card's id in the event."""
 
 
 class Pay(msgspec.Struct, frozen=True):
-    """How one building taken this turn is paid (PC-3), and its civic token (PC-5)."""
+    """How one building taken this turn is paid [PC-3], and its civic token [PC-5]."""
 
     cell: int
     cards: tuple[int, ...] = ()
@@ -42,7 +42,7 @@ class TakeDeck(msgspec.Struct, frozen=True, tag="pc.take_deck"):
 
 
 class LayOut(msgspec.Struct, frozen=True, tag="pc.lay_out"):
-    """Chance: the civic tokens laid out at setup, leftmost first (PC-2)."""
+    """Chance: the civic tokens laid out at setup, leftmost first [PC-2]."""
 
     tokens: tuple[int, ...]
 

@@ -1,9 +1,9 @@
 """A true state consistent with a seat's view, sampled (information-set search).
 
 A seat knows a card by id once its building side has been seen, and its own
-hand (PL-13); every other card in sight lies resource side up and shows only
+hand [PL-13]; every other card in sight lies resource side up and shows only
 its face (tier and resource, :func:`core.point_city.cards.face_of`); the deck
-below its top and the cards removed at setup are unseen (PL-1).  Each face is
+below its top and the cards removed at setup are unseen [PL-1].  Each face is
 filled with a card of that face nobody has placed, drawn without replacement;
 what is left of each tier is the unseen stock (the deck's ``hidden`` counts
 are public).  The sample's view is the given view (tests/test_determinize.py).

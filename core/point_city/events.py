@@ -18,7 +18,7 @@ class TokensLaidOut(msgspec.Struct, frozen=True, tag="pc.tokens_laid_out"):
 
 
 class CardsRemoved(msgspec.Struct, frozen=True, tag="pc.cards_removed"):
-    """PC-2: how many cards of each tier leave the game unseen (PL-1)."""
+    """PC-2: how many cards of each tier leave the game unseen [PL-1]."""
 
     counts: tuple[int, int, int]
 
@@ -93,7 +93,7 @@ class Scored(msgspec.Struct, frozen=True, tag="pc.scored"):
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     opponent: int = 0
-    """Solo: the opponent's score (PC-7)."""
+    """Solo: the opponent's score [PC-7]."""
     opponent_won: bool = False
 
 

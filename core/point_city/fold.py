@@ -12,7 +12,7 @@ from core.point_city.state import BOT, Seat, Slot, State
 
 
 def _remove(items: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
-    """``items`` less ``cards``.  In a player's view a card may be a face (PL-16):
+    """``items`` less ``cards``.  In a player's view a card may be a face [PL-16]:
     a face leaves the unseen cards of its tier unknown, so nothing is removed
     from them (the view shows none of them anyway)."""
     out = list(items)

@@ -30,7 +30,7 @@ class PointCity(Game[State, Any, Any]):
         rules_version="pc-2",  # pc-2: the card list repriced (PL-15)
         options=(
             OptionSpec("solo-level", "1", ("1", "2", "3"),
-                       "PC-7 solo opponent level (used with 1 player)"),
+                       "solo opponent level [PC-7] (used with 1 player)"),
         ),
     )
     event_type: ClassVar[Any] = Event | Joined

@@ -1,10 +1,10 @@
-"""Paying for buildings (PC-3): checking a payment and listing the possible ones.
+"""Paying for buildings [PC-3]: checking a payment and listing the possible ones.
 
 A source is a resource card (its symbols: one or two of a type, or one wild
 Ingenuity) or a built producer's permanent resource (one of its type).  A
 payment covers a cost when the typed symbols plus the wild ones reach it; it
-must be *minimal* (PL-4): dropping any one source would leave the cost unpaid.
-A card's symbols pay one building only (PL-3).
+must be *minimal* [PL-4]: dropping any one source would leave the cost unpaid.
+A card's symbols pay one building only [PL-3].
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tup
 
 
 def _minimal(cost: Cost, plan: list[tuple[_Class, int]]) -> bool:
-    """The plan covers ``cost`` and no single source of it can be left out (PL-4)."""
+    """The plan covers ``cost`` and no single source of it can be left out [PL-4]."""
 
     def covers(drop: _Class | None) -> bool:
         typed: dict[str, int] = {}

@@ -97,7 +97,7 @@ def run(s: State, first: object) -> tuple[object, ...]:
 
 # -- checks -------------------------------------------------------------------
 def flippable(s: State, cell: int) -> bool:
-    """PC-3: a resource-side card whose row or column shows only resource sides (PL-11)."""
+    """PC-3: a resource-side card whose row or column shows only resource sides [PL-11]."""
     if not 0 <= cell < 16 or not s.market[cell].card or s.market[cell].building:
         return False
     r, c = cell // 4, cell % 4
@@ -216,21 +216,21 @@ def _check_chance(s: State, cmd: Command) -> object:
         return ev.TokensLaidOut(toks)
     if isinstance(cmd, Reveal):
         if not needs_reveal(s):
-            raise IllegalCommand("engine", "no card is to be revealed now")
+            raise IllegalCommand("GL-1", "no card is to be revealed now")
         tier = top_tier(s)
         if cmd.card not in s.unseen[tier]:
             raise IllegalCommand(
                 "PC-2", f"card {cmd.card} cannot be on top of the deck (not an unseen tier {tier + 1} card)"
             )
         return ev.CardRevealed(cmd.card)
-    raise IllegalCommand("engine", "a player's command is not a chance outcome")
+    raise IllegalCommand("GL-1", "a player's command is not a chance outcome")
 
 
 def decide(s: State, seat: int, cmd: Command) -> tuple[object, ...]:
     if seat == CHANCE:
         return run(s, _check_chance(s, cmd))
     if s.step != "turn" or seat != s.turn:
-        raise IllegalCommand("engine", "it is not this seat's turn")
+        raise IllegalCommand("GL-1", "it is not this seat's turn")
     if isinstance(cmd, Flip):
         first: object = _check_flip(s, seat, cmd)
     elif isinstance(cmd, Take):
@@ -240,7 +240,7 @@ def decide(s: State, seat: int, cmd: Command) -> tuple[object, ...]:
             raise IllegalCommand("PL-2", "a deck take needs two cards in the deck")
         first = ev.DeckTaken(seat, s.top)
     else:
-        raise IllegalCommand("engine", "a chance outcome is not a player's command")
+        raise IllegalCommand("GL-1", "a chance outcome is not a player's command")
     return run(s, first)
 
 
@@ -264,7 +264,7 @@ def chance(s: State, rng: Rng) -> Command:
         return LayOut(tuple(rng.sample(ids, TOKEN_COUNT[len(s.players)])))
     if needs_reveal(s):
         return Reveal(rng.choice(s.unseen[top_tier(s)]))
-    raise IllegalCommand("engine", "no chance outcome is pending")
+    raise IllegalCommand("GL-1", "no chance outcome is pending")
 
 
 # -- legal commands -----------------------------------------------------------

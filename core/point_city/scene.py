@@ -32,7 +32,7 @@ def _name(cid: int) -> str:
 def _resource(cid: int, row: int, col: int) -> Cell:
     card = CARDS[cid]
     n = f"×{card.symbols}" if card.symbols > 1 else ""
-    hidden = " (its building side is hidden, PL-13)" if cid < 0 else ""
+    hidden = " (its building side is hidden [PL-16])" if cid < 0 else ""
     return Cell(
         row, col, f"resource:{card.resource}", COLOUR[card.resource], f"{_name(cid)}\n{ABBR[card.resource]}{n}",
         (), f"{_name(cid)} resource side: {card.symbols} {card.resource}{hidden}", INK.get(card.resource, "#111111"),

@@ -1,4 +1,4 @@
-"""Final scores (PC-6), civic tokens (PC-5) and the solo opponent's score (PC-7)."""
+"""Final scores [PC-6], civic tokens [PC-5] and the solo opponent's score [PC-7]."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def opponent_score(s: State) -> int:
 def winners(s: State) -> tuple[int, ...]:
     """PC-6: most points, then most unspent resource cards; still tied shares the win.
 
-    Solo: the opponent takes part in the comparison like a seat (PL-10);
+    Solo: the opponent takes part in the comparison like a seat [PL-10];
     an empty tuple means the opponent won (the breakdown's title says so).
     """
     keys = [(seat_score(x), len(x.resources)) for x in s.seats]
@@ -69,7 +69,7 @@ def winners(s: State) -> tuple[int, ...]:
 def result(s: State) -> Result | None:
     """The recorded result (the log is the truth), with breakdowns by the card list.
 
-    A game scored under an older card list (PL-15) keeps its recorded scores and
+    A game scored under an older card list [PL-15] keeps its recorded scores and
     winners; a breakdown that today's list prices differently says so in its title.
     """
     if s.step != "over":

@@ -16,7 +16,7 @@ import msgspec
 from core.point_city.cards import CARDS, TYPES, WILD
 
 BOT = -2
-"""The ``mover`` of the solo opponent's take (PC-7)."""
+"""The ``mover`` of the solo opponent's take [PC-7]."""
 
 
 class Slot(msgspec.Struct, frozen=True):
@@ -56,7 +56,7 @@ class State(msgspec.Struct, frozen=True):
     turn: int = 0
     round: int = 0
     flipped: bool = False
-    """The one flip of this turn has been made (PC-3)."""
+    """The one flip of this turn has been made [PC-3]."""
     mover: int = 0
     """Who made the last take (a seat, or BOT)."""
     gaps: tuple[int, ...] = ()

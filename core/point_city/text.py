@@ -3,7 +3,7 @@
 Market cells are named by column letter and row number: ``A1`` is the top
 left, ``D4`` the bottom right.  Command syntax (case-insensitive)::
 
-    flip B3                      turn B3 to its building side (PC-3)
+    flip B3                      turn B3 to its building side [PC-3]
     deck                         take the top two cards of the deck
     take A1 A2                   take two adjacent market cards; buildings
                                  are paid the cheapest way (best token first)
@@ -71,7 +71,7 @@ def building_text(card: Card, markup: bool = False) -> str:
 
 
 def card_id(cid: int) -> str:
-    """``#36``; ``#?`` for a card known by its resource side only (PL-16)."""
+    """``#36``; ``#?`` for a card known by its resource side only [PL-16]."""
     return f"#{cid}" if cid > 0 else "#?"
 
 
@@ -141,7 +141,7 @@ def describe(e: object, players: Sequence[str]) -> str:
 
 
 RULE_OF = {
-    ev.Created: "PC-2", ev.TokensLaidOut: "PC-2", ev.CardsRemoved: "PC-2, PL-1",
+    ev.Created: "PC-2", ev.TokensLaidOut: "PC-2", ev.CardsRemoved: "PC-2] [PL-1",
     ev.StartCardsDealt: "PC-2", ev.CardRevealed: "PL-1", ev.MarketDealt: "PC-2",
     ev.TurnStarted: "PC-3", ev.Flipped: "PC-3", ev.CardsTaken: "PC-3", ev.DeckTaken: "PC-3",
     ev.SecondTaken: "PC-3", ev.Refilled: "PC-4", ev.OpponentTook: "PC-7", ev.Scored: "PC-6",
@@ -153,12 +153,12 @@ def explain(before: State, e: object, players: Sequence[str]) -> str:
     if isinstance(e, ev.Refilled):
         why = ("the gap of a resource card gets the building side" if e.building
                else "the gap of a building gets the resource side")
-        return f"{line} [PC-4: gaps in reading order; {why}]"
+        return f"{line} [PC-4] gaps in reading order; {why}"
     if isinstance(e, ev.GameEnded):
         rule = "PC-4" if e.reason == "refill" else "PL-7"
-        return f"{line} [{rule}; deck {deck_size(before)} card(s)]"
+        return f"{line} [{rule}] deck {deck_size(before)} card(s)"
     if isinstance(e, ev.CardsTaken) and any(p.token for p in e.pays):
-        return f"{line} [PC-3; PC-5: a civic building takes a token at once]"
+        return f"{line} [PC-3] [PC-5] a civic building takes a token at once"
     rule = RULE_OF.get(type(e))
     return f"{line} [{rule}]" if rule else line
 
@@ -207,6 +207,7 @@ def render(s: State, seat: int | None) -> str:
 LEGEND = (
     "market cells A1–D4 (column letter, row number); a resource side shows #id and its symbols (Eco×2), "
     "a building side #id, →what it produces or its VP, then its cost (2Eco Ene: two Economy and one Energy) · "
+    "a player's row B: buildings, row R: resource cards · "
     "t4 civic token 4 · pay B1=12,15,p40,t7: building B1 paid with resource cards 12 and 15, "
     "building 40's permanent resource and token 7 [PC-3]"
 )

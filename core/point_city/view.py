@@ -1,4 +1,4 @@
-"""What a seat may see (PL-1, PL-16).
+"""What a seat may see [PL-1] [PL-16].
 
 The knowledge model: nobody sees the unseen cards (the deck below its top card
 and the cards removed at setup, PL-1).  A card lying resource side up shows
@@ -6,7 +6,7 @@ its resource side only: in the market, on top of the deck, in another player's
 hand, in the solo opponent's hand and in the discard pile it is known by its
 face (:func:`face_of`: tier and resource), never by its id, which would name
 its building side.  A player knows both sides of the resource cards in their
-own hand (PL-16).  A card's identity is public from the moment its building
+own hand [PL-16].  A card's identity is public from the moment its building
 side is (a flip, a refill building side up, a building taken).
 """
 

@@ -91,7 +91,7 @@ def test_cl6_where_without_coins_does_not_hold_leisure_cost_against_a_square() -
     board = "H . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
     free = where(board, "b", "L", {})
     poor = where(board, "b", "L", {"coins": "4"})
-    assert free.data["legal"] == [[0, 1], [1, 0]] and poor.data["legal"] == []
+    assert free.data["legal"] == ["F5", "E6"] and poor.data["legal"] == []  # [CL-10]: City Hall E5
     assert {x["rule"] for x in poor.data["illegal"]} == {"CC-2"}
 
 
@@ -102,17 +102,18 @@ def test_cl7_where_answers_for_the_squares_of_the_typed_board_only() -> None:
     for card, coins in (("R", {}), ("L", {"coins": "3"}), ("P", {})):
         got = where(board, "b", card, coins)
         squares = got.data["legal"] + [x["square"] for x in got.data["illegal"]]
-        assert squares and all(0 <= r < 5 and 0 <= c < 5 for r, c in squares), squares
-        assert "(-1," not in got.text and ",-1)" not in got.text
+        # [CL-10]: City Hall is E5, so the typed 5 × 5 is columns E–I, rows 5–9
+        assert squares and all(s[0] in "EFGHI" and s[1] in "56789" for s in squares), squares
+        assert not any(f" {x}" in got.text for x in ("D5", "E4"))
     # the corner is the whole answer: the city may grow right and down
     got = where(board, "b", "R", {})
     answered = got.data["legal"] + [x["square"] for x in got.data["illegal"]]
-    assert sorted(answered) == [[0, 2], [1, 1], [2, 0]]
+    assert sorted(answered) == ["E7", "F6", "G5"]
     # a full-width row still gets every free square of the typed board answered
     wide = ". . . . .\nR R H C C\n. . . . .\n. . . . .\n. . . . .\n"
     got = where(wide, "b", "I", {})
     answered = got.data["legal"] + [x["square"] for x in got.data["illegal"]]
-    assert sorted(answered) == [[0, c] for c in range(5)] + [[2, c] for c in range(5)]
+    assert sorted(answered) == sorted(f"{c}{r}" for c in "CDEFG" for r in (4, 6))
 
 
 @pytest.mark.parametrize(

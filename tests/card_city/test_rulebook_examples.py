@@ -112,11 +112,11 @@ def test_first_card_has_four_possibilities() -> None:
 def test_zoning_laws() -> None:
     g = parse_board("I R . . .\n. H . . .\n. C . . .\n. . . . .\n. . . . .\n", "z")
     # Residential–Industrial may not be adjacent, either way round
-    assert construction_violation(g, "I", (0, 2), 0)[0] == "Zoning Laws"
-    assert construction_violation(g, "R", (1, 0), 0)[0] == "Zoning Laws"
+    assert construction_violation(g, "I", (0, 2), 0)[0] == "CB-6"  # the Zoning Laws [GL-2]
+    assert construction_violation(g, "R", (1, 0), 0)[0] == "CB-6"  # the Zoning Laws [GL-2]
     # no Development card next to one of its own colour in Construction
-    assert construction_violation(g, "C", (2, 0), 0)[0] == "Zoning Laws"
-    assert construction_violation(g, "R", (0, 2), 0)[0] == "Zoning Laws"
+    assert construction_violation(g, "C", (2, 0), 0)[0] == "CB-6"  # the Zoning Laws [GL-2]
+    assert construction_violation(g, "R", (0, 2), 0)[0] == "CB-6"  # the Zoning Laws [GL-2]
     # Parking and Industrial may sit next to their own colour
     assert construction_violation(g, "I", (1, 0), 0) is None
     # Leisure costs 5 coins

@@ -72,7 +72,7 @@ def test_move_illegal_wrong_player_and_missing_game_leave_the_store_alone(db: Pa
     gid = new_game(db)
     before = dump(db)
     code, _, err = run(db, "move", gid, "--as", "alice", "build R 0,1")
-    assert code == 2 and "[Phase 2]" in err and "Traceback" not in err
+    assert code == 2 and "[CB-2]" in err and "Traceback" not in err
     code, _, err = run(db, "move", gid, "--as", "bob", "take pair")
     assert code == 2 and "not bob's turn" in err
     code, _, err = run(db, "move", gid, "--as", "zed", "take pair")
@@ -239,8 +239,8 @@ def test_score_and_where(db: Path, tmp_path: Path) -> None:
     small = tmp_path / "s.txt"
     small.write_text("H R . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n")
     w = json.loads(ok(db, "where", "card-city", str(small), "--card", "I", "--json"))
-    assert [1, 0] in w["legal"] and all(r >= 0 and c >= 0 for r, c in w["legal"])  # CL-7
-    assert {x["rule"] for x in w["illegal"]} == {"Zoning Laws"}
+    assert "E6" in w["legal"] and all(s[0] >= "E" and s[1] >= "5" for s in w["legal"])  # CL-7, CL-10
+    assert {x["rule"] for x in w["illegal"]} == {"CB-6"}  # the Zoning Laws [GL-2]
     crowded = tmp_path / "crowded.txt"
     crowded.write_text("L L L L L\nL L H L L\nL L L L .\n. . . . .\n. . . . .\n")
     code, out, err = run(db, "score", "card-city", str(crowded))
@@ -249,7 +249,7 @@ def test_score_and_where(db: Path, tmp_path: Path) -> None:
     fives = tmp_path / "fives.txt"
     fives.write_text("N N N N Fe\nN . . . .\n" + ". . . . .\n" * 3)
     code, _, err = run(db, "score", "5x5-city", str(fives))
-    assert code == 2 and f"{fives}:2:1:" in err and "the game has 4 (FC-2)" in err
+    assert code == 2 and f"{fives}:2:1:" in err and "the game has 4 [FC-2]" in err
 
 
 def test_table_game_takes_chance_by_hand(db: Path) -> None:
@@ -353,10 +353,15 @@ def test_explain_try_on_an_automatic_step_points_at_the_decision(db: Path) -> No
 
 
 def _printed_board(show: str, title: str) -> str:
-    """The board ``show`` prints under the line starting with ``title``: its header and five rows."""
+    """The board ``show`` prints under the line starting with ``title``: its header and every row."""
     lines = show.splitlines()
     at = next(i for i, x in enumerate(lines) if x.startswith(title))
-    return "\n".join(lines[at + 1: at + 7]) + "\n"
+    rows = [lines[at + 1]]
+    for line in lines[at + 2:]:
+        if not line.split() or not line.split()[0].isdigit():
+            break
+        rows.append(line)
+    return "\n".join(rows) + "\n"
 
 
 def test_score_and_where_read_the_board_show_prints_card_city(db: Path, tmp_path: Path) -> None:
@@ -365,17 +370,23 @@ def test_score_and_where_read_the_board_show_prints_card_city(db: Path, tmp_path
     state = json.loads(ok(db, "show", gid, "--json"))
     board = tmp_path / "alice.txt"
     board.write_text(_printed_board(ok(db, "show", gid), "alice"))
-    assert "·" in board.read_text() and board.read_text().split("\n")[0].split()[0].lstrip("-").isdigit()
+    header = board.read_text().split("\n")[0].split()
+    assert "·" in board.read_text() and "".join(header) in "ABCDEFGHI" and "E" in header  # [CL-10]
     coins = state["state"]["players"][0]["coins"]
     scored = json.loads(ok(db, "score", "card-city", str(board), "--coins", str(coins), "--json"))
     assert scored["total"] == state["scores"][0]
-    # where answers in the printed labels: City Hall's neighbours are at distance 1 from 0,0
+    # the score lines name squares as show labels them, as the log does
+    log = ok(db, "log", gid)
+    assert all(",-" not in line["detail"] and ",0" not in line["detail"] for line in scored["breakdown"])
+    # where answers in the printed labels: City Hall (E5)'s neighbours, as play offers them
     shown = ok(db, "show", gid, "--at", "20")
     early = tmp_path / "early.txt"
     early.write_text(_printed_board(shown, "alice"))
     w = json.loads(ok(db, "where", "card-city", str(early), "--card", "R", "--json"))
-    squares = [tuple(s) for s in w["legal"]] + [tuple(x["square"]) for x in w["illegal"]]
-    assert any(abs(r) + abs(c) == 1 for r, c in squares)
+    squares = w["legal"] + [x["square"] for x in w["illegal"]]
+    assert set(squares) & {"E4", "D5", "F5", "E6"}
+    assert all(s[0] in early.read_text().split("\n")[0] for s in squares)  # every answer is on the board
+    assert "builds" in log and " at 0,0" not in log
 
 
 @pytest.mark.skipif("5x5-city" not in __import__("core.registry", fromlist=["available"]).available(),

@@ -138,11 +138,11 @@ def test_turn_order_and_placement_rules_fl1() -> None:
         run(s, 0, cm.Choose(4))
     s, _ = run(s, 0, cm.Choose(2))
     assert s.hand == (3, 4, 5) and GAME.to_act(s) == (0,)
-    with pytest.raises(IllegalCommand, match="Placement rules"):
+    with pytest.raises(IllegalCommand, match=r"\[FB-4\]"):
         run(s, 0, cm.Place(3, C4))  # not in plot 3
-    with pytest.raises(IllegalCommand, match="Placement rules"):
+    with pytest.raises(IllegalCommand, match=r"\[FB-4\]"):
         run(s, 0, cm.Place(0, A5))  # not in the set
-    with pytest.raises(IllegalCommand, match="Placement rules"):
+    with pytest.raises(IllegalCommand, match=r"\[FB-4\]"):
         run(s, 0, cm.Choose(1))
     s, _ = run(s, 0, cm.Place(5, C5, True))
     with pytest.raises(IllegalCommand, match="already built"):
@@ -335,4 +335,4 @@ def test_park_action_b_messages_fl5() -> None:
     for before, e in ((before_use, used[0]), (before_draw, drawn[0]), (before_replace, replaced[0]),
                       (before_replace, replaced[1])):
         why = GAME.explain(before, e, s.players)
-        assert "(FL-5)" in why and "FL-3" not in why, why
+        assert "[FL-5]" in why and "FL-3" not in why, why

@@ -108,13 +108,13 @@ def test_wrong_counts_are_reported() -> None:
     f = LINES[_line_of(energy) - 1].split()
     with pytest.raises(CardDataError) as exc:
         parse_cards(_with_line(energy, "\t".join(f[:2] + ["economy"] + f[3:])))
-    assert "resource cards; PC-1 needs 13" in str(exc.value)
+    assert "resource cards; [PC-1] needs 13" in str(exc.value)
     # a producer turned into a points building: kind counts are off (cost/VP kept legal)
     producer = next(c.id for c in CARDS.values() if c.tier == 1 and c.kind == "producer")
     f = LINES[_line_of(producer) - 1].split()
     with pytest.raises(CardDataError) as exc:
         parse_cards(_with_line(producer, "\t".join(f[:3] + ["points", "energy*2", "4", "-"])))
-    assert "tier 1 has 49 producer buildings; PC-1 needs 50" in str(exc.value)
+    assert "tier 1 has 49 producer buildings; [PC-1] needs 50" in str(exc.value)
     # a starting card missing
     with pytest.raises(CardDataError) as exc:
         parse_cards(_with_line(164, None))

@@ -10,7 +10,7 @@ from cli.tui.app import CitylogApp
 from cli.tui.model import PlayModel
 from cli.tui.play import PlayPanel
 from cli.tui.sceneview import PanelView, SceneView
-from core.scene import board_panel
+from core.scene import board_panel, square_name
 from core import registry
 from core.autoplay import play_game
 from core.card_city import commands as cc
@@ -175,6 +175,9 @@ async def test_clicking_a_board_square_places_after_a_confirmation(db: str, serv
         assert target_squares(view) == set(squares)
         square = next((s for s in squares if len(play.on(s)) == 1), squares[0])
         here = [c for _, c in play.on(square)]
+        # one coordinate system [CL-10]: the command names the square as the board labels it
+        label = square_name(view.panel, *square)
+        assert label[0].isalpha() and label in model.game.format_command(here[0]).split(), label
         before = model.version
         await click_square(pilot, view, square)
         assert play.square_filter == square
@@ -238,6 +241,25 @@ def test_play_with_a_highlighted_target_snapshot(snap_compare, db: str, service,
         await settle(pilot)
         play = pilot.app.screen.query_one(PlayPanel).play
         square = next(s for s in play.grid_squares() if len(play.on(s)) > 1)
+        await click_square(pilot, board_view(pilot.app), square)
+
+    assert snap_compare(CitylogApp(db, gid), terminal_size=size, run_before=run_before)
+
+
+OTHER_GAMES = [n for n in registry.available() if n != "card-city"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_play_with_a_highlighted_target_in_the_other_games(snap_compare, db: str, service, name: str, size) -> None:
+    """5x5 City's plan and Point City's market: the legal squares marked, one picked."""
+    gid = placement_game(service, name)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        play = pilot.app.screen.query_one(PlayPanel).play
+        squares = play.grid_squares()
+        square = next((s for s in squares if len(play.on(s)) > 1), squares[0])
         await click_square(pilot, board_view(pilot.app), square)
 
     assert snap_compare(CitylogApp(db, gid), terminal_size=size, run_before=run_before)
