@@ -157,12 +157,14 @@ def autoplay(
                 "events": loaded.version,
                 "scores": result.scores if result else None,
                 "winners": [loaded.players[w] for w in result.winners] if result else None,
+                **({"verdict": verdict(loaded.game, loaded.players, loaded.state, result)} if result else {}),
             }
         )
         return
     say(f"{len(written)} events played; seq {loaded.version}")
     if result:
-        say(", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
+        for line in result_lines(loaded.game, loaded.players, loaded.state, result):
+            say_markup(line)
 
 
 def play(

@@ -103,10 +103,8 @@ def demo(
         say_markup(g.render(loaded.state, None))
     result = g.result(loaded.state)
     if result is not None:
-        for b in result.breakdowns:
-            say_markup(f"[bold]{escape(loaded.players[b.seat])}[/]: {b.total} points")
-            for line in b.lines:
-                say(f"    {line.points:>4}  {line.detail or line.label}")
+        for line in result_lines(g, loaded.players, loaded.state, result):
+            say_markup(line)
     say(f"recorded as game {gid}; replay it with: citylog log {gid}   or   citylog tui {gid}")
 
 
