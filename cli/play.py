@@ -17,12 +17,13 @@ from cli.games import seat_names
 from cli.inputs import read_small_text
 from cli.keys import key_for
 from cli.output import emit_json, say, say_markup, write_file
+from cli.prompt import Session
+from cli.results import result_lines, verdict
 from events import statements
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
-from core.markup import escape
-from events.service import GameService, Loaded, ServiceError, parse_command
+from events.service import GameService, ServiceError, parse_command
 from replay.sources import fold_log, open_log
 
 def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
@@ -176,7 +177,8 @@ def play(
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
 ) -> None:
-    """Interactive play at a prompt: the board and numbered legal commands.  On a view
+    """Interactive play at a prompt: the board and numbered legal commands; ? lists the
+    commands that apply, with board, log, score, undo (against bots) and quit.  On a view
     file (``--as P --out DIR``): choose your moves, then they go into one signed move file."""
     svc = service(ctx)
     if Path(game_id).is_file():
@@ -184,40 +186,7 @@ def play(
             raise fail("playing from a file needs --as PLAYER and --out DIR")
         _play_file(ctx, svc, game_id, as_, out, key)
         return
-    while True:
-        loaded = svc.load(game_id)
-        game, state = loaded.game, loaded.state
-        actors = game.to_act(state)
-        if not actors:
-            viewer = loaded.seat(as_) if as_ is not None else None
-            say_markup(game.render(state if viewer is None else game.view(state, viewer), viewer))
-            result = game.result(state)
-            if result:
-                say("game over: " + ", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
-            return
-        seat = _pick_seat(loaded, actors, as_)
-        if seat is None:
-            say(f"waiting for {', '.join(seat_names(loaded.players, actors))}; come back later")
-            return
-        say_markup(game.render(game.view(state, seat) if seat != CHANCE else state, None if seat == CHANCE else seat))
-        options = [] if seat == CHANCE else list(game.legal(state, seat))
-        who = "chance (enter the draw)" if seat == CHANCE else loaded.players[seat]
-        for i, o in enumerate(options[:60], start=1):
-            say(f"  {i:>3}. {game.format_command(o)}")
-        if len(options) > 60:
-            say(f"  … {len(options) - 60} more; type a command")
-        answer = _prompt(f"{who}> ")
-        if answer is None or answer.strip() in ("q", "quit", "exit"):
-            return
-        answer = answer.strip()
-        if not answer:
-            continue
-        try:
-            cmd = _chosen(answer, options, lambda text: parse_command(loaded, seat, text))
-            written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
-            report(svc, game_id, written, False, seat)
-        except (ServiceError, RulesError) as exc:
-            say_markup(f"[red]refused:[/] {escape(str(exc))}")
+    Session(svc, game_id, as_, _prompt).run()
 
 
 def _chosen(answer: str, options: list[Any], parse: Callable[[str], Any]) -> Any:
@@ -260,15 +229,6 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
         say(f"{player} has nothing to do in this view")
         return
     _write_move_file(ctx, svc, ref, player, chosen, out, key, False, False)
-
-
-def _pick_seat(loaded: Loaded, actors: tuple[int, ...], as_: str | None) -> int | None:
-    if actors == (CHANCE,):
-        return CHANCE if loaded.record.table_game else None
-    if as_ is None:
-        return actors[0]
-    seat = loaded.seat(as_)
-    return seat if seat in actors else None
 
 
 def _prompt(text: str) -> str | None:

@@ -126,7 +126,7 @@ def shops(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
 def offices(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
     if side == "A":
         sizes = sorted((len(g) for g in chains(k) if k[g[0]] == "O"), reverse=True)
-        return sum(_table(OFFICE_CHAIN, n) for n in sizes), f"office chains of {', '.join(map(str, sizes))}"
+        return sum(_table(OFFICE_CHAIN, n) for n in sizes), (f"office chains of {', '.join(map(str, sizes))}" if sizes else "no offices")
     rows = sum(1 for line in ROWS if any(k[i] == "O" for i in line))
     return OFFICE_ROWS[rows], f"{rows} rows with an office"
 

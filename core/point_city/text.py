@@ -177,7 +177,7 @@ def _tableau(name: str, who: object, score: int) -> list[str]:
 
     assert isinstance(who, Seat)
     perms = permanents(who.buildings)
-    lines = [f"[bold]{name}[/] — {score} points"]
+    lines = [f"[bold]{name}[/] — {score} point{'' if score == 1 else 's'}"]
     lines.append("  permanent: " + (" ".join(_res(t, n) for t, n in zip(TYPES, perms) if n) or "none"))
     lines.append("  buildings: " + (", ".join(card_text(b, True, True) for b in who.buildings) or "none"))
     lines.append("  resource cards: " + (" ".join(f"{card_id(c)} {resource_text(CARDS[c], True)}"
