@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import msgspec
@@ -17,7 +16,7 @@ from cli.games import seat_names
 from cli.inputs import read_small_text
 from cli.keys import key_for
 from cli.output import emit_json, say, say_markup, write_file
-from cli.prompt import Session
+from cli.prompt import Menu, Session
 from cli.results import result_lines, verdict
 from events import statements
 from events.signing import public_hex, sign
@@ -189,16 +188,6 @@ def play(
     Session(svc, game_id, as_, _prompt).run()
 
 
-def _chosen(answer: str, options: list[Any], parse: Callable[[str], Any]) -> Any:
-    """The command an answer at the prompt names: a listed number, or typed text."""
-    if answer.isdigit() and options:
-        index = int(answer) - 1
-        if not 0 <= index < len(options):
-            raise ServiceError(f"choose 1–{len(options)}")
-        return options[index]
-    return parse(answer)
-
-
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
     """Choose moves on a view file; write them as one move file when the seat's turn is done."""
     log = open_log(svc, ref, player)  # the player's own view
@@ -206,25 +195,45 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
     seat = log.header.definition.players.index(player)
     state = game.view(states[-1], seat)
     chosen: list[str] = []
+    menu: Menu | None = None
     while seat in game.to_act(state):
-        say(game.render(state, seat))
-        options = list(game.legal(state, seat))
-        for i, o in enumerate(options[:60], start=1):
-            say(f"  {i:>3}. {game.format_command(o)}")
-        say("  (a number or a command; 'send' to write the file now, 'q' to quit without one)")
+        if menu is None:
+            say_markup(game.render(state, seat))
+            menu = Menu(game, list(game.legal(state, seat)))
+            menu.page(hint="'send' writes the move file now, 'q' quits without one; ? for help")
         answer = _prompt(f"{player}> ")
         if answer is None or answer.strip() in ("q", "quit", "exit"):
             return
-        answer = answer.strip()
+        answer = " ".join(answer.split())
         if answer == "send":
             break
+        if not answer:
+            continue
+        if answer in ("?", "help"):
+            menu.help(player, False, [("board", "the table again"), ("send", "write the move file now"),
+                                      ("quit", "leave without a move file")])
+            continue
+        if answer in ("board", "more"):
+            if answer == "board":
+                say_markup(game.render(state, seat))
+            menu.page(again=answer == "board")
+            continue
         try:
-            cmd = _chosen(answer, options, lambda text: game.parse_command(state, seat, text))
+            cmd = menu.pick(answer)
+            if cmd is None and menu.starting(answer):
+                continue
+            if cmd is None:
+                try:
+                    cmd = game.parse_command(state, seat, answer)
+                except RulesError as exc:
+                    raise ServiceError(menu.reason(answer, str(exc))) from None
             for e in checked_decide(game, state, seat, cmd):
                 state = game.view(game.apply(state, e), seat)
             chosen.append(game.format_command(cmd))
+            say(f"  chosen: {chosen[-1]}")
+            menu = None
         except (ServiceError, RulesError) as exc:
-            say(f"[red]refused:[/] {exc}")
+            menu.refuse(str(exc), answer)
     if not chosen:
         say(f"{player} has nothing to do in this view")
         return

@@ -74,6 +74,120 @@ FORMS: dict[str, dict[str, tuple[str, str]]] = {
 _SYNTAX_TAIL = re.compile(r"(; commands: .*| \((try: |choose, place).*\))$")
 
 
+class Menu:
+    """A decision's legal commands, numbered once: pages, prefix lists, the closest
+    commands to a refused answer, and the forms that apply (``help``)."""
+
+    def __init__(self, game: Game[Any, Any, Any], options: Sequence[Any]) -> None:
+        self.game = game
+        self.options = list(options)
+        self.texts = [game.format_command(o) for o in self.options]
+        self.next_page = 0
+
+    def list(self, indices: Sequence[int] | range) -> None:
+        for i in indices:
+            say(f"  {i + 1:>3}. {self.texts[i]}")
+
+    def page(self, again: bool = False, hint: str = "? for help") -> None:
+        """The next page of commands (the first one ``again``), and how to reach the rest."""
+        if again:
+            self.next_page = 0
+        n = len(self.texts)
+        if n == 0:
+            say(f"  (type the outcome; {hint})")
+            return
+        start = self.next_page if self.next_page < n else 0
+        end = min(n, start + PAGE)
+        self.list(range(start, end))
+        self.next_page = end
+        if n > PAGE:
+            verbs = Counter(t.split(" ", 1)[0] for t in self.texts)
+            kinds = ", ".join(f"{v} {c}" for v, c in verbs.items())
+            more = "'more' for the next page" if end < n else "'more' to start again"
+            say(f"  (commands {start + 1}–{end} of {n}: {kinds}; {more}, or type the start of a command "
+                f"to list the matching ones, e.g. '{self.prefix_example()}'; {hint})")
+        else:
+            say(f"  (a number or a command; {hint})")
+
+    def prefix_example(self) -> str:
+        words = Counter(" ".join(t.split()[:2]) for t in self.texts)
+        return max(words, key=lambda w: (words[w], w)) if words else ""
+
+    def pick(self, answer: str) -> Any | None:
+        """The command a number or an exact command text names (None: neither);
+        ``ServiceError`` for a number out of range."""
+        if answer.isdigit() and self.options:
+            if not 1 <= int(answer) <= len(self.options):
+                raise ServiceError(f"choose a number from 1 to {len(self.options)}")
+            return self.options[int(answer) - 1]
+        low = answer.lower()
+        for option, text in zip(self.options, self.texts, strict=True):
+            if text.lower() == low:
+                return option
+        return None
+
+    def starting(self, answer: str) -> bool:
+        """List the commands starting with ``answer``, if any do."""
+        low = answer.lower()
+        found = [i for i, t in enumerate(self.texts) if t.lower().startswith(low)]
+        if found:
+            n = len(found)
+            say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
+            self.list(found)
+        return bool(found)
+
+    def reason(self, answer: str, message: str) -> str:
+        """The parser's message without its list of every form of the game (help has
+        the forms that apply); an unknown word said as such."""
+        verb = answer.split(" ", 1)[0].lower()
+        verbs = {t.split(" ", 1)[0] for t in self.texts}
+        if verbs and verb not in verbs:
+            return f"'{verb}' is not a command here (now: {', '.join(sorted(verbs))})"
+        return _SYNTAX_TAIL.sub("", message)
+
+    def refuse(self, reason: str, answer: str, closest: bool = True) -> None:
+        """One line: why, and the legal commands closest to what was typed."""
+        near: list[str] = []
+        if closest and self.texts:
+            low = [t.lower() for t in self.texts]
+            picks = difflib.get_close_matches(answer.lower(), low, n=3, cutoff=0.4)
+            if not picks:
+                verb = answer.split(" ", 1)[0].lower()
+                picks = [t for t in low if t.split(" ", 1)[0] == verb][:3] or low[:3]
+            near = [self.texts[low.index(p)] for p in picks]
+        tail = f"; closest: {' · '.join(near)}" if near else ""
+        say_markup(f"[red]refused:[/] {escape(reason)}{escape(tail)} (? for help)")
+
+    def help(self, who: str, chance: bool, extra: Sequence[tuple[str, str]]) -> None:
+        """The command forms of this moment, an example each, then the prompt's own words."""
+        game = self.game
+        forms = FORMS.get(game.spec.name, {})
+        examples: dict[str, str] = {}
+        for t in self.texts:
+            examples.setdefault(t.split(" ", 1)[0], t)
+        if chance:  # a table game's chance: every chance form (the lay-outs are not listed)
+            verbs = [v for v, (_, what) in forms.items() if what.startswith("chance:")]
+        else:
+            verbs = list(examples)
+        say(f"{game.spec.title}: what {who} may do now")
+        width = max((len(forms.get(v, (v, ""))[0]) for v in verbs), default=0)
+        for v in verbs:
+            form, what = forms.get(v, (v, ""))
+            eg = f" — e.g. '{examples[v]}'" if v in examples else ""
+            say(f"  {form:<{width}}  {what}{eg}")
+        lines: list[tuple[str, str]] = []
+        if self.texts:
+            lines += [
+                ("NUMBER", "play the listed command with that number"),
+                ("a prefix", f"list the legal commands starting with it (e.g. '{self.prefix_example()}')"),
+                ("more", "the next page of legal commands"),
+            ]
+        lines += extra
+        say("At the prompt:")
+        for form, what in lines:
+            say(f"  {form:<9}  {what}")
+
+
 class Session:
     """One prompt on one game (which an ``undo`` may change to a fork of it)."""
 
@@ -83,10 +197,8 @@ class Session:
         self.game_id = game_id
         self.as_ = as_
         self.read = read
-        self.options: list[Any] = []
-        self.texts: list[str] = []
+        self.menu: Menu | None = None
         self.shown: tuple[str, int, int] | None = None
-        self.next_page = 0
 
     # -- the loop ------------------------------------------------------------------
     def run(self) -> None:
@@ -102,21 +214,19 @@ class Session:
                 waiting = ", ".join("chance" if a == CHANCE else loaded.players[a] for a in actors)
                 say(f"waiting for {waiting}; come back later")
                 return
-            if self.shown != (self.game_id, loaded.version, seat):
+            if self.menu is None or self.shown != (self.game_id, loaded.version, seat):
                 self.shown = (self.game_id, loaded.version, seat)
-                self.options = [] if seat == CHANCE else list(game.legal(state, seat))
-                self.texts = [game.format_command(o) for o in self.options]
+                self.menu = Menu(game, [] if seat == CHANCE else list(game.legal(state, seat)))
                 self._board(loaded, seat)
-                self.next_page = 0
-                self._page()
+                self.menu.page()
             who = "chance (enter the draw)" if seat == CHANCE else loaded.players[seat]
             answer = self.read(f"{who}> ")
             if answer is None:
                 return
-            if not self._answer(loaded, seat, " ".join(answer.split())):
+            if not self._answer(loaded, seat, self.menu, " ".join(answer.split())):
                 return
 
-    def _answer(self, loaded: Loaded, seat: int, answer: str) -> bool:
+    def _answer(self, loaded: Loaded, seat: int, menu: Menu, answer: str) -> bool:
         """Act on one answer; False: leave the prompt."""
         word, _, rest = answer.partition(" ")
         word = word.lower()
@@ -127,21 +237,30 @@ class Session:
             say(f"saved; continue with: citylog play {self.game_id}{who}")
             return False
         if answer in ("?", "help"):
-            self._help(loaded, seat)
+            who = "chance" if seat == CHANCE else loaded.players[seat]
+            extra = [
+                ("board", "the table again"),
+                ("log [N]", f"the last N events (default {LOG_LINES})"),
+                ("score", "the score if the game ended now, line by line"),
+            ]
+            if self._can_undo(loaded) is None:
+                extra.append(("undo", "take back your last decision: play on in a fork of the game "
+                              "(the original stays as it was)"))
+            extra.append(("quit", "leave; the game is saved"))
+            menu.help(who, seat == CHANCE, extra)
         elif answer == "board":
             self._board(loaded, seat)
-            self.next_page = 0
-            self._page()
+            menu.page(again=True)
         elif answer == "more":
-            self._page()
+            menu.page()
         elif word == "log" and (not rest or rest.isdigit()):
             self._log(loaded, seat, int(rest) if rest else LOG_LINES)
         elif answer == "score":
             self._score(loaded, seat)
         elif answer == "undo":
-            self._undo(loaded)
+            self._undo(loaded, menu)
         else:
-            self._command(loaded, seat, answer)
+            self._command(loaded, seat, menu, answer)
         return True
 
     # -- showing -------------------------------------------------------------------
@@ -149,69 +268,6 @@ class Session:
         game, state = loaded.game, loaded.state
         shown = state if seat == CHANCE else game.view(state, seat)
         say_markup(game.render(shown, None if seat == CHANCE else seat))
-
-    def _list(self, indices: Sequence[int]) -> None:
-        for i in indices:
-            say(f"  {i + 1:>3}. {self.texts[i]}")
-
-    def _page(self) -> None:
-        """The next page of legal commands, and how to reach the rest."""
-        n = len(self.texts)
-        if n == 0:
-            say("  (type the outcome; ? for the forms)")
-            return
-        start = self.next_page if self.next_page < n else 0
-        end = min(n, start + PAGE)
-        self._list(range(start, end))
-        self.next_page = end
-        if n > PAGE:
-            verbs = Counter(t.split(" ", 1)[0] for t in self.texts)
-            kinds = ", ".join(f"{v} {c}" for v, c in verbs.items())
-            example = self._prefix_example()
-            more = "'more' for the next page, " if end < n else "'more' to start again, "
-            say(f"  (commands {start + 1}–{end} of {n}: {kinds}; {more}or type the start of a command "
-                f"to list the matching ones, e.g. '{example}'; ? for help)")
-        else:
-            say("  (a number or a command; ? for help)")
-
-    def _prefix_example(self) -> str:
-        words = Counter(" ".join(t.split()[:2]) for t in self.texts)
-        best = max(words, key=lambda w: (words[w], w)) if words else ""
-        return best
-
-    def _help(self, loaded: Loaded, seat: int) -> None:
-        game = loaded.game
-        forms = FORMS.get(game.spec.name, {})
-        examples: dict[str, str] = {}
-        for t in self.texts:
-            examples.setdefault(t.split(" ", 1)[0], t)
-        who = "chance" if seat == CHANCE else loaded.players[seat]
-        if seat == CHANCE:  # a table game's chance: every chance form (the lay-outs are not listed)
-            verbs = [v for v, (_, what) in forms.items() if what.startswith("chance:")]
-        else:
-            verbs = list(examples)
-        say(f"{game.spec.title}: what {who} may do now")
-        width = max((len(forms.get(v, (v, ""))[0]) for v in verbs), default=0)
-        for v in verbs:
-            form, what = forms.get(v, (v, ""))
-            eg = f" — e.g. '{examples[v]}'" if v in examples else ""
-            say(f"  {form:<{width}}  {what}{eg}")
-        lines = [
-            ("NUMBER", "play the listed command with that number"),
-            ("a prefix", "list the legal commands starting with it (e.g. "
-             f"'{self._prefix_example() or 'take'}')"),
-            ("more", "the next page of legal commands"),
-            ("board", "the table again"),
-            ("log [N]", f"the last N events (default {LOG_LINES})"),
-            ("score", "the score if the game ended now, line by line"),
-        ]
-        if self._can_undo(loaded) is None:
-            lines.append(("undo", "take back your last decision: play on in a fork of the game "
-                          "(the original stays as it was)"))
-        lines.append(("quit", "leave; the game is saved"))
-        say("At the prompt:")
-        for form, what in lines:
-            say(f"  {form:<9}  {what}")
 
     def _log(self, loaded: Loaded, seat: int, n: int) -> None:
         game = loaded.game
@@ -242,63 +298,28 @@ class Session:
                 say_markup(line)
 
     # -- acting --------------------------------------------------------------------
-    def _command(self, loaded: Loaded, seat: int, answer: str) -> None:
-        low = answer.lower()
-        chosen: Any = None
-        if answer.isdigit():
-            if not self.options:
-                chosen = None  # a chance outcome typed as a number: parse it below
-            elif not 1 <= int(answer) <= len(self.options):
-                self._refuse(f"choose a number from 1 to {len(self.options)}", answer, closest=False)
-                return
-            else:
-                chosen = self.options[int(answer) - 1]
+    def _command(self, loaded: Loaded, seat: int, menu: Menu, answer: str) -> None:
+        try:
+            chosen = menu.pick(answer)
+        except ServiceError as exc:
+            menu.refuse(str(exc), answer, closest=False)
+            return
         if chosen is None:
-            exact = [i for i, t in enumerate(self.texts) if t.lower() == low]
-            if exact:
-                chosen = self.options[exact[0]]
-        if chosen is None:
-            starting = [i for i, t in enumerate(self.texts) if t.lower().startswith(low)]
-            if starting:
-                n = len(starting)
-                say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
-                self._list(starting)
+            if menu.starting(answer):
                 return
             try:
                 chosen = parse_command(loaded, seat, answer)
             except ServiceError as exc:
-                self._refuse(self._reason(loaded, answer, str(exc)), answer)
+                menu.refuse(menu.reason(answer, str(exc)), answer)
                 return
         from cli.play import report
 
         try:
             written = self.svc.submit(self.game_id, seat, chosen, expected_version=loaded.version)
         except (ServiceError, RulesError) as exc:
-            self._refuse(str(exc), answer)
+            menu.refuse(str(exc), answer)
             return
         report(self.svc, self.game_id, written, False, seat)
-
-    def _reason(self, loaded: Loaded, answer: str, message: str) -> str:
-        """The parser's message without its list of every form of the game (help has
-        the forms that apply); an unknown word said as such."""
-        verb = answer.split(" ", 1)[0].lower()
-        verbs = {t.split(" ", 1)[0] for t in self.texts}
-        if verbs and verb not in verbs:
-            return f"'{verb}' is not a command here (now: {', '.join(sorted(verbs))})"
-        return _SYNTAX_TAIL.sub("", message)
-
-    def _refuse(self, reason: str, answer: str, closest: bool = True) -> None:
-        """One line: why, and the legal commands closest to what was typed."""
-        near: list[str] = []
-        if closest and self.texts:
-            low = [t.lower() for t in self.texts]
-            picks = difflib.get_close_matches(answer.lower(), low, n=3, cutoff=0.4)
-            if not picks:
-                verb = answer.split(" ", 1)[0].lower()
-                picks = [t for t in low if t.split(" ", 1)[0] == verb][:3] or low[:3]
-            near = [self.texts[low.index(p)] for p in picks]
-        tail = f"; closest: {' · '.join(near)}" if near else ""
-        say_markup(f"[red]refused:[/] {escape(reason)}{escape(tail)} (? for help)")
 
     # -- undo ----------------------------------------------------------------------
     def _mine(self, loaded: Loaded) -> set[int]:
@@ -321,10 +342,10 @@ class Session:
                     f"{'s' if len(others) == 1 else ''} here: fork the game instead ('citylog fork')")
         return None
 
-    def _undo(self, loaded: Loaded) -> None:
+    def _undo(self, loaded: Loaded, menu: Menu) -> None:
         why_not = self._can_undo(loaded)
         if why_not is not None:
-            self._refuse(why_not, "undo", closest=False)
+            menu.refuse(why_not, "undo", closest=False)
             return
         game = loaded.game
         mine = self._mine(loaded)
@@ -334,7 +355,7 @@ class Session:
                 seq = i + 1
                 break
         else:
-            self._refuse("nothing to undo: no decision of yours yet", "undo", closest=False)
+            menu.refuse("nothing to undo: no decision of yours yet", "undo", closest=False)
             return
         what = game.format_command(decided[1])
         parent = self.game_id
