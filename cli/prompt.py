@@ -71,6 +71,13 @@ FORMS: dict[str, dict[str, tuple[str, str]]] = {
     },
 }
 
+# A word of a listed command that needs explaining where it appears: (word, what it means).
+NOTATION: dict[str, tuple[str, str]] = {
+    "point-city": (" pay ", "pay CELL=ITEMS: the building at CELL paid with resource cards (their #ids, or the "
+                            "other cell of the pick), pN = built producer #N's permanent resource, tN = civic "
+                            "token tN taken [PC-3]"),
+}
+
 _SYNTAX_TAIL = re.compile(r"(; commands: .*| \((try: |choose, place).*\))$")
 
 
@@ -134,6 +141,9 @@ class Menu:
             n = len(found)
             say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
             self.list(found)
+            word, meaning = NOTATION.get(self.game.spec.name, ("\0", ""))
+            if any(word in self.texts[i] for i in found):
+                say(f"  ({meaning})")
         return bool(found)
 
     def reason(self, answer: str, message: str) -> str:
