@@ -218,15 +218,10 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
                 say_markup(game.render(state, seat))
             menu.page(again=answer == "board")
             continue
+        cmd = menu.choose(answer, lambda text: game.parse_command(state, seat, text))
+        if cmd is None:
+            continue
         try:
-            cmd = menu.pick(answer)
-            if cmd is None and menu.starting(answer):
-                continue
-            if cmd is None:
-                try:
-                    cmd = game.parse_command(state, seat, answer)
-                except RulesError as exc:
-                    raise ServiceError(menu.reason(answer, str(exc))) from None
             for e in checked_decide(game, state, seat, cmd):
                 state = game.view(game.apply(state, e), seat)
             chosen.append(game.format_command(cmd))

@@ -133,18 +133,35 @@ class Menu:
                 return option
         return None
 
-    def starting(self, answer: str) -> bool:
-        """List the commands starting with ``answer``, if any do."""
+    def choose(self, answer: str, parse: Callable[[str], Any]) -> Any | None:
+        """The command an answer names — a number, a listed command, or a command
+        ``parse`` reads — or None when the answer was a prefix (the matching commands
+        are listed) or was refused (one line)."""
+        try:
+            chosen = self.pick(answer)
+        except ServiceError as exc:
+            self.refuse(str(exc), answer, closest=False)
+            return None
+        if chosen is not None:
+            return chosen
         low = answer.lower()
         found = [i for i, t in enumerate(self.texts) if t.lower().startswith(low)]
-        if found:
-            n = len(found)
-            say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
-            self.list(found)
-            word, meaning = NOTATION.get(self.game.spec.name, ("\0", ""))
-            if any(word in self.texts[i] for i in found):
-                say(f"  ({meaning})")
-        return bool(found)
+        parsed: Any = None
+        try:
+            parsed = parse(answer)
+        except (ServiceError, RulesError) as exc:
+            if not found:
+                self.refuse(self.reason(answer, str(exc)), answer)
+                return None
+        if parsed is not None and (not found or [self.options[i] for i in found] == [parsed]):
+            return parsed  # another form of a command, or the only one it starts
+        n = len(found)
+        say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
+        self.list(found)
+        word, meaning = NOTATION.get(self.game.spec.name, ("\0", ""))
+        if any(word in self.texts[i] for i in found):
+            say(f"  ({meaning})")
+        return None
 
     def reason(self, answer: str, message: str) -> str:
         """The parser's message without its list of every form of the game (help has
@@ -309,19 +326,9 @@ class Session:
 
     # -- acting --------------------------------------------------------------------
     def _command(self, loaded: Loaded, seat: int, menu: Menu, answer: str) -> None:
-        try:
-            chosen = menu.pick(answer)
-        except ServiceError as exc:
-            menu.refuse(str(exc), answer, closest=False)
-            return
+        chosen = menu.choose(answer, lambda text: parse_command(loaded, seat, text))
         if chosen is None:
-            if menu.starting(answer):
-                return
-            try:
-                chosen = parse_command(loaded, seat, answer)
-            except ServiceError as exc:
-                menu.refuse(menu.reason(answer, str(exc)), answer)
-                return
+            return
         from cli.play import report
 
         try:
