@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cli.output import say, say_markup
-from cli.results import breakdown_lines, result_lines
+from cli.results import breakdown_lines, opponent_lines, result_lines
 from core.engine import CHANCE, Game, RulesError
 from core.markup import escape
 from events.service import GameService, Loaded, ServiceError, parse_command
@@ -311,7 +311,7 @@ class Session:
             say(f"{game.spec.title} has no running score")
             return
         say("if the game ended now:")
-        for line in breakdown_lines(loaded.players, breakdowns):
+        for line in breakdown_lines(loaded.players, breakdowns) + opponent_lines(game, shown):
             say_markup(line)
 
     def _final(self, loaded: Loaded) -> None:

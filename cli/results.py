@@ -58,6 +58,17 @@ def breakdown_lines(players: Sequence[str], breakdowns: Sequence[Breakdown], tot
     return out
 
 
+def opponent_lines(game: Game[Any, Any, Any], state: Any) -> list[str]:
+    """Point City's solo opponent's score, line by line [PC-7] (other games: none)."""
+    if game.spec.name != "point-city" or not getattr(state, "solo_level", 0):
+        return []
+    from core.point_city import scoring
+
+    bot = scoring.opponent_lines(state)
+    out = [f"[bold]solo opponent (level {state.solo_level})[/]: {points(sum(x.points for x in bot))}"]
+    return out + [f"  {x.points:>5}  {escape(_line_text(x))}" for x in bot]
+
+
 def _names(players: Sequence[str], seats: Sequence[int]) -> str:
     names = [players[s] for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -129,6 +140,7 @@ def _solo_verdict(name: str, player: str, state: Any, result: Result) -> str:
 def result_lines(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> list[str]:
     """The final results (rich markup): every breakdown, then the verdict."""
     lines = breakdown_lines(players, result.breakdowns, result.scores)
+    lines += opponent_lines(game, state)
     lines.append(f"[bold]{escape(verdict(game, players, state, result))}[/]")
     return lines
 

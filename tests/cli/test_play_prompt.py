@@ -186,7 +186,9 @@ def test_a_shared_win_and_a_broken_tie_name_the_rule(db: Path) -> None:
 
 def test_solo_results(db: Path) -> None:
     lost = new(db, "point-city", "ann", "r1", "--bots", "greedy")
-    assert "the solo opponent (level 1) wins (55 points to 35) [PL-10]" in ok(db, "show", lost)
+    shown = ok(db, "show", lost)
+    assert "the solo opponent (level 1) wins (55 points to 35) [PL-10]" in shown
+    assert "solo opponent (level 1): 55 points" in shown  # its breakdown too
     cc = new(db, "card-city", "ann", "r1", "--bots", "greedy")
     assert "ann scores 9 points: solo level Homestead [CC-9]" in ok(db, "show", cc)
     fc = new(db, "5x5-city", "ann", "r1", "--bots", "greedy")
