@@ -117,8 +117,13 @@ class Menu:
             say(f"  (a number or a command; {hint})")
 
     def prefix_example(self) -> str:
-        words = Counter(" ".join(t.split()[:2]) for t in self.texts)
-        return max(words, key=lambda w: (words[w], w)) if words else ""
+        """A prefix that several commands share: two words if they can, else one."""
+        for n in (2, 1):
+            words = Counter(" ".join(t.split()[:n]) for t in self.texts if len(t.split()) > n)
+            shared = {w: c for w, c in words.items() if c > 1}
+            if shared:
+                return max(shared, key=lambda w: (shared[w], w))
+        return self.texts[0].split()[0] if self.texts else ""
 
     def pick(self, answer: str) -> Any | None:
         """The command a number or an exact command text names (None: neither);
@@ -207,8 +212,9 @@ class Menu:
             lines += [
                 ("NUMBER", "play the listed command with that number"),
                 ("a prefix", f"list the legal commands starting with it (e.g. '{self.prefix_example()}')"),
-                ("more", "the next page of legal commands"),
             ]
+            if len(self.texts) > PAGE:
+                lines.append(("more", "the next page of legal commands"))
         lines += extra
         say("At the prompt:")
         for form, what in lines:
