@@ -64,7 +64,8 @@ FORMS: dict[str, dict[str, tuple[str, str]]] = {
         "flip": ("flip CELL", "turn a market card to its building side (CELL: A1–D4) [PC-3]"),
         "deck": ("deck", "take the top two cards of the deck"),
         "take": ("take CELL CELL [pay CELL=ITEMS …]", "take two adjacent market cards; each building taken is "
-                 "paid with ITEMS: resource card ids (or the other cell of the pick), pN = built producer N's "
+                 "paid with ITEMS: resource cards by number (12 or #12, as your hand shows them; or the "
+                 "other cell of the pick), pN = built producer N's "
                  "permanent resource, tN = civic token N [PC-3]; without 'pay' the cheapest payment"),
         "reveal": ("reveal N", "chance: card N turns up on top of the deck"),
         "tokens": ("tokens N N …", "chance: the civic tokens laid out, leftmost first"),
@@ -73,8 +74,8 @@ FORMS: dict[str, dict[str, tuple[str, str]]] = {
 
 # A word of a listed command that needs explaining where it appears: (word, what it means).
 NOTATION: dict[str, tuple[str, str]] = {
-    "point-city": (" pay ", "pay CELL=ITEMS: the building at CELL paid with resource cards (their #ids, or the "
-                            "other cell of the pick), pN = built producer #N's permanent resource, tN = civic "
+    "point-city": (" pay ", "pay CELL=ITEMS: the building at CELL paid with resource cards (12 or #12, as "
+                            "your hand shows them; or the other cell of the pick), pN = built producer #N's permanent resource, tN = civic "
                             "token tN taken [PC-3]"),
 }
 

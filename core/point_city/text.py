@@ -249,6 +249,8 @@ def _parse_pay(spec: str) -> Pay:
     token = 0
     for item in items_s.split(","):
         item = item.strip().lower()
+        if item.startswith("#"):  # a card as the hand shows it: #12
+            item = item[1:]
         if item.startswith("p"):
             perms.append(_int(item[1:], "building"))
         elif item.startswith("t"):
