@@ -8,6 +8,7 @@ the truth, DESIGN.md property 1); the breakdowns' tie-break keys only say *why*.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,8 +37,21 @@ TIEBREAKS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+_MAYBE_PLURAL = re.compile(r"(-?\d+) ([A-Za-z ]*?)([A-Za-z]+)\(s\)")
+
+
+def plurals(text: str) -> str:
+    """A recorded ``1 empty square(s)`` read out as ``1 empty square`` (``2 …squares``).
+
+    >>> plurals("City Hall 1 row(s) and 0 column(s) off centre")
+    'City Hall 1 row and 0 columns off centre'
+    """
+    return _MAYBE_PLURAL.sub(
+        lambda m: f"{m[1]} {m[2]}{m[3]}{'' if abs(int(m[1])) == 1 else 's'}", text)
+
+
 def _line_text(line: ScoreLine) -> str:
-    detail = line.detail
+    detail = plurals(line.detail)
     if not detail:
         return line.label
     if detail.lower().startswith(line.label.lower()[:4]):

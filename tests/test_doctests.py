@@ -15,6 +15,8 @@ MODULES = [
     "core.card_city.scoring",
     "core.card_city.text",
     "core.card_city.boardfile",
+    "cli.results",
+    "cli.simulate",
 ]
 
 
