@@ -141,11 +141,16 @@ def _solo_verdict(name: str, player: str, state: Any, result: Result) -> str:
 
         level = getattr(state, "solo_level", 0)
         bot = opponent_score(state)
+        how = ""
+        if bot == total and "shared" not in title:
+            mine = result.breakdowns[0].tiebreak[0] if result.breakdowns and result.breakdowns[0].tiebreak else 0
+            theirs = len(state.opponent.resources)
+            how = f", on unspent resource cards ({mine} vs {theirs})"
         if not result.winners:
-            return f"the solo opponent (level {level}) wins ({points(bot)} to {total}) [PL-10]"
+            return f"the solo opponent (level {level}) wins ({points(bot)} to {total}{how}) [PL-10]"
         if "shared" in title:
             return f"{player} shares the win with the level {level} solo opponent ({points(total)} each) [PL-10]"
-        return f"{player} beats the level {level} solo opponent ({points(total)} to {bot}) [PL-10]"
+        return f"{player} beats the level {level} solo opponent ({points(total)} to {bot}{how}) [PL-10]"
     if name == "card-city":
         return f"{player} scores {points(total)}: solo level {title or '—'} [CC-9]"
     return f"{player} scores {points(total)}: solo title “{title}”" if title else f"{player} scores {points(total)}"
