@@ -92,7 +92,7 @@ class Menu:
         self.texts = [game.format_command(o) for o in self.options]
         self.next_page = 0
 
-    def list(self, indices: Sequence[int] | range) -> None:
+    def numbered(self, indices: Sequence[int] | range) -> None:
         for i in indices:
             say(f"  {i + 1:>3}. {self.texts[i]}")
 
@@ -106,7 +106,7 @@ class Menu:
             return
         start = self.next_page if self.next_page < n else 0
         end = min(n, start + PAGE)
-        self.list(range(start, end))
+        self.numbered(range(start, end))
         self.next_page = end
         if n > PAGE:
             verbs = Counter(t.split(" ", 1)[0] for t in self.texts)
@@ -163,7 +163,7 @@ class Menu:
             return parsed  # another form of a command, or the only one it starts
         n = len(found)
         say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
-        self.list(found)
+        self.numbered(found)
         word, meaning = NOTATION.get(self.game.spec.name, ("\0", ""))
         if any(word in self.texts[i] for i in found):
             say(f"  ({meaning})")

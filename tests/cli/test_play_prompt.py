@@ -131,6 +131,8 @@ def test_undo_forks_at_your_previous_decision_and_keeps_the_original(db: Path) -
     assert len(ok(db, "log", child).splitlines()) < len(original.splitlines())
     scored = prompts(out, "alice")[1]
     assert "if the game ended now" in scored and "alice: 0 points" in scored
+    logged = prompts(out, "alice")[2].splitlines()
+    assert logged == ok(db, "log", child, "--as", "alice").splitlines()[-2:]
     # nothing before the first decision to take back
     out = ok(db, "play", child, "--as", "alice", input="undo\nq\n")
     assert prompts(out, "alice")[0].startswith("refused: nothing to undo")
