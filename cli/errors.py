@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 
-from cli.output import err_console, one_line
+from cli.output import one_line
 from core.engine import RulesError
 from core.registry import UnknownGame
 from events.service import ServiceError
@@ -31,7 +32,7 @@ ENVIRONMENT = 4
 
 
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
-    err_console().print(f"citylog: {one_line(message)}", markup=False)
+    sys.stderr.write(f"citylog: {one_line(message)}\n")
     return typer.Exit(code)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from cli.context import service
 from cli.errors import guarded
@@ -28,7 +27,7 @@ def hint(
         emit_json(as_data(h))
         return
     for line in describe(h):
-        say(escape(line))
+        say(line)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cli.context import state
 from cli.errors import guarded
 from cli.output import emit_json, say
 from events.service import ServiceError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events.signing import BadKey, load_private_pem, new_private_key, private_pem, public_hex
 from events.store import default_db_path
 

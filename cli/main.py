@@ -15,7 +15,8 @@ try:  # typer ≥ 0.20 carries its own copy of Click
 except ImportError:  # pragma: no cover - older typer on plain Click
     from click import exceptions as click_errors  # type: ignore[no-redef]
 
-from cli import files, games, hint, inspect, keys, mail, notes, play, referee, rules, simulate, stores, tui
+import importlib
+
 from cli.context import AppState
 from cli.output import one_line
 
@@ -49,18 +50,6 @@ class OneLineErrors(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-app = typer.Typer(
-    cls=OneLineErrors,
-    name="citylog",
-    help="Record, replay and adjudicate Card City, 5x5 City and Point City games.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # plain Click help and errors: no rich/markdown import at start-up
-)
-
-
-@app.callback()
 def _root(
     ctx: typer.Context,
     db: Annotated[
@@ -84,33 +73,86 @@ def _root(
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
 
 
-for module in (games, play, inspect, files, notes, referee, rules, simulate, stores, tui, keys, mail, hint):
-    module.register(app)
-
+# The modules that register commands, in the order ``--help`` lists them, and
+# which module registers each command: start-up imports only the module of the
+# command invoked (every module for the top-level ``--help`` or an unknown name).
+# tests/cli/test_startup.py checks this table against what the modules register.
+MODULES = ("games", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint")
+COMMAND_MODULES = {
+    "new": "games", "list": "games", "show": "games", "log": "games",
+    "move": "play", "autoplay": "play", "play": "play",
+    "explain": "inspect", "diff": "inspect", "verify": "inspect",
+    "export": "files", "import": "files", "fork": "files", "picture": "files",
+    "note": "notes", "tree": "notes",
+    "score": "referee", "where": "referee",
+    "rules": "rules",
+    "simulate": "simulate", "demo": "simulate",
+    "copy": "stores", "watch": "stores",
+    "tui": "tui",
+    "key": "keys",
+    "invite": "mail", "join": "mail", "apply": "mail", "outbox": "mail", "inbox": "mail", "legal": "mail",
+    "hint": "hint",
+}  # fmt: skip
 
 _ROOT_OPTIONS_WITH_VALUES = ("--db", "--durability")
 
 
-def only_invoked(argv: list[str]) -> None:
-    """Keep only the command ``argv`` invokes (if it names one), so that Typer
-    builds one command's parameters at start-up instead of every command's."""
-    name = None
+def invoked_name(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names, if any (skipping the root options)."""
     args = iter(argv)
     for arg in args:
         if arg in _ROOT_OPTIONS_WITH_VALUES:
             next(args, None)
         elif not arg.startswith("-"):
-            name = arg
-            break
-    if name is None:
-        return
-    chosen = [c for c in app.registered_commands if c.name == name]
-    if chosen:
-        app.registered_commands[:] = chosen
+            return arg
+    return None
+
+
+def new_app() -> typer.Typer:
+    """The bare application: root options, no commands yet."""
+    app = typer.Typer(
+        cls=OneLineErrors,
+        name="citylog",
+        help="Record, replay and adjudicate Card City, 5x5 City and Point City games.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,  # plain Click help and errors: no rich/markdown import at start-up
+    )
+    app.callback()(_root)
+    return app
+
+
+def make_app(argv: Sequence[str] | None = None) -> typer.Typer:
+    """The application with the command ``argv`` invokes (if it names a known
+    one), else with every command: start-up imports and builds one command's
+    module and parameters instead of every command's."""
+    app = new_app()
+    name = invoked_name(argv or ())
+    wanted = [COMMAND_MODULES[name]] if name in COMMAND_MODULES else list(MODULES)
+    for module in wanted:
+        importlib.import_module(f"cli.{module}").register(app)
+    if name in COMMAND_MODULES:
+        app.registered_commands[:] = [c for c in app.registered_commands if c.name == name]
+        app.registered_groups[:] = [g for g in app.registered_groups if g.name == name]
+    return app
+
+
+_full_app: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """``cli.main.app``: the application with every command (tests, embedding)."""
+    global _full_app
+    if name != "app":
+        raise AttributeError(name)
+    if _full_app is None:
+        _full_app = make_app()
+    return _full_app
 
 
 def main() -> None:
-    only_invoked(sys.argv[1:])
+    app = make_app(sys.argv[1:])
     try:
         app()
     except KeyboardInterrupt:

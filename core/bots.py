@@ -17,8 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
+from typing import TYPE_CHECKING
+
 from core.engine import Bot
-from core.mcts import Budget, mcts_bot
+
+if TYPE_CHECKING:  # the search loads when a search bot is asked for (start-up)
+    from core.mcts import Budget
 
 SEARCH = "mcts"
 
@@ -28,6 +32,8 @@ def parse_budget(spec: str) -> Budget | None:
     name, _, rest = spec.partition(":")
     if name != SEARCH:
         return None
+    from core.mcts import Budget
+
     if not rest:
         return Budget()
     playouts, _, limit = rest.partition(":")
@@ -40,6 +46,8 @@ def parse_budget(spec: str) -> Budget | None:
 
 @lru_cache(maxsize=64)
 def _search_bot(budget: Budget) -> Bot:
+    from core.mcts import mcts_bot
+
     return mcts_bot(budget)
 
 

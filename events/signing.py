@@ -16,12 +16,12 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+if TYPE_CHECKING:  # the cryptography package is loaded on first use (~14 ms at start-up)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 _canonical = msgspec.json.Encoder(order="sorted")
 
@@ -31,16 +31,23 @@ class BadKey(ValueError):
 
 
 def new_private_key() -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     return Ed25519PrivateKey.generate()
 
 
 def private_pem(key: Ed25519PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     return key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
 
 
 def load_private_pem(data: bytes, source: str) -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as exc:
@@ -51,11 +58,15 @@ def load_private_pem(data: bytes, source: str) -> Ed25519PrivateKey:
 
 
 def public_hex(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return raw.hex()
 
 
 def is_public_hex(text: str) -> bool:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(text))
     except ValueError:
@@ -74,6 +85,9 @@ def sign(key: Ed25519PrivateKey, domain: str, body: Any) -> str:
 
 def verify_signature(public: str, domain: str, body: Any, signature: str) -> bool:
     """True if ``signature`` (hex) is ``public``'s (hex) over ``body``; never raises."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(public)).verify(
             bytes.fromhex(signature), message(domain, body)

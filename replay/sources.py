@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -17,10 +17,11 @@ from events.codec import decoder_for
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, Note, new_game_id
 from replay import logfile
-from replay import record as text_record
 from replay.logfile import FORMAT, Header, LogFile
-from replay.trust import Sealer, attach_signed, seal, signed_bytes
 from replay.verify import decode_events, verify
+
+if TYPE_CHECKING:  # the text record and the signing checks load on first use (start-up)
+    from replay.trust import Sealer
 
 
 def header_of(record: GameRecord, view: str | None = None) -> Header:
@@ -60,6 +61,8 @@ def export(
         lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
         log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
     if loaded.record.pbem:
+        from replay.trust import attach_signed, seal
+
         attach_signed(log, service.store.signed(game_id))
         if sealer is not None:
             log.header = seal(log, sealer)
@@ -93,6 +96,8 @@ def view_of(log: LogFile, player: str, source: str = "log") -> LogFile:
         salt=h.salt if reveal else None, view=player, seal=None,
     )
     view = LogFile(header, lines)
+    from replay.trust import attach_signed, signed_bytes
+
     attach_signed(view, {x.seq: signed_bytes(x.signed) for x in log.lines if x.signed is not None})
     return view
 
@@ -120,6 +125,8 @@ def read_with_notes(path: Path) -> tuple[LogFile, list[Note]]:
     except OSError as exc:
         raise logfile.LogFileError(f"{path}: cannot read ({exc.strerror})") from None
     text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
+    from replay import record as text_record
+
     if text_record.is_record(text):
         return text_record.read(text, str(path))
     return logfile.read(io.StringIO(text), str(path)), []
@@ -127,6 +134,8 @@ def read_with_notes(path: Path) -> tuple[LogFile, list[Note]]:
 
 def export_record(service: GameService, game_id: str) -> str:
     """The game's text record, with its notes as comments."""
+    from replay import record as text_record
+
     return text_record.write(export(service, game_id), service.store.notes(game_id))
 
 
@@ -190,6 +199,8 @@ def import_log(
         salt=h.salt,
     )
     store = service.store
+    from replay.trust import signed_bytes
+
     with store.transaction():
         store.create_game(record)
         written = store.append(record.id, 0, [(x.type, bytes(x.payload)) for x in log.lines])

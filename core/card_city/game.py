@@ -11,7 +11,6 @@ import msgspec
 from core.card_city import events as ev
 from core.card_city import rules, text, view
 from core.card_city.bots import greedy_bot
-from core.card_city.boardfile import score_board, where
 from core.card_city.cards import KINDS, START_COINS, pool_counts, reserve_counts
 from core.card_city.commands import (
     Build,
@@ -42,7 +41,6 @@ from core.engine import (
 )
 from core.bots import BotRegistry
 from core.rng import Rng
-from core.card_city.determinize import determinize
 from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
@@ -159,6 +157,8 @@ class CardCity(Game[State, ev.Event, Command]):
         )
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        from core.card_city.determinize import determinize  # search only: not at start-up
+
         return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
@@ -190,9 +190,13 @@ class CardCity(Game[State, ev.Event, Command]):
         return text.format_command(command)
 
     def score_board(self, text_: str, source: str, params: Mapping[str, str]) -> BoardScore:
+        from core.card_city.boardfile import score_board
+
         return score_board(text_, source, params)
 
     def where_board(self, text_: str, source: str, card: str, params: Mapping[str, str]) -> BoardScore:
+        from core.card_city.boardfile import where
+
         return where(text_, source, card, params)
 
     def explain(self, before: State, event: ev.Event, players: Sequence[str]) -> str:

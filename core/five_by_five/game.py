@@ -24,7 +24,6 @@ from core.engine import (
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five import rules, text, view
-from core.five_by_five.boardfile import score_text
 from core.five_by_five.bots import BOTS, estimate
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
@@ -33,7 +32,6 @@ from core.five_by_five.scoring import solo_title
 from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
 from core.bots import BotRegistry
 from core.rng import Rng
-from core.five_by_five.determinize import determinize
 from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
@@ -159,6 +157,8 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return estimate(state)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        from core.five_by_five.determinize import determinize  # search only: not at start-up
+
         return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:
@@ -192,6 +192,8 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return text.format_command(command)
 
     def score_board(self, text_: str, source: str, params: Mapping[str, str]) -> BoardScore:
+        from core.five_by_five.boardfile import score_text
+
         return score_text(text_, source, params)
 
     def explain(self, before: State, event: ev.Event, players: Sequence[str]) -> str:

@@ -18,7 +18,6 @@ from core.point_city.fold import fold_event
 from core.point_city.state import State, deck_size
 from core.bots import BotRegistry
 from core.rng import Rng
-from core.point_city.determinize import determinize
 from core.seats import Joined, describe_joined
 
 
@@ -94,6 +93,8 @@ class PointCity(Game[State, Any, Any]):
         return tuple(seat_value(x, deck) for x in state.seats)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
+        from core.point_city.determinize import determinize  # search only: not at start-up
+
         return determinize(view, seat, rng)
 
     def view(self, state: State, seat: int | None) -> State:

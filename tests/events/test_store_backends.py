@@ -13,6 +13,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import typer
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -494,6 +495,7 @@ def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: s
         (["--db", "list", "show", "g1"], ["show"]),  # --db's value is not the command
         (["--durability", "normal", "simulate", "card-city"], ["simulate"]),
         (["--db=x.db", "watch", "g"], ["watch"]),
+        (["key", "new", "ada"], ["key"]),  # a command group
         (["--help"], None),
         (["nosuchcommand"], None),
         ([], None),
@@ -502,10 +504,23 @@ def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: s
 def test_start_up_builds_only_the_invoked_command(argv: list[str], kept: list[str] | None) -> None:
     from cli import main as cli_main
 
-    saved = list(cli_main.app.registered_commands)
-    try:
-        cli_main.only_invoked(argv)
-        names = [c.name for c in cli_main.app.registered_commands]
-        assert names == (kept if kept is not None else [c.name for c in saved])
-    finally:
-        cli_main.app.registered_commands[:] = saved
+    def names(app: typer.Typer) -> list[str]:
+        return [c.name or "" for c in app.registered_commands] + [g.name or "" for g in app.registered_groups]
+
+    built = names(cli_main.make_app(argv))
+    assert built == (kept if kept is not None else names(cli_main.app))
+
+
+def test_the_start_up_table_names_every_command_s_module() -> None:
+    """COMMAND_MODULES (what start-up imports for a command) agrees with what
+    each module registers, and every module's commands are in the full app."""
+    import importlib
+
+    from cli import main as cli_main
+
+    for module in cli_main.MODULES:
+        app = typer.Typer()
+        importlib.import_module(f"cli.{module}").register(app)
+        for name in [c.name for c in app.registered_commands] + [g.name for g in app.registered_groups]:
+            assert cli_main.COMMAND_MODULES.get(name or "") == module, (name, module)
+    assert set(cli_main.COMMAND_MODULES.values()) == set(cli_main.MODULES)
