@@ -11,7 +11,7 @@ import typer
 from cli.context import service
 from cli.errors import guarded
 from cli.games import parse_options, parse_players
-from cli.output import emit_json, err_console, is_terminal, say, say_markup
+from cli.output import emit_json, is_terminal, say, say_markup
 from cli.results import result_lines
 from events.service import GameService, ServiceError
 
@@ -175,9 +175,11 @@ def simulate(
             emit_json(r)
 
     if show_progress:
+        from rich.console import Console
         from rich.progress import Progress
 
-        with Progress(transient=True, console=err_console()) as bar:
+        on_stderr = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+        with Progress(transient=True, console=on_stderr) as bar:
             task = bar.add_task("simulating", total=games)
             for s in seeds:
                 each(s)
