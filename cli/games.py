@@ -13,6 +13,7 @@ from cli.context import service
 from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import emit_json, plain, say, say_markup
+from cli.results import result_lines, verdict
 from core.engine import CHANCE
 from core.scene_text import legend_line
 from core.seats import joins
@@ -217,6 +218,7 @@ def show(
             out["scores"] = result.scores
             out["winners"] = [v["players"][w] for w in result.winners]
             out["breakdowns"] = msgspec.to_builtins(result.breakdowns)
+            out["verdict"] = verdict(game, v["players"], state, result)
         emit_json(out)
         return
     say_markup(game.render(shown, v["seat"]))
@@ -227,8 +229,10 @@ def show(
         doing = f"to act: {', '.join(to_act)}" if to_act else "an automatic step (nobody decides here)"
         say(f"seq {v['seq']}; {doing}")
     else:
-        winners = " and ".join(v["players"][w] for w in result.winners)
+        winners = " and ".join(v["players"][w] for w in result.winners) or "none"
         say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
+        for line in result_lines(game, v["players"], state, result):
+            say_markup(line)
 
 
 def log(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import msgspec
@@ -17,12 +16,13 @@ from cli.games import seat_names
 from cli.inputs import read_small_text
 from cli.keys import key_for
 from cli.output import emit_json, say, say_markup, write_file
+from cli.prompt import Menu, Session
+from cli.results import result_lines, verdict
 from events import statements
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
-from core.markup import escape
-from events.service import GameService, Loaded, ServiceError, parse_command
+from events.service import GameService, ServiceError, parse_command
 from replay.sources import fold_log, open_log
 
 def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
@@ -157,12 +157,14 @@ def autoplay(
                 "events": loaded.version,
                 "scores": result.scores if result else None,
                 "winners": [loaded.players[w] for w in result.winners] if result else None,
+                **({"verdict": verdict(loaded.game, loaded.players, loaded.state, result)} if result else {}),
             }
         )
         return
     say(f"{len(written)} events played; seq {loaded.version}")
     if result:
-        say(", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
+        for line in result_lines(loaded.game, loaded.players, loaded.state, result):
+            say_markup(line)
 
 
 def play(
@@ -174,7 +176,8 @@ def play(
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
 ) -> None:
-    """Interactive play at a prompt: the board and numbered legal commands.  On a view
+    """Interactive play at a prompt: the board and numbered legal commands; ? lists the
+    commands that apply, with board, log, score, undo (against bots) and quit.  On a view
     file (``--as P --out DIR``): choose your moves, then they go into one signed move file."""
     svc = service(ctx)
     if Path(game_id).is_file():
@@ -182,50 +185,7 @@ def play(
             raise fail("playing from a file needs --as PLAYER and --out DIR")
         _play_file(ctx, svc, game_id, as_, out, key)
         return
-    while True:
-        loaded = svc.load(game_id)
-        game, state = loaded.game, loaded.state
-        actors = game.to_act(state)
-        if not actors:
-            viewer = loaded.seat(as_) if as_ is not None else None
-            say_markup(game.render(state if viewer is None else game.view(state, viewer), viewer))
-            result = game.result(state)
-            if result:
-                say("game over: " + ", ".join(f"{loaded.players[i]} {s}" for i, s in enumerate(result.scores)))
-            return
-        seat = _pick_seat(loaded, actors, as_)
-        if seat is None:
-            say(f"waiting for {', '.join(seat_names(loaded.players, actors))}; come back later")
-            return
-        say_markup(game.render(game.view(state, seat) if seat != CHANCE else state, None if seat == CHANCE else seat))
-        options = [] if seat == CHANCE else list(game.legal(state, seat))
-        who = "chance (enter the draw)" if seat == CHANCE else loaded.players[seat]
-        for i, o in enumerate(options[:60], start=1):
-            say(f"  {i:>3}. {game.format_command(o)}")
-        if len(options) > 60:
-            say(f"  … {len(options) - 60} more; type a command")
-        answer = _prompt(f"{who}> ")
-        if answer is None or answer.strip() in ("q", "quit", "exit"):
-            return
-        answer = answer.strip()
-        if not answer:
-            continue
-        try:
-            cmd = _chosen(answer, options, lambda text: parse_command(loaded, seat, text))
-            written = svc.submit(game_id, seat, cmd, expected_version=loaded.version)
-            report(svc, game_id, written, False, seat)
-        except (ServiceError, RulesError) as exc:
-            say_markup(f"[red]refused:[/] {escape(str(exc))}")
-
-
-def _chosen(answer: str, options: list[Any], parse: Callable[[str], Any]) -> Any:
-    """The command an answer at the prompt names: a listed number, or typed text."""
-    if answer.isdigit() and options:
-        index = int(answer) - 1
-        if not 0 <= index < len(options):
-            raise ServiceError(f"choose 1–{len(options)}")
-        return options[index]
-    return parse(answer)
+    Session(svc, game_id, as_, _prompt).run()
 
 
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
@@ -235,38 +195,44 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
     seat = log.header.definition.players.index(player)
     state = game.view(states[-1], seat)
     chosen: list[str] = []
+    menu: Menu | None = None
     while seat in game.to_act(state):
-        say(game.render(state, seat))
-        options = list(game.legal(state, seat))
-        for i, o in enumerate(options[:60], start=1):
-            say(f"  {i:>3}. {game.format_command(o)}")
-        say("  (a number or a command; 'send' to write the file now, 'q' to quit without one)")
+        if menu is None:
+            say_markup(game.render(state, seat))
+            menu = Menu(game, list(game.legal(state, seat)))
+            menu.page(hint="'send' writes the move file now, 'q' quits without one; ? for help")
         answer = _prompt(f"{player}> ")
         if answer is None or answer.strip() in ("q", "quit", "exit"):
             return
-        answer = answer.strip()
+        answer = " ".join(answer.split())
         if answer == "send":
             break
+        if not answer:
+            continue
+        if answer in ("?", "help"):
+            menu.help(player, False, [("board", "the table again"), ("send", "write the move file now"),
+                                      ("quit", "leave without a move file")])
+            continue
+        if answer in ("board", "more"):
+            if answer == "board":
+                say_markup(game.render(state, seat))
+            menu.page(again=answer == "board")
+            continue
+        cmd = menu.choose(answer, lambda text: game.parse_command(state, seat, text))
+        if cmd is None:
+            continue
         try:
-            cmd = _chosen(answer, options, lambda text: game.parse_command(state, seat, text))
             for e in checked_decide(game, state, seat, cmd):
                 state = game.view(game.apply(state, e), seat)
             chosen.append(game.format_command(cmd))
+            say(f"  chosen: {chosen[-1]}")
+            menu = None
         except (ServiceError, RulesError) as exc:
-            say(f"[red]refused:[/] {exc}")
+            menu.refuse(str(exc), answer)
     if not chosen:
         say(f"{player} has nothing to do in this view")
         return
     _write_move_file(ctx, svc, ref, player, chosen, out, key, False, False)
-
-
-def _pick_seat(loaded: Loaded, actors: tuple[int, ...], as_: str | None) -> int | None:
-    if actors == (CHANCE,):
-        return CHANCE if loaded.record.table_game else None
-    if as_ is None:
-        return actors[0]
-    seat = loaded.seat(as_)
-    return seat if seat in actors else None
 
 
 def _prompt(text: str) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from typing import Annotated, Any, Optional
 
@@ -9,9 +10,9 @@ import typer
 
 from cli.context import service
 from cli.errors import guarded
-from cli.games import parse_players
+from cli.games import parse_options, parse_players
 from cli.output import emit_json, is_terminal, say, say_markup
-from core.markup import escape
+from cli.results import result_lines
 from events.service import GameService, ServiceError
 
 
@@ -24,8 +25,10 @@ def _policies(text: str, n: int) -> dict[int, str]:
     return dict(enumerate(parts))
 
 
-def _one(svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str]) -> dict[str, Any]:
-    gid = svc.create(game, names, seed=seed, bots=bots)
+def _one(
+    svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str], options: dict[str, str]
+) -> dict[str, Any]:
+    gid = svc.create(game, names, seed=seed, bots=bots, options=options)
     loaded = svc.load(gid)
     result = loaded.game.result(loaded.state)
     if result is None:
@@ -40,6 +43,108 @@ def _one(svc: GameService, game: str, names: list[str], seed: str, bots: dict[in
     }
 
 
+# t(0.975, df) for df = 1..30; beyond, the normal 1.96
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)
+INTERVAL = "95% confidence interval of the mean: mean ± t(0.975, n−1) × sd / √n (Student's t; 1.96 beyond n = 31)"
+
+
+def spread(values: list[float]) -> dict[str, Any]:
+    """Mean, sample sd, median and the 95% interval of the mean (:data:`INTERVAL`).
+
+    >>> spread([1, 2, 3])["ci95"]
+    [-0.484, 4.484]
+    """
+    n = len(values)
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if n > 1 else 0.0
+    half = (_T975[n - 2] if n - 1 <= len(_T975) else 1.96) * sd / math.sqrt(n) if n > 1 else 0.0
+    return {
+        "mean": round(mean, 3),
+        "sd": round(sd, 3),
+        "median": statistics.median(values),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+    }
+
+
+def outcome(seat: int, winner_seats: list[int]) -> str:
+    """``win`` (alone), ``tie`` (a shared win) or ``loss`` (also: a solo opponent won)."""
+    if seat not in winner_seats:
+        return "loss"
+    return "win" if len(winner_seats) == 1 else "tie"
+
+
+def summarize(
+    game: str, names: list[str], policies: dict[int, str], options: dict[str, str], seed: str,
+    results: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Per seat: wins, ties and losses (they sum to the games played), and the
+    spread of its score and of its margin (its score − the best other score)."""
+    k = len(results)
+    seats = []
+    for seat, name in enumerate(names):
+        counts = {"win": 0, "tie": 0, "loss": 0}
+        for r in results:
+            counts[outcome(seat, r["winner_seats"])] += 1
+        scores = [r["scores"][seat] for r in results]
+        entry: dict[str, Any] = {
+            "player": name,
+            "bot": policies[seat],
+            "wins": counts["win"],
+            "ties": counts["tie"],
+            "losses": counts["loss"],
+            "win_pct": round(100 * counts["win"] / k, 2),
+            "tie_pct": round(100 * counts["tie"] / k, 2),
+            "loss_pct": round(100 * counts["loss"] / k, 2),
+            "score": spread(scores),
+        }
+        if len(names) > 1:
+            margins = [
+                r["scores"][seat] - max(x for i, x in enumerate(r["scores"]) if i != seat) for r in results
+            ]
+            entry["margin"] = spread(margins)
+        seats.append(entry)
+    return {
+        "game": game,
+        "games": k,
+        "seed": seed,
+        "players": names,
+        "options": options,
+        "seats": seats,
+        "interval": INTERVAL,
+    }
+
+
+def _table(summary: dict[str, Any], bots: str) -> list[str]:
+    opts = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
+    k = summary["games"]
+    out = [
+        f"{k} game{'s' if k != 1 else ''} of {summary['game']}, {len(summary['players'])} "
+        f"player{'s' if len(summary['players']) != 1 else ''}, bots {bots}" + (f"; options {opts}" if opts else ""),
+    ]
+    width = max(len("seat (bot)"), *(len(f"{s['player']} ({s['bot']})") for s in summary["seats"]))
+    out.append(f"{'seat (bot)':<{width}}  {'win':>13}  {'tie':>13}  {'loss':>13}")
+
+    def pct(n: int) -> str:
+        return f"{n} ({100 * n / k:.1f}%)"
+
+    def sp(x: dict[str, Any]) -> str:
+        lo, hi = x["ci95"]
+        return f"mean {x['mean']:.1f}, sd {x['sd']:.1f}, median {x['median']:g}, 95% CI [{lo:.1f}, {hi:.1f}]"
+
+    for s in summary["seats"]:
+        out.append(f"{s['player'] + ' (' + s['bot'] + ')':<{width}}  {pct(s['wins']):>13}  "
+                   f"{pct(s['ties']):>13}  {pct(s['losses']):>13}")
+        out.append(f"{'':<{width}}  score:  {sp(s['score'])}")
+        if "margin" in s:
+            out.append(f"{'':<{width}}  margin: {sp(s['margin'])}")
+    out.append("a shared win counts as a tie; margin = the seat's score − the best other score")
+    out.append(INTERVAL)
+    return out
+
+
 def simulate(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument()],
@@ -47,41 +152,48 @@ def simulate(
     seed: Annotated[str, typer.Option(help="Game k gets seed SEED/k")],
     games: Annotated[int, typer.Option(min=1, help="How many games")] = 1,
     bots: Annotated[str, typer.Option(help="POLICY, or one per seat: greedy,random")] = "random",
-    json: Annotated[bool, typer.Option("--json")] = False,
+    option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable (as for 'new')")] = [],  # noqa: B006
+    progress: Annotated[
+        Optional[bool], typer.Option("--progress/--no-progress", help="A progress bar (default: on a terminal)")
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="One line per game, then one summary object")] = False,
 ) -> None:
-    """K complete bot games, stored, with a summary (score spread, win rate by seat)."""
+    """K complete bot games, stored, with a summary per seat: win/tie/loss, score and margin spread."""
     names = parse_players(players)
     policies = _policies(bots, len(names))
+    options = parse_options(option)
     svc = service(ctx)
     results = []
     seeds = [f"{seed}/{k}" for k in range(games)]
-    if is_terminal() and not json:
+    show_progress = progress if progress is not None else (is_terminal() and not json)
+
+    def each(s: str) -> None:
+        results.append(_one(svc, game, names, s, policies, options))
+        if json:
+            r = dict(results[-1])
+            r.pop("winner_seats")
+            emit_json(r)
+
+    if show_progress:
+        from rich.console import Console
         from rich.progress import Progress
 
-        with Progress(transient=True) as progress:
-            task = progress.add_task("simulating", total=games)
+        on_stderr = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+        with Progress(transient=True, console=on_stderr) as bar:
+            task = bar.add_task("simulating", total=games)
             for s in seeds:
-                results.append(_one(svc, game, names, s, policies))
-                progress.advance(task)
+                each(s)
+                bar.advance(task)
     else:
         for s in seeds:
-            results.append(_one(svc, game, names, s, policies))
-            if json:
-                r = dict(results[-1])
-                r.pop("winner_seats")
-                emit_json(r)
+            each(s)
+    loaded_options = svc.load(results[0]["game_id"]).record.definition.options if results else options
+    summary = summarize(game, names, policies, dict(loaded_options), seed, results)
     if json:
+        emit_json({"summary": summary})
         return
-    all_scores = [s for r in results for s in r["scores"]]
-    say(f"{games} game(s) of {game}, {len(names)} players, bots {bots}")
-    say(
-        f"scores: min {min(all_scores)}, mean {statistics.fmean(all_scores):.1f}, "
-        f"max {max(all_scores)}"
-    )
-    for seat, name in enumerate(names):
-        wins = sum(1 for r in results if seat in r["winner_seats"])
-        mean = statistics.fmean(r["scores"][seat] for r in results)
-        say(f"  {name} ({policies[seat]}): mean {mean:.1f}, won {wins}/{games} ({100 * wins / games:.0f}%)")
+    for line in _table(summary, bots):
+        say(line)
 
 
 def demo(
@@ -103,10 +215,8 @@ def demo(
         say_markup(g.render(loaded.state, None))
     result = g.result(loaded.state)
     if result is not None:
-        for b in result.breakdowns:
-            say_markup(f"[bold]{escape(loaded.players[b.seat])}[/]: {b.total} points")
-            for line in b.lines:
-                say(f"    {line.points:>4}  {line.detail or line.label}")
+        for line in result_lines(g, loaded.players, loaded.state, result):
+            say_markup(line)
     say(f"recorded as game {gid}; replay it with: citylog log {gid}   or   citylog tui {gid}")
 
 

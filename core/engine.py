@@ -268,6 +268,13 @@ class Game(ABC, Generic[S, E, C]):
     @abstractmethod
     def result(self, state: S) -> Result | None: ...
 
+    def score_now(self, state: S) -> tuple[Breakdown, ...]:
+        """Each seat's score if the game ended now, line by line (the play prompt's
+        ``score``); from a view, only what that seat may see.  The default: the
+        final breakdowns once the game is over, else none."""
+        result = self.result(state)
+        return result.breakdowns if result is not None else ()
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> S:
         """``state`` as ``seat`` may see it (None: a spectator)."""

@@ -19,6 +19,8 @@ MODULES = [
     "core.ruletags",
     "core.scene",
     "core.scene_text",
+    "cli.results",
+    "cli.simulate",
 ]
 
 

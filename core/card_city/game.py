@@ -27,6 +27,7 @@ from core.card_city.commands import (
 )
 from core.card_city.fold import apply
 from core.card_city.squares import relabel
+from core.card_city.scoring import final_score
 from core.card_city.state import State, expand
 from core.engine import (
     CHANCE,
@@ -147,6 +148,15 @@ class CardCity(Game[State, ev.Event, Command]):
             scores=tuple(b.total for b in state.scores),
             winners=state.winners,
             breakdowns=tuple(_framed(b) for b in state.scores),
+        )
+
+    def score_now(self, state: State) -> tuple[Breakdown, ...]:
+        """End of the Game's scoring of every city as it stands (cities and coins are public)."""
+        if state.scores:
+            return tuple(_framed(b) for b in state.scores)
+        return tuple(
+            _framed(final_score(i, {(r, c): k for r, c, k in p.city}, p.coins, state.options.decentralization, state.n == 1))
+            for i, p in enumerate(state.players)
         )
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:

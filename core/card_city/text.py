@@ -246,5 +246,5 @@ def render(s: State, seat: int | None) -> str:
         lines.append(f"set aside [CC-8]: {''.join(s.set_aside)}")
     if s.scores:
         for b in s.scores:
-            lines.append(f"{escape(s.players[b.seat].name)}: {b.total} points" + (f" — {b.title}" if b.title else ""))
+            lines.append(f"{escape(s.players[b.seat].name)}: {b.total} point{'' if b.total == 1 else 's'}" + (f" — {b.title}" if b.title else ""))
     return "\n".join(lines)

@@ -134,6 +134,10 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None
+        return Result(state.scores, state.winners, self.score_now(state))
+
+    def score_now(self, state: State) -> tuple[Breakdown, ...]:
+        """Every board scored as it stands (boards are public), category by category."""
         out = []
         for seat in range(state.n):
             sc = rules.board_score(state, seat)
@@ -145,7 +149,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
                 lines.append(ScoreLine("planning", sc.planning_points, PLANNING_CARDS[state.planning]))
             title = solo_title(sc.total, state.advanced) if state.n == 1 else ""
             out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
-        return Result(state.scores, state.winners, tuple(out))
+        return tuple(out)
 
     def estimate(self, state: State) -> tuple[float, ...] | None:
         """Each board's end-of-game score as it stands, Park penalty weighed by

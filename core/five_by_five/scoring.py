@@ -94,10 +94,15 @@ def _adjacent(kind_of: tuple[str, ...], i: int, kind: str) -> bool:
     return any(kind_of[j] == kind for j in NEIGHBOURS[i])
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 factory``, ``2 factories``, ``0 parks``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def factories(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
     where = [i for i in range(25) if k[i] == "F"]
     if side == "A":
-        return _table(FACTORY_A, len(where)), f"{len(where)} factories"
+        return _table(FACTORY_A, len(where)), _count(len(where), "factory", "factories")
     edge = sum(1 for i in where if i in CIRCUMFERENCE)
     return 5 * edge + 2 * (len(where) - edge), f"{edge} on the circumference, {len(where) - edge} inside"
 
@@ -126,7 +131,7 @@ def shops(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
 def offices(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
     if side == "A":
         sizes = sorted((len(g) for g in chains(k) if k[g[0]] == "O"), reverse=True)
-        return sum(_table(OFFICE_CHAIN, n) for n in sizes), f"office chains of {', '.join(map(str, sizes))}"
+        return sum(_table(OFFICE_CHAIN, n) for n in sizes), (f"office chains of {', '.join(map(str, sizes))}" if sizes else "no offices")
     rows = sum(1 for line in ROWS if any(k[i] == "O" for i in line))
     return OFFICE_ROWS[rows], f"{rows} rows with an office"
 
@@ -167,7 +172,7 @@ def public_offices(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, st
             pts += len({k[j] for j in NEIGHBOURS[i] if k[j]})
         else:
             pts += sum(1 for j in NEIGHBOURS[i] if k[j] in ("F", "S", "O", "H"))
-    return pts, f"{k.count('G')} public offices"
+    return pts, _count(k.count("G"), "public office")
 
 
 def schools(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
@@ -183,15 +188,15 @@ def fountains(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
         for group in chains(k, frozenset("NP")):
             in_group = sum(1 for i in group if k[i] == "N")
             pts += in_group * min(len(group), FOUNTAIN_A_MAX)
-        return pts, f"{n} fountains"
+        return pts, _count(n, "fountain")
     both = n + k.count("P")
     each = 0 if both == 0 else 1 if both == 1 else 2 if both <= 3 else 3 if both <= 5 else 4 if both <= 7 else 5
-    return n * each, f"{n} fountains × {each} ({both} fountains and parks)"
+    return n * each, f"{_count(n, 'fountain')} × {each} ({both} fountains and parks)"
 
 
 def parks(k: tuple[str, ...], cells: Cells, side: str) -> tuple[int, str]:
     diff = k.count("F") - k.count("P")
-    return _table(PARK_PENALTY, max(diff, 0)), f"{k.count('F')} factories − {k.count('P')} parks"
+    return _table(PARK_PENALTY, max(diff, 0)), f"{_count(k.count('F'), 'factory', 'factories')} − {_count(k.count('P'), 'park')}"
 
 
 CATEGORY_RULES = {

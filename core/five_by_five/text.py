@@ -61,7 +61,7 @@ def format_command(c: cm.Command) -> str:
         case cm.Choose(index=i):
             return f"choose {i}"
         case cm.Place(tile=t, square=q, park=p):
-            return f"place {t} {square_name(q)}{face(p)}"
+            return f"place {tile_name(t)} {square_name(q)}{face(p)}"
         case cm.Swap(a=a, b=b):
             return f"swap {square_name(a)} {square_name(b)}"
         case cm.UsePark():
@@ -69,7 +69,7 @@ def format_command(c: cm.Command) -> str:
         case cm.Decline():
             return "decline"
         case cm.Replace(tile=t, square=q, park=p):
-            return f"replace {t} {square_name(q)}{face(p)}"
+            return f"replace {tile_name(t)} {square_name(q)}{face(p)}"
         case cm.Keep():
             return "keep"
         case cm.DrawSides(sides=x):
@@ -92,9 +92,26 @@ def _int(tok: str, what: str) -> int:
         raise BadCommandSyntax(f"{what}: expected a number, got {tok!r}") from None
 
 
+def tile_name(tile: int) -> str:
+    """A tile as the hand shows it, code and id: ``Fc#10`` (commands accept it, the
+    bare id ``10`` and the bare code ``Fc``)."""
+    return f"{tile_code(tile)}#{tile}"
+
+
 def _tile(tok: str, pool: list[int]) -> int:
-    """A tile id, or a code resolved to the lowest such tile in ``pool`` (which loses it)."""
-    if tok.isdigit():
+    """A tile id (``10``), a name (``Fc#10``, as the hand shows it) or a code
+    resolved to the lowest such tile in ``pool`` (which loses it)."""
+    code_part, hash_, id_part = tok.partition("#")
+    if hash_:
+        if not id_part.isdigit():
+            raise BadCommandSyntax(f"{tok!r}: write a tile as CODE#ID, e.g. Fc#10")
+        t = int(id_part)
+        if not 0 <= t < len(TILES):
+            raise BadCommandSyntax(f"{tok!r}: no tile #{t}")
+        code = code_part[:1].upper() + code_part[1:].lower()
+        if code_part and TILES[t].code != code:
+            raise BadCommandSyntax(f"{tok!r}: tile #{t} is {TILES[t].code}#{t}, not {code}")
+    elif tok.isdigit():
         t = int(tok)
     else:
         code = tok[:1].upper() + tok[1:].lower()

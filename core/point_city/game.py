@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from core.engine import (
-    Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
+    Breakdown, Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
 )
 from core.point_city import rules, scoring, text, view
 from core.point_city.bots import greedy_bot, seat_value
@@ -72,6 +72,17 @@ class PointCity(Game[State, Any, Any]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+    def score_now(self, state: State) -> tuple[Breakdown, ...]:
+        """Every tableau scored as it stands (PC-6); the final breakdowns once over."""
+        result = scoring.result(state)
+        if result is not None:
+            return result.breakdowns
+        return tuple(
+            Breakdown(i, lines, sum(x.points for x in lines), (len(who.resources),))
+            for i, who in enumerate(state.seats)
+            for lines in (scoring.seat_lines(who),)
+        )
 
     def estimate(self, state: State) -> tuple[float, ...] | None:
         """Each seat's score now plus what its producers and resources promise (the

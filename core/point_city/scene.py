@@ -77,7 +77,7 @@ def _tableau(name: str, who: Seat, score: int, marks: tuple[str, ...], owner: in
     perms = permanents(who.buildings)
     notes = (
         "permanent: " + (" ".join(f"{ABBR[t]}×{n}" for t, n in zip(TYPES, perms) if n) or "none"),
-        "tokens: " + (", ".join(TOKENS[t].name for t in who.tokens) or "none") + f" · {score} points",
+        "tokens: " + (", ".join(TOKENS[t].name for t in who.tokens) or "none") + f" · {score} point{'' if score == 1 else 's'}",
     )
     cols = min(PER_ROW, max(len(who.buildings), len(who.resources), 1))
     return Panel(name, len(labels), cols, tuple(cells), row_labels=tuple(labels), notes=notes,

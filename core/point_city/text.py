@@ -177,7 +177,7 @@ def _tableau(name: str, who: object, score: int) -> list[str]:
 
     assert isinstance(who, Seat)
     perms = permanents(who.buildings)
-    lines = [f"[bold]{name}[/] — {score} points"]
+    lines = [f"[bold]{name}[/] — {score} point{'' if score == 1 else 's'}"]
     lines.append("  permanent: " + (" ".join(_res(t, n) for t, n in zip(TYPES, perms) if n) or "none"))
     lines.append("  buildings: " + (", ".join(card_text(b, True, True) for b in who.buildings) or "none"))
     lines.append("  resource cards: " + (" ".join(f"{card_id(c)} {resource_text(CARDS[c], True)}"
@@ -250,6 +250,8 @@ def _parse_pay(spec: str) -> Pay:
     token = 0
     for item in items_s.split(","):
         item = item.strip().lower()
+        if item.startswith("#"):  # a card as the hand shows it: #12
+            item = item[1:]
         if item.startswith("p"):
             perms.append(_int(item[1:], "building"))
         elif item.startswith("t"):

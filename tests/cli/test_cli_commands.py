@@ -110,10 +110,11 @@ def test_interactive_play_takes_a_numbered_choice(db: Path) -> None:
 def test_simulate_json_and_summary(db: Path) -> None:
     out = ok(db, "simulate", "card-city", "--players", "3", "--seed", "x", "--games", "2", "--json")
     rows = [json.loads(x) for x in out.splitlines()]
-    assert len(rows) == 2 and {"game_id", "seed", "events", "scores", "winners"} <= set(rows[0])
+    assert len(rows) == 3 and {"game_id", "seed", "events", "scores", "winners"} <= set(rows[0])
     assert rows[0]["seed"] == "x/0" and len(rows[0]["scores"]) == 3
+    assert rows[-1]["summary"]["games"] == 2
     text = ok(db, "simulate", "card-city", "--players", "2", "--seed", "y", "--bots", "greedy,random")
-    assert "won" in text and "mean" in text
+    assert "win" in text and "mean" in text and "p1 (greedy)" in text
 
 
 def test_explain_and_try(db: Path) -> None:

@@ -179,3 +179,19 @@ def test_the_components_allow_full_boards() -> None:
     text = "N N N N P\nWe We Fe Fe Fe\nFe Fe P P P\n" + "P P P P P\n" * 2
     assert parse_board(text, "ok.txt") == tuple(text.split())
     assert GAME.score_board(text, "ok.txt", {}).data["categories"]["fountains"] > 0
+
+
+def test_commands_name_tiles_as_the_hand_shows_them() -> None:
+    """The hand shows ``Fc#10``; commands show and accept the same name, and the old
+    forms (``10``, ``Fc``) still read."""
+    assert GAME.format_command(cm.Place(10, square_index("B3"))) == "place Fc#10 B3"
+    assert GAME.format_command(cm.Replace(12, 5, True)).startswith("replace ") and "#12 " in GAME.format_command(
+        cm.Replace(12, 5, True))
+    s, _ = play("doc", ("ann",))
+    assert GAME.parse_command(s, 0, "place Fc#10 B3") == cm.Place(10, 11)
+    assert GAME.parse_command(s, 0, "place fc#10 b3") == cm.Place(10, 11)
+    assert GAME.parse_command(s, 0, "place #10 B3") == cm.Place(10, 11)
+    assert GAME.parse_command(s, 0, "place 10 B3") == cm.Place(10, 11)
+    for bad in ("place H#10 B3", "place Fc#x B3", "place Fc#999 B3"):
+        with pytest.raises(BadCommandSyntax):
+            GAME.parse_command(s, 0, bad)

@@ -339,6 +339,10 @@ def test_text_round_trip_and_syntax_errors() -> None:
             GAME.parse_command(st, 0, bad)
     out = GAME.render(st, 0)
     assert "p0 (you)" in out and "deck:" in out and "[" in out
+    # a resource card may be written as the hand shows it (#12) or by its number
+    hashed = GAME.parse_command(None, 0, "take A1 B1 pay B1=#12,15,p40,t7")
+    assert hashed == GAME.parse_command(None, 0, "take A1 B1 pay B1=12,15,p40,t7")
+    assert hashed.pays[0].cards == (12, 15)
 
 
 def test_view_hides_the_unseen_cards() -> None:

@@ -1,0 +1,176 @@
+"""Final results as every command prints them (``play``, ``show``, ``autoplay``,
+``demo``): each seat's breakdown line by line, then the verdict — the winner, or
+the tie and the rule that broke it, or the solo title / the solo opponent's win.
+
+The verdict is worked out from the recorded result (its scores and winners are
+the truth, DESIGN.md property 1); the breakdowns' tie-break keys only say *why*.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from core.engine import Breakdown, Game, Result, ScoreLine
+from core.markup import escape
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 point``, ``2 points``, ``-1 points``."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def points(n: int) -> str:
+    return plural(n, "point")
+
+
+# How each game breaks a tie on points: (rule ids, the name of each tie-break key).
+_FIVE_BY_FIVE_ORDER = (
+    "Factories", "Houses", "Shops", "Offices", "Stations", "Warehouses", "Public Offices", "Schools",
+    "Fountains", "Parks",
+)
+TIEBREAKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "card-city": ("CC-11", ("coins left after the exchange",)),
+    "5x5-city": ("FC-9, FL-9", tuple(f"{k} points" for k in _FIVE_BY_FIVE_ORDER)),
+    "point-city": ("PC-6", ("unspent resource cards",)),
+}
+
+
+_MAYBE_PLURAL = re.compile(r"(-?\d+) ([A-Za-z ]*?)([A-Za-z]+)\(s\)")
+
+
+def plurals(text: str) -> str:
+    """A recorded ``1 empty square(s)`` read out as ``1 empty square`` (``2 …squares``).
+
+    >>> plurals("City Hall 1 row(s) and 0 column(s) off centre")
+    'City Hall 1 row and 0 columns off centre'
+    """
+    return _MAYBE_PLURAL.sub(
+        lambda m: f"{m[1]} {m[2]}{m[3]}{'' if abs(int(m[1])) == 1 else 's'}", text)
+
+
+def _line_text(line: ScoreLine) -> str:
+    detail = plurals(line.detail)
+    if not detail:
+        return line.label
+    if detail.lower().startswith(line.label.lower()[:4]):
+        return detail
+    return f"{line.label}: {detail}"
+
+
+def breakdown_lines(players: Sequence[str], breakdowns: Sequence[Breakdown], totals: Sequence[int] | None = None
+                    ) -> list[str]:
+    """Every seat's score, line by line (rich markup)."""
+    out: list[str] = []
+    for b in breakdowns:
+        total = totals[b.seat] if totals is not None else b.total
+        name = players[b.seat] if 0 <= b.seat < len(players) else f"seat {b.seat}"
+        out.append(f"[bold]{escape(name)}[/]: {points(total)}")
+        for line in b.lines:
+            out.append(f"  {line.points:>5}  {escape(_line_text(line))}")
+    return out
+
+
+def opponent_lines(game: Game[Any, Any, Any], state: Any) -> list[str]:
+    """Point City's solo opponent's score, line by line [PC-7] (other games: none)."""
+    if game.spec.name != "point-city" or not getattr(state, "solo_level", 0):
+        return []
+    from core.point_city import scoring
+
+    bot = scoring.opponent_lines(state)
+    out = [f"[bold]solo opponent (level {state.solo_level})[/]: {points(sum(x.points for x in bot))}"]
+    return out + [f"  {x.points:>5}  {escape(_line_text(x))}" for x in bot]
+
+
+def _names(players: Sequence[str], seats: Sequence[int]) -> str:
+    names = [players[s] for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _first_difference(game: str, keys: Sequence[tuple[int, ...]]) -> tuple[str, int] | None:
+    """The first tie-break key on which ``keys`` differ: (its name, its index)."""
+    names = TIEBREAKS.get(game, ("", ()))[1]
+    width = min((len(k) for k in keys), default=0)
+    for i in range(width):
+        if len({k[i] for k in keys}) > 1:
+            return (names[i] if i < len(names) else f"tie-break {i + 1}", i)
+    return None
+
+
+def verdict(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> str:
+    """One sentence: who won and why, the tie and how it was broken, or the solo outcome."""
+    name = game.spec.name
+    scores = result.scores
+    by_seat = {b.seat: b for b in result.breakdowns}
+    if len(players) == 1:
+        return _solo_verdict(name, players[0], state, result)
+    winners = tuple(result.winners)
+    if not winners:
+        return "no winner"
+    best = max(scores)
+    level = [i for i, s in enumerate(scores) if s == best]
+    rule, _ = TIEBREAKS.get(name, ("", ()))
+    cite = f" [{rule}]" if rule else ""
+    if len(level) == 1:
+        return f"{_names(players, winners)} wins with {points(best)}"
+    keys = [by_seat[i].tiebreak if i in by_seat else () for i in level]
+    if len(winners) == 1:
+        diff = _first_difference(name, keys)
+        how = ""
+        if diff is not None:
+            what, i = diff
+            values = " vs ".join(str(k[i]) for k in keys)
+            how = f", broken by {what} ({values})"
+        return (f"{_names(players, level)} tie on {points(best)}{how}{cite}: "
+                f"{_names(players, winners)} wins")
+    tied = [by_seat[i].tiebreak if i in by_seat else () for i in winners]
+    still = ""
+    names = TIEBREAKS.get(name, ("", ()))[1]
+    if names and tied and tied[0]:
+        still = f", still tied on {names[0]} ({tied[0][0]} each)" if len(names) == 1 else (
+            ", still tied on every category")
+    return f"a tie: {_names(players, winners)} share the win with {points(best)} each{still}{cite}"
+
+
+def _solo_verdict(name: str, player: str, state: Any, result: Result) -> str:
+    total = result.scores[0]
+    title = result.breakdowns[0].title if result.breakdowns else ""
+    if name == "point-city":
+        from core.point_city.scoring import opponent_score
+
+        level = getattr(state, "solo_level", 0)
+        bot = opponent_score(state)
+        how = ""
+        if bot == total and "shared" not in title:
+            mine = result.breakdowns[0].tiebreak[0] if result.breakdowns and result.breakdowns[0].tiebreak else 0
+            theirs = len(state.opponent.resources)
+            how = f", on unspent resource cards ({mine} vs {theirs})"
+        if not result.winners:
+            return f"the solo opponent (level {level}) wins ({points(bot)} to {total}{how}) [PL-10]"
+        if "shared" in title:
+            return f"{player} shares the win with the level {level} solo opponent ({points(total)} each) [PL-10]"
+        return f"{player} beats the level {level} solo opponent ({points(total)} to {bot}{how}) [PL-10]"
+    if name == "card-city":
+        return f"{player} scores {points(total)}: solo level {title or '—'} [CC-9]"
+    return f"{player} scores {points(total)}: solo title “{title}”" if title else f"{player} scores {points(total)}"
+
+
+def result_lines(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> list[str]:
+    """The final results (rich markup): every breakdown, then the verdict."""
+    lines = breakdown_lines(players, result.breakdowns, result.scores)
+    lines += opponent_lines(game, state)
+    lines.append(f"[bold]{escape(verdict(game, players, state, result))}[/]")
+    return lines
+
+
+def result_json(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> dict[str, Any]:
+    """The same for ``--json``: scores, winners, breakdowns and the verdict sentence."""
+    import msgspec
+
+    return {
+        "scores": list(result.scores),
+        "winners": [players[w] for w in result.winners],
+        "breakdowns": msgspec.to_builtins(result.breakdowns),
+        "verdict": verdict(game, players, state, result),
+    }
