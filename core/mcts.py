@@ -104,9 +104,7 @@ def _actor(game: Game[Any, Any, Any], state: Any) -> int | None:
 
 
 def _step(game: Game[Any, Any, Any], state: Any, seat: int, command: Any) -> Any:
-    for e in game.decide(state, seat, command):
-        state = game.apply(state, e)
-    return state
+    return game.step(state, seat, command)[1]
 
 
 def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int | None]:

@@ -22,8 +22,8 @@ from core.engine import (
     Game,
     IllegalCommand,
     RulesError,
-    checked_decide,
-    decide_as,
+    checked_step,
+    step_as,
     normalize_options,
 )
 from core.rng import deal_seed, seed_commitment
@@ -291,8 +291,9 @@ class GameService:
             state = game.apply(None, created)
             events = [created]
             if not record.pbem:  # a play-by-email game waits for its players to join
-                events += self._auto(game, record, state, 2, base=seed)[0]
-            self._append(record, game, 0, events)
+                more, state = self._auto(game, record, state, 2, base=seed)
+                events += more
+            self._append(record, game, 0, events, state)
         return record.id
 
     # -- play by email -------------------------------------------------------
@@ -331,9 +332,8 @@ class GameService:
             all_events = loaded.events + events
             base = pbem_deal_seed(rec.seed or "", all_events, len(rec.players))
             if base is not None and rec.seed is not None:
-                events += self._auto(game, rec, state, loaded.version + 2, base=base)[0]
-            for e in events[1:]:
-                state = game.apply(state, e)
+                more, state = self._auto(game, rec, state, loaded.version + 2, base=base)
+                events += more
             written = self._append(rec, game, loaded.version, events, state)
             self.store.add_signed(rec.id, written[0].seq, raw)
         self._extend(loaded, written, events, state)
@@ -372,15 +372,13 @@ class GameService:
             for text in mv.all_commands:
                 try:
                     command = game.parse_command(state, seat, text)
-                    produced = list(checked_decide(game, state, seat, command))
+                    produced, state = checked_step(game, state, seat, command)
                 except RulesError as exc:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
                 opened.append(version + len(all_events) + 1)
-                for e in produced:
-                    state = game.apply(state, e)
                 more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, base=base)
-                all_events += produced + more
+                all_events += [*produced, *more]
             written = self._append(rec, game, version, all_events, state)
             if rec.pbem:
                 for seq in opened:
@@ -460,9 +458,8 @@ class GameService:
                     f"game {game_id} is played by email: moves come as signed move files ('citylog apply')"
                 )
             game, state = loaded.game, loaded.state
-            events = list(decide_as(game, state, seat, command))
-            for e in events:
-                state = game.apply(state, e)
+            produced, state = step_as(game, state, seat, command)
+            events = list(produced)
             more, state = self._auto(
                 game, loaded.record, state, loaded.version + len(events) + 1,
                 base=chance_base(loaded.record, loaded.events),
@@ -582,11 +579,9 @@ class GameService:
                 break
             seat, command = step
             try:
-                produced = checked_decide(game, state, seat, command)
+                produced, state = checked_step(game, state, seat, command)
             except IllegalCommand as exc:  # a bot must never propose an illegal move
                 raise RuntimeError(f"bot or chance proposed an illegal command: {exc}") from exc
-            for e in produced:
-                state = game.apply(state, e)
             out.extend(produced)
             seq += len(produced)
         return out, state

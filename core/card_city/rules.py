@@ -107,18 +107,23 @@ def draw_possible(s: State, cards: tuple[str, ...]) -> None:
 
 # -- decide -----------------------------------------------------------------
 def decide(s: State, seat: int, cmd: Command) -> tuple[ev.Event, ...]:
-    first = _first_event(s, seat, cmd)
-    return settle(s, first)
+    return step(s, seat, cmd)[0]
 
 
-def settle(s: State, first: tuple[ev.Event, ...]) -> tuple[ev.Event, ...]:
+def step(s: State, seat: int, cmd: Command) -> tuple[tuple[ev.Event, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding)."""
+    return settle(s, _first_event(s, seat, cmd))
+
+
+def settle(s: State, first: tuple[ev.Event, ...]) -> tuple[tuple[ev.Event, ...], State]:
+    """``first`` and every automatic step after it, with the state they lead to."""
     out = list(first)
     for e in first:
         s = apply(s, e)
     while True:
         more = advance(s)
         if not more:
-            return tuple(out)
+            return tuple(out), s
         for e in more:
             s = apply(s, e)
         out.extend(more)

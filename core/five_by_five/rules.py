@@ -192,6 +192,11 @@ def _follow_on(s: State, last: ev.Event) -> ev.Event | None:
 
 
 def decide(s: State, seat: int, c: cm.Command) -> tuple[ev.Event, ...]:
+    return step(s, seat, c)[0]
+
+
+def step(s: State, seat: int, c: cm.Command) -> tuple[tuple[ev.Event, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding)."""
     if s.phase == OVER:
         raise IllegalCommand("End of Game Scoring", "the game is over")
     if seat == CHANCE:
@@ -202,7 +207,7 @@ def decide(s: State, seat: int, c: cm.Command) -> tuple[ev.Event, ...]:
     while True:
         nxt = _follow_on(state, out[-1])
         if nxt is None:
-            return tuple(out)
+            return tuple(out), state
         out.append(nxt)
         state = apply(state, nxt)
 

@@ -57,6 +57,9 @@ class PointCity(Game[State, Any, Any]):
     def decide(self, state: State, seat: int, command: Command) -> tuple[Any, ...]:
         return rules.decide(state, seat, command)
 
+    def step(self, state: State, seat: int, command: Command) -> tuple[tuple[Any, ...], State]:
+        return rules.step(state, seat, command)
+
     def chance(self, state: State, rng: Rng) -> Command:
         return rules.chance(state, rng)
 

@@ -14,7 +14,7 @@ from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
 from core.point_city.cards import CARDS, START_CARDS, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
-from core.point_city.fold import apply
+from core.point_city.fold import fold_event
 from core.point_city.payment import covers, is_minimal, payments, shortfall
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
@@ -86,13 +86,14 @@ def next_auto(s: State) -> object | None:
     return None
 
 
-def run(s: State, first: object) -> tuple[object, ...]:
+def run(s: State, first: object) -> tuple[tuple[object, ...], State]:
+    """``first`` and every automatic step after it, with the state they lead to."""
     out = [first]
-    s = apply(first, s)
+    s = fold_event(s, first)
     while (nxt := next_auto(s)) is not None:
         out.append(nxt)
-        s = apply(nxt, s)
-    return tuple(out)
+        s = fold_event(s, nxt)
+    return tuple(out), s
 
 
 # -- checks -------------------------------------------------------------------
@@ -227,6 +228,11 @@ def _check_chance(s: State, cmd: Command) -> object:
 
 
 def decide(s: State, seat: int, cmd: Command) -> tuple[object, ...]:
+    return step(s, seat, cmd)[0]
+
+
+def step(s: State, seat: int, cmd: Command) -> tuple[tuple[object, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding)."""
     if seat == CHANCE:
         return run(s, _check_chance(s, cmd))
     if s.step != "turn" or seat != s.turn:
