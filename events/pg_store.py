@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pgerr
 
-from events.envelope import Recorded, chain_hash, line_nonce, payload_digest
+from events.envelope import Recorded, chain_hash, line_nonces, payload_digest
 from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.store import (
@@ -388,7 +388,7 @@ class PgStore(SideTables):
         self, game_id: str, version: int, prev: str, items: Sequence[tuple[str, bytes]]
     ) -> tuple[list[Recorded], tuple[object, ...]]:
         """The records ``items`` become after ``(version, prev)``, and the write's arguments."""
-        secret = self._secrets[game_id]
+        nonce = line_nonces(self._secrets[game_id])
         expected_prev = prev
         records: list[Recorded] = []
         seq = version
@@ -396,7 +396,7 @@ class PgStore(SideTables):
             if type(payload) is not bytes:
                 payload = bytes(payload)
             seq += 1
-            h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
+            h = chain_hash(prev, seq, type_, payload_digest(payload, nonce(seq)))
             records.append(Recorded(game_id, seq, type_, payload, prev, h))
             prev = h
         args = (
