@@ -15,7 +15,7 @@ timed three ways, each round, medians reported:
 
 It prints playout/replay (target ≤ 5×) and replay/raw as a rate ratio (target
 ≥ 0.3×).  Not a test: it prints and asserts nothing.  Issue 16's figures, on
-the shared 2-core machine (loaded), are in README.md and bench/ENGINES.md.
+the shared 2-core machine (loaded), are in README.md and bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -76,18 +76,31 @@ def measure(name: str, games: int, rounds: int, tmp: Path) -> tuple[float, float
 def _events_of_playout(game, state, rng) -> int:  # type: ignore[no-untyped-def]
     """How many events :func:`playout` produces from ``state`` with ``rng`` (same stream)."""
     n = 0
-    apply = game.apply
+    if hasattr(game, "step"):  # the search steps: count the events of each step
+        step = game.step
 
-    def counting(s, e):  # type: ignore[no-untyped-def]
-        nonlocal n
-        n += 1
-        return apply(s, e)
+        def counting_step(s, seat, c):  # type: ignore[no-untyped-def]
+            nonlocal n
+            events, after = step(s, seat, c)
+            n += len(events)
+            return events, after
 
-    game.apply = counting  # an instance attribute shadowing the method, for this count only
+        game.step = counting_step  # an instance attribute shadowing the method, for this count only
+        name = "step"
+    else:  # an older engine (before Game.step): the search applied every event
+        apply = game.apply
+
+        def counting(s, e):  # type: ignore[no-untyped-def]
+            nonlocal n
+            n += 1
+            return apply(s, e)
+
+        game.apply = counting
+        name = "apply"
     try:
         playout(game, state, rng)
     finally:
-        del game.apply
+        delattr(game, name)
     return n
 
 
