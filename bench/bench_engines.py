@@ -7,8 +7,10 @@ the service, into a temporary SQLite store), then
 timed three ways, each round, medians reported:
 
 * playout: the random policy as the search plays it (:func:`core.mcts.playout`:
-  to_act, legal listed, one picked, decide, apply, chance drawn) from the
-  created state to the end, per event produced;
+  to_act, :meth:`Game.random_command` — uniform over the legal commands but
+  in Point City, see its rules —, decide and apply, chance drawn) from the
+  created state to the end, per event produced; each round plays new
+  playouts (a round repeating the last one's would time warm caches);
 * replay: ``GameService.load`` on a cold service (select + decode + fold + the
   hash chain checked), per event — bench_service.py's replay, for every game;
 * raw: a bare ``SELECT`` of the same rows + msgspec decode, no fold.
@@ -50,13 +52,17 @@ def measure(name: str, games: int, rounds: int, tmp: Path) -> tuple[float, float
     decoder = decoder_for(game.event_type)
     conn = sqlite3.connect(tmp / f"{name}.db")
     sql = "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq"
-    n_play = sum(_events_of_playout(game, start, Rng(s.encode())) for s, start in zip(seeds, created))
     play_us, replay_us, raw_us = [], [], []
-    for _ in range(rounds):
+    for r in range(rounds):
+        # new playouts every round, timed before they are counted: a round never
+        # meets the positions (and the caches built on them) of a timed round before
+        streams = [f"{s}/round{r}".encode() for s in seeds]
         t0 = time.perf_counter()
-        for s, start in zip(seeds, created):
-            playout(game, start, Rng(s.encode()))
-        play_us.append((time.perf_counter() - t0) / n_play * 1e6)
+        for stream, start in zip(streams, created):
+            playout(game, start, Rng(stream))
+        dt = time.perf_counter() - t0
+        n_play = sum(_events_of_playout(game, start, Rng(st)) for st, start in zip(streams, created))
+        play_us.append(dt / n_play * 1e6)
         t0 = time.perf_counter()
         cold = GameService(store)  # no cached folds: select + decode + fold + chain check
         n = sum(cold.load(gid).version for gid in ids)

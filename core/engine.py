@@ -222,6 +222,15 @@ class Game(ABC, Generic[S, E, C]):
             state = self.apply(state, e)
         return events, state
 
+    def random_command(self, state: S, seat: int, rng: Rng) -> C:
+        """A random command for ``seat`` (a legal one): what a search's random
+        playouts play.  The default is uniform over :meth:`legal`; a game whose
+        legal moves are costly to list may sample another way (Point City: a
+        move uniformly, then one of its payments), as long as it is seeded by
+        ``rng`` alone."""
+        options = list(self.legal(state, seat))
+        return options[rng.below(len(options))]
+
     @abstractmethod
     def chance(self, state: S, rng: Rng) -> C:
         """The outcome of the pending chance node."""

@@ -117,13 +117,13 @@ def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int |
 
 
 def playout(game: Game[Any, Any, Any], state: Any, rng: Rng) -> Any:
-    """Random play to the end: every seat picks a legal command uniformly."""
+    """Random play to the end: every seat plays :meth:`Game.random_command`
+    (uniform over the legal commands unless the game samples otherwise)."""
     while True:
         state, seat = _chance(game, state, rng)
         if seat is None:
             return state
-        options = list(game.legal(state, seat))
-        state = _step(game, state, seat, options[rng.below(len(options))])
+        state = _step(game, state, seat, game.random_command(state, seat, rng))
 
 
 def search(

@@ -63,6 +63,9 @@ class PointCity(Game[State, Any, Any]):
     def chance(self, state: State, rng: Rng) -> Command:
         return rules.chance(state, rng)
 
+    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
+        return rules.random_command(state, seat, rng)
+
     def command_of(self, event: Any) -> tuple[int, Command] | None:
         return rules.command_of(event)
 
