@@ -4,7 +4,9 @@
 
 For each game, ``--games`` seeded random two-player games are recorded (through
 the service, into a temporary SQLite store), then
-timed three ways, each round, medians reported:
+timed three ways, each round; the fastest round of each is reported (as
+``timeit`` does: on a machine shared with other jobs the slower rounds measure
+the others' load, not the code):
 
 * playout: the random policy as the search plays it (:func:`core.mcts.playout`:
   to_act, :meth:`Game.random_command` — uniform over the legal commands but
@@ -24,11 +26,11 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
-import statistics
 import tempfile
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -42,7 +44,7 @@ from events.store import SqliteStore  # noqa: E402
 
 
 def measure(name: str, games: int, rounds: int, tmp: Path) -> tuple[float, float, float]:
-    """(playout, replay, raw) in µs per event, medians over ``rounds``."""
+    """(playout, replay, raw) in µs per event, the fastest of ``rounds``."""
     game = registry.get(name)
     seeds = [f"engines/{k}" for k in range(games)]
     store = SqliteStore(tmp / f"{name}.db", durability="normal")
@@ -63,20 +65,35 @@ def measure(name: str, games: int, rounds: int, tmp: Path) -> tuple[float, float
         dt = time.perf_counter() - t0
         n_play = sum(_events_of_playout(game, start, Rng(st)) for st, start in zip(streams, created))
         play_us.append(dt / n_play * 1e6)
-        t0 = time.perf_counter()
-        cold = GameService(store)  # no cached folds: select + decode + fold + chain check
-        n = sum(cold.load(gid).version for gid in ids)
-        replay_us.append((time.perf_counter() - t0) / n * 1e6)
-        t0 = time.perf_counter()
-        m = 0
-        for gid in ids:
-            for row in conn.execute(sql, (gid,)).fetchall():
-                decoder.decode(row[2])
-                m += 1
-        raw_us.append((time.perf_counter() - t0) / m * 1e6)
+        # a replay of every game takes milliseconds, a scheduler's slice on a busy
+        # machine: each round keeps the fastest of several
+        replay_us.append(min(_replay(store, ids) for _ in range(REPEATS)))
+        raw_us.append(min(_raw(conn, sql, decoder, ids) for _ in range(REPEATS)))
     conn.close()
     store.close()
-    return statistics.median(play_us), statistics.median(replay_us), statistics.median(raw_us)
+    return min(play_us), min(replay_us), min(raw_us)
+
+
+REPEATS = 7
+
+
+def _replay(store: SqliteStore, ids: list[str]) -> float:
+    """µs per event of ``GameService.load`` of every game on a cold service."""
+    t0 = time.perf_counter()
+    cold = GameService(store)  # no cached folds: select + decode + fold
+    n = sum(cold.load(gid).version for gid in ids)
+    return (time.perf_counter() - t0) / n * 1e6
+
+
+def _raw(conn: sqlite3.Connection, sql: str, decoder: Any, ids: list[str]) -> float:
+    """µs per event of a bare select + msgspec decode of every game's rows."""
+    t0 = time.perf_counter()
+    m = 0
+    for gid in ids:
+        for row in conn.execute(sql, (gid,)).fetchall():
+            decoder.decode(row[2])
+            m += 1
+    return (time.perf_counter() - t0) / m * 1e6
 
 
 def _events_of_playout(game, state, rng) -> int:  # type: ignore[no-untyped-def]
