@@ -227,9 +227,9 @@ def _build(s: State, seat: int, cmd: Build) -> tuple[ev.Event, ...]:
     p = s.players[seat]
     if cmd.card not in p.hand.cards:
         raise IllegalCommand("Phase 2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand to build")
-    found = construction_violation(p.grid(), cmd.card, (cmd.row, cmd.col), p.coins)
-    if found:
-        raise IllegalCommand(*found)
+    if (cmd.row, cmd.col) not in cells_construction_squares(p.city, cmd.card, p.coins >= LEISURE_COST):
+        found = construction_violation(p.grid(), cmd.card, (cmd.row, cmd.col), p.coins)
+        raise IllegalCommand(*(found or ("Zoning Laws", "not a square this card may be built on")))
     paid = LEISURE_COST if cmd.card == "L" else 0
     return (ev.Built(seat=seat, card=cmd.card, row=cmd.row, col=cmd.col, paid=paid),)
 

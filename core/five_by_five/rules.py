@@ -223,7 +223,8 @@ def final_scores(s: State) -> tuple[int, ...]:
 
 def winners(s: State) -> tuple[int, ...]:
     """Highest total, then FC-9 category order; all equal is a shared result (FL-9)."""
-    keys = [(board_score(s, i).total, board_score(s, i).tiebreak()) for i in range(s.n)]
+    tallies = [board_score(s, i) for i in range(s.n)]
+    keys = [(t.total, t.tiebreak()) for t in tallies]
     best = max(keys)
     return tuple(i for i, k in enumerate(keys) if k == best)
 
