@@ -586,6 +586,7 @@ class SqliteStore(SideTables):
         return outer, name
 
     def _undo(self, outer: bool, name: str) -> None:
+        self._heads.clear()  # what this connection wrote since may be gone
         conn = self._conn
         if not conn.in_transaction:
             return
@@ -733,9 +734,16 @@ class SqliteStore(SideTables):
             records, rows = self._rows(game_id, expected_version, prev, items)
             last = records[-1]
             cur = conn.execute(_SQL_MOVE_HEAD, (last.seq, last.hash, game_id, expected_version, prev))
-            if cur.rowcount != 1:  # another writer moved the head since this connection saw it
+            if cur.rowcount != 1:  # the head is not the one this connection saw last
                 self._heads.pop(game_id, None)
-                raise Conflict(game_id, expected_version, self._read_head(game_id)[0])
+                version, prev = self._read_head(game_id)
+                if version != expected_version:
+                    raise Conflict(game_id, expected_version, version)
+                # the same seq with another hash (a write this connection saw was
+                # rolled back, another writer's took its place): chain onto that
+                records, rows = self._rows(game_id, expected_version, prev, items)
+                last = records[-1]
+                conn.execute(_SQL_MOVE_HEAD, (last.seq, last.hash, game_id, expected_version, prev))
             moved = True
             for sql, args in _inserts(rows, self._max_rows):
                 conn.execute(sql, args)

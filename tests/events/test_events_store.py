@@ -389,6 +389,28 @@ class TestEventStoreContract:
         assert store.read("g1") == chain(DEF, "g1", items(4), secret="s")
         assert store.head("g1") == (4, written[0].hash)
 
+    def test_append_after_a_rolled_back_head_was_replaced(
+        self, store: EventStore, backend: Backend, where: object
+    ) -> None:
+        """This connection's seq 2 is rolled back and another writer's seq 2 takes
+        its place: an append expecting version 2 chains onto the other's."""
+        store.create_game(rec("g1", seed="s"))
+        store.append("g1", 0, items(1))
+
+        class Boom(Exception):
+            pass
+
+        with pytest.raises(Boom):
+            with store.transaction():
+                store.append("g1", 1, items(1, start=7))  # seq 2, rolled back
+                raise Boom
+        other = backend.open(where)  # type: ignore[arg-type]
+        other.append("g1", 1, items(1, start=1))  # seq 2, another payload
+        other.close()
+        written = store.append("g1", 2, items(1, start=2))
+        assert store.read("g1") == chain(DEF, "g1", items(3), secret="s")
+        assert store.head("g1") == (3, written[0].hash)
+
     def test_list_filters_and_pages(self, store: EventStore) -> None:
         for i, (game, players, status) in enumerate(
             [("demo", ("ann", "bob"), "active"), ("other", ("bob", "cy"), "over"),
