@@ -61,8 +61,8 @@ def to_act(s: State) -> tuple[int, ...]:
         if len(s.holding):
             return (s.divider,)
         return ()
-    if s.phase == "construction":
-        return tuple(i for i, p in enumerate(s.players) if len(p.hand))
+    if s.phase == "construction":  # everyone with a card left (up or down)
+        return tuple([i for i, p in enumerate(s.players) if p.hand.up or p.hand.down])
     if s.turn >= 0:
         return (s.turn,)
     return ()
