@@ -5,8 +5,8 @@ property 5): each iteration samples a state consistent with the seat's view
 (:meth:`core.engine.Game.determinize`), walks one shared tree of decisions
 keyed by the commands played (single-observer ISMCTS, Cowling, Powley &
 Whitehouse 2012: a child is selectable when its command is legal in this
-sample, UCB1 counting its availability), plays the game out with uniformly
-random commands, and backs up each seat's reward at the nodes where that seat
+sample, UCB1 counting its availability), plays the game out with random
+commands (:meth:`core.engine.Game.random_command`), and backs up each seat's reward at the nodes where that seat
 decided.  Chance is not in the tree (open loop): the sample's chance outcomes
 come from the search's own stream.  A game whose random playouts say little
 gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
