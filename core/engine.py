@@ -11,6 +11,9 @@ A game is a set of pure functions over frozen msgspec Structs:
 * ``decide(state, seat, command)``: the events a command produces (its own event
   first, then every automatic step up to the next decision), or
   ``IllegalCommand`` naming the rule;
+* ``step(state, seat, command)``: those events and the state after them (the
+  default folds them; a game that folds them while deciding returns that
+  state, so the service and the search apply each event once);
 * ``chance(state, rng)``: the outcome of the pending chance node, as a command of
   the ``CHANCE`` seat; ``decide(state, CHANCE, outcome)`` checks it is possible
   (that is all a game played with real cards can be checked for);
@@ -211,6 +214,25 @@ class Game(ABC, Generic[S, E, C]):
     def decide(self, state: S, seat: int, command: C) -> tuple[E, ...]:
         """Events for ``command`` by ``seat``; assumes :func:`checked_decide`'s guards."""
 
+    def step(self, state: S, seat: int, command: C) -> tuple[tuple[E, ...], S]:
+        """``decide``'s events and the state after them: ``fold(events, state)``.
+
+        Games whose ``decide`` already folds its automatic steps override this to
+        return that state instead of applying every event a second time."""
+        events = self.decide(state, seat, command)
+        for e in events:
+            state = self.apply(state, e)
+        return events, state
+
+    def random_command(self, state: S, seat: int, rng: Rng) -> C:
+        """A random command for ``seat`` (a legal one): what a search's random
+        playouts play.  The default is uniform over :meth:`legal`; a game whose
+        legal moves are costly to list may sample another way (Point City: a
+        move uniformly, then one of its payments), as long as it is seeded by
+        ``rng`` alone."""
+        options = list(self.legal(state, seat))
+        return options[rng.below(len(options))]
+
     @abstractmethod
     def chance(self, state: S, rng: Rng) -> C:
         """The outcome of the pending chance node."""
@@ -331,6 +353,18 @@ class Game(ABC, Generic[S, E, C]):
 
 def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, ...]:
     """Guards in a fixed order — game over, whose turn, then the rules."""
+    _guard(game, state, seat, command)
+    return game.decide(state, seat, command)
+
+
+def checked_step(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[tuple[E, ...], S]:
+    """:func:`checked_decide`'s events and the state after them (:meth:`Game.step`)."""
+    _guard(game, state, seat, command)
+    return game.step(state, seat, command)
+
+
+def _guard(game: Game[S, E, C], state: S, seat: int, command: C) -> None:
+    """The engine's guards: game over, whose turn, the command's type."""
     actors = game.to_act(state)
     if not actors:
         raise GameOver("GL-1", "the game is over")
@@ -345,11 +379,10 @@ def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tupl
         raise NotYourTurn("GL-1", f"it is not {me}'s turn (waiting for {who})")
     if not isinstance(command, game.command_type):
         raise IllegalCommand("GL-1", f"not a {game.spec.title} command: {command!r}")
-    return game.decide(state, seat, command)
 
 
 def decide_as(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, ...]:
-    """A player's command, checked first against what the player can see.
+    """A player's command; a refusal is the one the player's view gives.
 
     A refusal then names only what the seat knows (the divider's face-down
     cards, another player's draw, a card's hidden building side never appear
@@ -357,18 +390,26 @@ def decide_as(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, 
     law, tests/test_view_law.py); should they ever disagree, the refusal says
     so without naming the reason.  Chance is decided on the true state.
     """
-    if seat == CHANCE:
-        return checked_decide(game, state, seat, command)
+    return step_as(game, state, seat, command)[0]
+
+
+def step_as(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[tuple[E, ...], S]:
+    """:func:`decide_as`'s events and the state after them.
+
+    The true state is decided first: by the view law a command it accepts the
+    view accepts too, so the view is decided only to word a refusal."""
+    try:
+        return checked_step(game, state, seat, command)
+    except IllegalCommand:
+        if seat == CHANCE:
+            raise
     try:
         checked_decide(game, game.view(state, seat), seat, command)
     except RulesError:
         raise
-    except Exception:  # noqa: BLE001 - an automatic step needed a hidden card: decide below
+    except Exception:  # noqa: BLE001 - an automatic step needed a hidden card
         pass
-    try:
-        return checked_decide(game, state, seat, command)
-    except IllegalCommand as exc:  # pragma: no cover - the view law says this cannot happen
-        raise IllegalCommand(exc.rule, "not legal here, for a reason hidden from you") from None
+    raise IllegalCommand("GL-1", "not legal here, for a reason hidden from you")  # pragma: no cover
 
 
 def decision_start(game: Game[Any, Any, Any], events: Sequence[Any], seq: int) -> int:

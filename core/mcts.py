@@ -5,8 +5,8 @@ property 5): each iteration samples a state consistent with the seat's view
 (:meth:`core.engine.Game.determinize`), walks one shared tree of decisions
 keyed by the commands played (single-observer ISMCTS, Cowling, Powley &
 Whitehouse 2012: a child is selectable when its command is legal in this
-sample, UCB1 counting its availability), plays the game out with uniformly
-random commands, and backs up each seat's reward at the nodes where that seat
+sample, UCB1 counting its availability), plays the game out with random
+commands (:meth:`core.engine.Game.random_command`), and backs up each seat's reward at the nodes where that seat
 decided.  Chance is not in the tree (open loop): the sample's chance outcomes
 come from the search's own stream.  A game whose random playouts say little
 gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
@@ -104,9 +104,7 @@ def _actor(game: Game[Any, Any, Any], state: Any) -> int | None:
 
 
 def _step(game: Game[Any, Any, Any], state: Any, seat: int, command: Any) -> Any:
-    for e in game.decide(state, seat, command):
-        state = game.apply(state, e)
-    return state
+    return game.step(state, seat, command)[1]
 
 
 def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int | None]:
@@ -119,13 +117,13 @@ def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int |
 
 
 def playout(game: Game[Any, Any, Any], state: Any, rng: Rng) -> Any:
-    """Random play to the end: every seat picks a legal command uniformly."""
+    """Random play to the end: every seat plays :meth:`Game.random_command`
+    (uniform over the legal commands unless the game samples otherwise)."""
     while True:
         state, seat = _chance(game, state, rng)
         if seat is None:
             return state
-        options = list(game.legal(state, seat))
-        state = _step(game, state, seat, options[rng.below(len(options))])
+        state = _step(game, state, seat, game.random_command(state, seat, rng))
 
 
 def search(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import msgspec
 
@@ -97,7 +97,20 @@ def line_nonce(secret: str | None, seq: int) -> bytes:
     if secret is None:
         return b""
     key = b"citylog-line-v1:" + secret.encode()
-    return hmac.new(key, str(seq).encode(), hashlib.sha256).digest()[:16]
+    return hmac.digest(key, str(seq).encode(), "sha256")[:16]
+
+
+def line_nonces(secret: str | None) -> Callable[[int], bytes]:
+    """:func:`line_nonce` for one game's secret, its key built once (a store
+    appending a batch calls it for each line)."""
+    if secret is None:
+        return _no_nonce
+    key = b"citylog-line-v1:" + secret.encode()
+    return lambda seq: hmac.digest(key, str(seq).encode(), "sha256")[:16]
+
+
+def _no_nonce(seq: int) -> bytes:
+    return b""
 
 
 def payload_digest(payload: bytes, nonce: bytes = b"") -> str:

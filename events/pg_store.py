@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pgerr
 
-from events.envelope import Recorded, chain_hash, line_nonce, payload_digest
+from events.envelope import Recorded, chain_hash, line_nonces, payload_digest
 from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.store import (
@@ -242,8 +242,11 @@ class PgStore(SideTables):
         try:
             with self._conn.transaction():
                 yield self
-        except psycopg.Error as e:
-            raise _wrap(e, self.location) from e
+        except BaseException as e:
+            self._heads.clear()  # what this connection wrote since may be rolled back
+            if isinstance(e, psycopg.Error):
+                raise _wrap(e, self.location) from e
+            raise
 
     # -- games ---------------------------------------------------------------
     def create_game(self, rec: GameRecord) -> None:
@@ -356,13 +359,19 @@ class PgStore(SideTables):
                 if version != expected_version:
                     raise Conflict(game_id, expected_version, version)
                 return []
+            written = False
             if known is not None and known[0] == expected_version and game_id in self._secrets:
                 records, args = self._rows(game_id, expected_version, known[1], items)
                 row = conn.execute(_SQL_WRITE_IF_HEAD, args).fetchone()
-                if not row or row[0] != len(records):
+                written = bool(row) and row[0] == len(records)
+                if not written:  # nothing written: the head is not the one last seen
                     self._heads.pop(game_id, None)
-                    raise Conflict(game_id, expected_version, self.version(game_id))
-            else:
+                    version = self.version(game_id)
+                    if version != expected_version:
+                        raise Conflict(game_id, expected_version, version)
+                    # same seq, another hash (a write seen here was rolled back and
+                    # another writer's took its place): lock the row and chain onto it
+            if not written:
                 with contextlib.ExitStack() as stack:
                     if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
                         stack.enter_context(conn.transaction())
@@ -388,7 +397,7 @@ class PgStore(SideTables):
         self, game_id: str, version: int, prev: str, items: Sequence[tuple[str, bytes]]
     ) -> tuple[list[Recorded], tuple[object, ...]]:
         """The records ``items`` become after ``(version, prev)``, and the write's arguments."""
-        secret = self._secrets[game_id]
+        nonce = line_nonces(self._secrets[game_id])
         expected_prev = prev
         records: list[Recorded] = []
         seq = version
@@ -396,7 +405,7 @@ class PgStore(SideTables):
             if type(payload) is not bytes:
                 payload = bytes(payload)
             seq += 1
-            h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
+            h = chain_hash(prev, seq, type_, payload_digest(payload, nonce(seq)))
             records.append(Recorded(game_id, seq, type_, payload, prev, h))
             prev = h
         args = (

@@ -22,8 +22,8 @@ from core.engine import (
     Game,
     IllegalCommand,
     RulesError,
-    checked_decide,
-    decide_as,
+    checked_step,
+    step_as,
     normalize_options,
 )
 from core.rng import deal_seed, seed_commitment
@@ -192,30 +192,55 @@ class GameService:
         record = self.store.get_game(game_id)
         game = self.game_of(record)
         records = self.store.read(game_id, upto)
-        decoder = decoder_for(game.event_type)
-        events = []
-        state = None
-        states = []
-        for i, r in enumerate(records, start=1):
-            try:  # a row edited in the database: named, not a crash
-                if r.seq != i or type(r.payload) is not bytes:
-                    raise ValueError("a damaged events row")
-                e = decoder.decode(r.payload)
-                state = game.apply(state, e)
-            except Exception as exc:  # noqa: BLE001 - decode errors, or an event that does not fit
-                raise ServiceError(
-                    f"game {game_id}: seq {r.seq} cannot be read ({type(exc).__name__}); "
-                    f"'citylog verify {game_id}' names the first bad line"
-                ) from None
-            events.append(e)
-            if history:
-                states.append(state)
+        events, state, states = self._fold(game_id, game, records, history)
         if state is None:
             raise ServiceError(f"game {game_id} has no events")
         loaded = Loaded(record, game, records, events, state, states)
         if upto is None:
             self._remember(game_id, Loaded(record, game, records, events, state))
         return loaded
+
+    @staticmethod
+    def _fold(
+        game_id: str, game: Game[Any, Any, Any], records: list[Recorded], history: bool
+    ) -> tuple[list[Any], Any, list[Any]]:
+        """(events, the state after them, the state after each if ``history``).
+
+        The rows are checked in bulk (seqs 1…n, every payload bytes), decoded,
+        then folded; should anything fail, the rows are gone through one by one
+        to name the first that cannot be read (a row edited in the database:
+        named, not a crash)."""
+        decode, apply = decoder_for(game.event_type).decode, game.apply
+        state: Any = None
+        states: list[Any] = []
+        try:
+            if [r.seq for r in records] != list(range(1, len(records) + 1)):
+                raise ValueError("a damaged events row")
+            events = [decode(r.payload) for r in records if type(r.payload) is bytes]
+            if len(events) != len(records):
+                raise ValueError("a damaged events row")
+            if history:
+                for e in events:
+                    state = apply(state, e)
+                    states.append(state)
+            else:
+                for e in events:
+                    state = apply(state, e)
+            return events, state, states
+        except Exception:  # noqa: BLE001 - decode errors, or an event that does not fit
+            pass
+        state = None
+        for i, r in enumerate(records, start=1):
+            try:
+                if r.seq != i or type(r.payload) is not bytes:
+                    raise ValueError("a damaged events row")
+                state = apply(state, decode(r.payload))
+            except Exception as exc:  # noqa: BLE001
+                raise ServiceError(
+                    f"game {game_id}: seq {r.seq} cannot be read ({type(exc).__name__}); "
+                    f"'citylog verify {game_id}' names the first bad line"
+                ) from None
+        raise RuntimeError(f"game {game_id}: a fold failed once and not again")  # pragma: no cover
 
     def _extend(
         self, cached: Loaded, new: list[Recorded], events: list[Any] | None = None, state: Any = None
@@ -291,8 +316,9 @@ class GameService:
             state = game.apply(None, created)
             events = [created]
             if not record.pbem:  # a play-by-email game waits for its players to join
-                events += self._auto(game, record, state, 2, base=seed)[0]
-            self._append(record, game, 0, events)
+                more, state = self._auto(game, record, state, 2, base=seed)
+                events += more
+            self._append(record, game, 0, events, state)
         return record.id
 
     # -- play by email -------------------------------------------------------
@@ -331,9 +357,8 @@ class GameService:
             all_events = loaded.events + events
             base = pbem_deal_seed(rec.seed or "", all_events, len(rec.players))
             if base is not None and rec.seed is not None:
-                events += self._auto(game, rec, state, loaded.version + 2, base=base)[0]
-            for e in events[1:]:
-                state = game.apply(state, e)
+                more, state = self._auto(game, rec, state, loaded.version + 2, base=base)
+                events += more
             written = self._append(rec, game, loaded.version, events, state)
             self.store.add_signed(rec.id, written[0].seq, raw)
         self._extend(loaded, written, events, state)
@@ -372,15 +397,13 @@ class GameService:
             for text in mv.all_commands:
                 try:
                     command = game.parse_command(state, seat, text)
-                    produced = list(checked_decide(game, state, seat, command))
+                    produced, state = checked_step(game, state, seat, command)
                 except RulesError as exc:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
                 opened.append(version + len(all_events) + 1)
-                for e in produced:
-                    state = game.apply(state, e)
                 more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, base=base)
-                all_events += produced + more
+                all_events += [*produced, *more]
             written = self._append(rec, game, version, all_events, state)
             if rec.pbem:
                 for seq in opened:
@@ -460,9 +483,8 @@ class GameService:
                     f"game {game_id} is played by email: moves come as signed move files ('citylog apply')"
                 )
             game, state = loaded.game, loaded.state
-            events = list(decide_as(game, state, seat, command))
-            for e in events:
-                state = game.apply(state, e)
+            produced, state = step_as(game, state, seat, command)
+            events = list(produced)
             more, state = self._auto(
                 game, loaded.record, state, loaded.version + len(events) + 1,
                 base=chance_base(loaded.record, loaded.events),
@@ -582,11 +604,9 @@ class GameService:
                 break
             seat, command = step
             try:
-                produced = checked_decide(game, state, seat, command)
+                produced, state = checked_step(game, state, seat, command)
             except IllegalCommand as exc:  # a bot must never propose an illegal move
                 raise RuntimeError(f"bot or chance proposed an illegal command: {exc}") from exc
-            for e in produced:
-                state = game.apply(state, e)
             out.extend(produced)
             seq += len(produced)
         return out, state

@@ -18,6 +18,7 @@ Conflict: game 'g1': expected version 1, found 2
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import time
@@ -34,7 +35,7 @@ from events.envelope import (
     canonical_definition,
     chain_hash,
     genesis_hash,
-    line_nonce,
+    line_nonces,
     payload_digest,
 )
 from events.side_tables import SideTables
@@ -223,6 +224,15 @@ def _connect_readonly(path: str, busy_timeout: float) -> sqlite3.Connection:
     return sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
 
 
+def _max_rows(conn: sqlite3.Connection) -> int:
+    """Events one ``INSERT`` may carry (6 bound parameters each)."""
+    try:
+        limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    except (AttributeError, sqlite3.Error):  # pragma: no cover - older Pythons
+        limit = 999
+    return max(1, min(limit // 6, 1000))
+
+
 # -- SQLite ------------------------------------------------------------------
 _GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
@@ -238,7 +248,26 @@ _SQL_HEAD = "SELECT head_seq, head_hash FROM games WHERE id = ?"
 _SQL_INSERT = (
     "INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?)"
 )
-_SQL_MOVE_HEAD = "UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ? AND head_seq = ?"
+_SQL_MOVE_HEAD = (
+    "UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ? AND head_seq = ? AND head_hash = ?"
+)
+_SQL_PUT_HEAD = "UPDATE games SET head_seq = ?, head_hash = ? WHERE id = ?"
+_SQL_DROP_AFTER = "DELETE FROM events WHERE game_id = ? AND seq > ?"
+_INSERT_ROW = "(?, ?, ?, ?, ?, ?)"
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_sql(rows: int) -> str:
+    """``INSERT`` of ``rows`` events in one statement."""
+    return _SQL_INSERT + (", " + _INSERT_ROW) * (rows - 1)
+
+
+def _inserts(rows: list[tuple[object, ...]], most: int) -> Iterator[tuple[str, list[object]]]:
+    """The statements that insert ``rows``: one, unless the batch has more than
+    ``most`` rows (SQLite's limit on bound parameters)."""
+    for i in range(0, len(rows), most):
+        chunk = rows[i : i + most]
+        yield _insert_sql(len(chunk)), [v for row in chunk for v in row]
 _SQL_READ = (
     "SELECT seq, type, payload, prev_hash, hash FROM events WHERE game_id = ? ORDER BY seq"
 )
@@ -430,6 +459,10 @@ class SqliteStore(SideTables):
         self._conn = conn
         self._depth = 0
         self._secrets: dict[str, str | None] = {}
+        self._heads: dict[str, tuple[int, str]] = {}
+        """game id -> the head (seq, hash) this connection last read or wrote: an
+        append after it moves the head only if it is still there."""
+        self._max_rows = _max_rows(conn)
         self._sp = 0
         self._db: Database | None = None
         try:
@@ -553,6 +586,7 @@ class SqliteStore(SideTables):
         return outer, name
 
     def _undo(self, outer: bool, name: str) -> None:
+        self._heads.clear()  # what this connection wrote since may be gone
         conn = self._conn
         if not conn.in_transaction:
             return
@@ -567,6 +601,7 @@ class SqliteStore(SideTables):
         check_new_game(rec)
         row = game_row(rec)
         self._secrets.pop(rec.id, None)
+        self._heads.pop(rec.id, None)
         with self.transaction():
             conn = self._conn
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (rec.id,)).fetchone():
@@ -649,10 +684,8 @@ class SqliteStore(SideTables):
 
     def head(self, game_id: str) -> tuple[int, str]:
         """(last seq, its hash); (0, genesis) before the first event."""
-        row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
-        if row is None:
-            raise GameNotFound(game_id)
-        return row[0], row[1]
+        head = self._heads[game_id] = self._read_head(game_id)
+        return head
 
     def wait(self, game_id: str, seq: int, timeout: float, poll: float = 0.2) -> int:
         """Poll the game's head (one row read) until it passes ``seq`` or ``timeout`` passes."""
@@ -669,49 +702,93 @@ class SqliteStore(SideTables):
     ) -> list[Recorded]:
         """Append ``(type, payload)`` items as seqs ``expected_version + 1 …``.
 
-        All or nothing, in one transaction (a savepoint inside
-        :meth:`transaction`), which also moves the game's head in its row.
-        Raises :class:`Conflict` if the game's version is not
-        ``expected_version``, :class:`GameNotFound` if there is no such game.
-        An empty batch only checks the version.
+        All or nothing, which also moves the game's head in its row.  Raises
+        :class:`Conflict` if the game's version is not ``expected_version``,
+        :class:`GameNotFound` if there is no such game.  An empty batch only
+        checks the version.
+
+        Two statements: the head moves in the game's row only if it is still
+        the one this connection last saw (or reads now), then the batch goes
+        in as one multi-row ``INSERT``.  Outside a :meth:`transaction` they
+        run in their own; inside one no savepoint is taken — should the insert
+        fail, the head is put back before the error propagates.
         """
         conn = self._conn
-        outer, name = self._begin()
-        try:
-            head = conn.execute(_SQL_HEAD, (game_id,)).fetchone()
-            if head is None:
-                raise GameNotFound(game_id)
-            version, prev = head
+        if not items:
+            version = self.version(game_id)
             if version != expected_version:
                 raise Conflict(game_id, expected_version, version)
-            secret = self._secret(game_id)
-            records: list[Recorded] = []
-            rows: list[tuple[str, int, str, bytes, str, str]] = []
-            seq = version
-            for type_, payload in items:
-                if type(payload) is not bytes:
-                    payload = bytes(payload)  # memoryview/bytearray; str raises TypeError
-                seq += 1
-                h = chain_hash(prev, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
-                records.append(Recorded(game_id, seq, type_, payload, prev, h))
-                rows.append((game_id, seq, type_, payload, prev, h))
-                prev = h
-            if len(rows) == 1:
-                conn.execute(_SQL_INSERT, rows[0])
-            elif rows:
-                conn.executemany(_SQL_INSERT, rows)
-            if rows:
-                conn.execute(_SQL_MOVE_HEAD, (seq, prev, game_id, version))
-            conn.execute("COMMIT" if outer else f"RELEASE SAVEPOINT {name}")
+            return []
+        outer = self._depth == 0
+        moved = False
+        try:
+            if outer:
+                conn.execute("BEGIN IMMEDIATE")
+            known = self._heads.get(game_id)
+            if known is None or known[0] != expected_version:
+                version, prev = self._read_head(game_id)
+                if version != expected_version:
+                    raise Conflict(game_id, expected_version, version)
+            else:
+                prev = known[1]
+            records, rows = self._rows(game_id, expected_version, prev, items)
+            last = records[-1]
+            cur = conn.execute(_SQL_MOVE_HEAD, (last.seq, last.hash, game_id, expected_version, prev))
+            if cur.rowcount != 1:  # the head is not the one this connection saw last
+                self._heads.pop(game_id, None)
+                version, prev = self._read_head(game_id)
+                if version != expected_version:
+                    raise Conflict(game_id, expected_version, version)
+                # the same seq with another hash (a write this connection saw was
+                # rolled back, another writer's took its place): chain onto that
+                records, rows = self._rows(game_id, expected_version, prev, items)
+                last = records[-1]
+                conn.execute(_SQL_MOVE_HEAD, (last.seq, last.hash, game_id, expected_version, prev))
+            moved = True
+            for sql, args in _inserts(rows, self._max_rows):
+                conn.execute(sql, args)
+            if outer:
+                conn.execute("COMMIT")
         except BaseException as e:
-            self._undo(outer, name)
+            self._heads.pop(game_id, None)
+            if outer:
+                self._undo(True, "")
+            elif moved:  # inside a caller's transaction: put the head back, drop any rows
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute(_SQL_DROP_AFTER, (game_id, expected_version))
+                    conn.execute(_SQL_PUT_HEAD, (expected_version, prev, game_id))
             if isinstance(e, sqlite3.IntegrityError) and "UNIQUE" in str(e):
                 # Another writer took the seq first: the PK is the final check.
                 raise Conflict(game_id, expected_version, self.version(game_id)) from e
             if isinstance(e, sqlite3.Error):
                 raise _wrap(e, f"append to {game_id!r} failed") from e
             raise
+        self._heads[game_id] = (last.seq, last.hash)
         return records
+
+    def _read_head(self, game_id: str) -> tuple[int, str]:
+        row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return row[0], row[1]
+
+    def _rows(
+        self, game_id: str, version: int, prev: str, items: Sequence[tuple[str, bytes]]
+    ) -> tuple[list[Recorded], list[tuple[str, int, str, bytes, str, str]]]:
+        """The records ``items`` become after ``(version, prev)``, and their rows."""
+        nonce = line_nonces(self._secret(game_id))
+        records: list[Recorded] = []
+        rows: list[tuple[str, int, str, bytes, str, str]] = []
+        seq = version
+        for type_, payload in items:
+            if type(payload) is not bytes:
+                payload = bytes(payload)  # memoryview/bytearray; str raises TypeError
+            seq += 1
+            h = chain_hash(prev, seq, type_, payload_digest(payload, nonce(seq)))
+            records.append(Recorded(game_id, seq, type_, payload, prev, h))
+            rows.append((game_id, seq, type_, payload, prev, h))
+            prev = h
+        return records, rows
 
     def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]:
         """The game's records in seq order, after ``after`` up to and including ``upto``."""

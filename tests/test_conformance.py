@@ -75,8 +75,10 @@ def test_every_decision_re_decides_to_the_log(name: str, seed: int) -> None:
         assert seat in game.to_act(state)
         produced = checked_decide(game, state, seat, command)
         assert list(produced) == events[i : i + len(produced)]
+        stepped, after = game.step(state, seat, command)  # the same events, once folded
         for e in produced:
             state = game.apply(state, e)
+        assert stepped == produced and after == state
         i += len(produced)
     assert game.to_act(state) == ()
 

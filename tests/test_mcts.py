@@ -56,6 +56,18 @@ def test_search_is_legal_deterministic_and_blind(name: str, data: st.DataObject)
 
 
 @pytest.mark.parametrize("name", GAMES)
+@given(data=st.data())
+def test_playouts_play_legal_commands(name: str, data: st.DataObject) -> None:
+    """``random_command`` (Point City's samples a move, then a payment) is legal, and
+    seeded by its ``Rng`` alone."""
+    game = registry.get(name)
+    seed, (state, seat) = _position(game, data)
+    command = game.random_command(state, seat, Rng.derive(seed, 3, "playout"))
+    assert game.is_legal(state, seat, command)
+    assert game.random_command(state, seat, Rng.derive(seed, 3, "playout")) == command
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_bot_plays_whole_games(name: str) -> None:
     game = registry.get(name)
     state, _ = play_game(game, ["a", "b"], "mcts-whole", ["mcts:2", "random"], keep_events=False)

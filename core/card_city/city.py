@@ -159,14 +159,37 @@ def construction_violation(
 
 
 def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
+    """The squares where ``kind`` may be built now, in reading order: those where
+    :func:`construction_violation` finds nothing (the same checks, as a yes or no)."""
     facts = _Facts(grid)
-    return [sq for sq in frontier(grid) if construction_violation(grid, kind, sq, coins, facts) is None]
+    if kind == "L" and coins < LEISURE_COST:
+        return []
+    if kind != "I" and facts.others + 1 > 5 * (1 + facts.industrial):
+        return []  # CC-3, wherever it goes
+    clash = "I" if kind == "R" else "R" if kind == "I" else ""
+    same = kind if kind in DEVELOPMENT_KINDS else ""
+    if facts.bottom - facts.top >= FRAME or facts.right - facts.left >= FRAME:
+        return []  # CC-1: no square fits (a city never gets here, but say so)
+    # CC-1 as bounds: max(bottom, r) - min(top, r) < FRAME, for a city that fits
+    r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1
+    c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
+    out = []
+    for sq in frontier(grid):  # empty squares next to the city
+        r, c = sq
+        if not (r_lo <= r <= r_hi and c_lo <= c <= c_hi):
+            continue
+        for n in neighbours(sq):
+            k = grid.get(n)
+            if k is not None and (k == clash or k == same):
+                break
+        else:
+            out.append(sq)
+    return out
 
 
 def can_construct(grid: Grid, kind: str, coins: int) -> bool:
-    """Whether ``kind`` has at least one legal square [CC-2], without listing them all."""
-    facts = _Facts(grid)
-    return any(construction_violation(grid, kind, sq, coins, facts) is None for sq in frontier(grid))
+    """Whether ``kind`` has at least one legal square [CC-2]."""
+    return bool(construction_squares(grid, kind, coins))
 
 
 def development_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = None) -> Violation | None:
@@ -225,9 +248,8 @@ def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
 Cells = tuple[tuple[int, int, str], ...]
 
 
-@lru_cache(maxsize=8192)
 def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
-    return can_construct({(r, c): k for r, c, k in cells}, kind, coins)
+    return bool(cells_construction_squares(cells, kind, coins >= LEISURE_COST))
 
 
 @lru_cache(maxsize=8192)

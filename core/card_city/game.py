@@ -96,6 +96,9 @@ class CardCity(Game[State, ev.Event, Command]):
     def decide(self, state: State, seat: int, command: Command) -> tuple[ev.Event, ...]:
         return rules.decide(state, seat, command)
 
+    def step(self, state: State, seat: int, command: Command) -> tuple[tuple[ev.Event, ...], State]:
+        return rules.step(state, seat, command)
+
     def chance(self, state: State, rng: Rng) -> Command:
         """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""
         k = state.need_draw

@@ -61,8 +61,8 @@ def to_act(s: State) -> tuple[int, ...]:
         if len(s.holding):
             return (s.divider,)
         return ()
-    if s.phase == "construction":
-        return tuple(i for i, p in enumerate(s.players) if len(p.hand))
+    if s.phase == "construction":  # everyone with a card left (up or down)
+        return tuple([i for i, p in enumerate(s.players) if p.hand.up or p.hand.down])
     if s.turn >= 0:
         return (s.turn,)
     return ()
@@ -107,18 +107,23 @@ def draw_possible(s: State, cards: tuple[str, ...]) -> None:
 
 # -- decide -----------------------------------------------------------------
 def decide(s: State, seat: int, cmd: Command) -> tuple[ev.Event, ...]:
-    first = _first_event(s, seat, cmd)
-    return settle(s, first)
+    return step(s, seat, cmd)[0]
 
 
-def settle(s: State, first: tuple[ev.Event, ...]) -> tuple[ev.Event, ...]:
+def step(s: State, seat: int, cmd: Command) -> tuple[tuple[ev.Event, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding)."""
+    return settle(s, _first_event(s, seat, cmd))
+
+
+def settle(s: State, first: tuple[ev.Event, ...]) -> tuple[tuple[ev.Event, ...], State]:
+    """``first`` and every automatic step after it, with the state they lead to."""
     out = list(first)
     for e in first:
         s = apply(s, e)
     while True:
         more = advance(s)
         if not more:
-            return tuple(out)
+            return tuple(out), s
         for e in more:
             s = apply(s, e)
         out.extend(more)
@@ -222,9 +227,9 @@ def _build(s: State, seat: int, cmd: Build) -> tuple[ev.Event, ...]:
     p = s.players[seat]
     if cmd.card not in p.hand.cards:
         raise IllegalCommand("CB-2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand to build")
-    found = construction_violation(p.grid(), cmd.card, (cmd.row, cmd.col), p.coins)
-    if found:
-        raise IllegalCommand(*found)
+    if (cmd.row, cmd.col) not in cells_construction_squares(p.city, cmd.card, p.coins >= LEISURE_COST):
+        found = construction_violation(p.grid(), cmd.card, (cmd.row, cmd.col), p.coins)
+        raise IllegalCommand(*(found or ("CB-6", "not a square this card may be built on")))
     paid = LEISURE_COST if cmd.card == "L" else 0
     return (ev.Built(seat=seat, card=cmd.card, row=cmd.row, col=cmd.col, paid=paid),)
 

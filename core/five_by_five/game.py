@@ -77,6 +77,9 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     def decide(self, state: State, seat: int, command: cm.Command) -> tuple[ev.Event, ...]:
         return rules.decide(state, seat, command)
 
+    def step(self, state: State, seat: int, command: cm.Command) -> tuple[tuple[ev.Event, ...], State]:
+        return rules.step(state, seat, command)
+
     def chance(self, state: State, rng: Rng) -> cm.Command:
         s = state
         if s.phase == SETUP:

@@ -192,6 +192,11 @@ def _follow_on(s: State, last: ev.Event) -> ev.Event | None:
 
 
 def decide(s: State, seat: int, c: cm.Command) -> tuple[ev.Event, ...]:
+    return step(s, seat, c)[0]
+
+
+def step(s: State, seat: int, c: cm.Command) -> tuple[tuple[ev.Event, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding)."""
     if s.phase == OVER:
         raise IllegalCommand("FB-5", "the game is over")
     if seat == CHANCE:
@@ -202,7 +207,7 @@ def decide(s: State, seat: int, c: cm.Command) -> tuple[ev.Event, ...]:
     while True:
         nxt = _follow_on(state, out[-1])
         if nxt is None:
-            return tuple(out)
+            return tuple(out), state
         out.append(nxt)
         state = apply(state, nxt)
 
@@ -218,7 +223,8 @@ def final_scores(s: State) -> tuple[int, ...]:
 
 def winners(s: State) -> tuple[int, ...]:
     """Highest total, then FC-9 category order; all equal is a shared result [FL-9]."""
-    keys = [(board_score(s, i).total, board_score(s, i).tiebreak()) for i in range(s.n)]
+    tallies = [board_score(s, i) for i in range(s.n)]
+    keys = [(t.total, t.tiebreak()) for t in tallies]
     best = max(keys)
     return tuple(i for i, k in enumerate(keys) if k == best)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from functools import singledispatch
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
 
-import msgspec
+from msgspec.structs import replace
 
 from core.point_city import events as ev
 from core.point_city.cards import CARDS, TIER_CARDS
@@ -38,35 +40,40 @@ def _taken(
     who: Seat, cards: tuple[int, int], buildings: tuple[bool, bool], paid: tuple[int, ...],
     tokens: tuple[int, ...],
 ) -> Seat:
-    res = tuple(c for c, b in zip(cards, buildings) if not b)
-    built = tuple(c for c, b in zip(cards, buildings) if b)
+    res: tuple[int, ...] = ()
+    built: tuple[int, ...] = ()
+    for c, b in zip(cards, buildings):
+        if b:
+            built += (c,)
+        else:
+            res += (c,)
+    resources = _add(who.resources, res)
     return Seat(
-        resources=_remove(_add(who.resources, res), paid),
+        resources=_remove(resources, paid) if paid else resources,
         buildings=who.buildings + built,
         tokens=who.tokens + tokens,
     )
 
 
-def _gaps(s: State, cells: tuple[int, int], buildings: tuple[bool, bool]) -> dict[str, object]:
-    market = list(s.market)
+def _gaps(market: tuple[Slot, ...], cells: tuple[int, int], buildings: tuple[bool, bool]) -> tuple[
+    tuple[Slot, ...], tuple[int, ...], tuple[bool, ...]
+]:
+    """The market with ``cells`` emptied, and the gaps in reading order with the side each showed."""
+    empty = Slot()
+    if len(cells) == 2 and len(buildings) == 2 and cells[0] != cells[1]:
+        a, b = cells
+        market = _put(_put(market, a, empty), b, empty)
+        if a < b:
+            return market, (a, b), (buildings[0], buildings[1])
+        return market, (b, a), (buildings[1], buildings[0])
     for cell in cells:
-        market[cell] = Slot()
+        market = _put(market, cell, empty)
     order = sorted(zip(cells, buildings))
-    return {
-        "market": tuple(market),
-        "gaps": tuple(c for c, _ in order),
-        "gap_was_building": tuple(b for _, b in order),
-        "step": "refill",
-    }
+    return market, tuple(c for c, _ in order), tuple(b for _, b in order)
 
 
-@singledispatch
-def apply(event: object, s: State | None) -> State:
-    raise TypeError(f"not a Point City event: {event!r}")
-
-
-@apply.register
-def _(e: ev.Created, s: State | None) -> State:
+# -- one function per event: (state, event) -> state ---------------------------------
+def _created(s: State | None, e: ev.Created) -> State:
     opts = dict(e.options)
     solo = int(opts.get("solo-level", "0")) if len(e.players) == 1 else 0  # PL-12
     return State(
@@ -79,121 +86,133 @@ def _(e: ev.Created, s: State | None) -> State:
     )
 
 
-@apply.register
-def _(e: ev.TokensLaidOut, s: State) -> State:
-    return _with(s, display=e.tokens, step="remove")
+def _tokens_laid_out(s: State, e: ev.TokensLaidOut) -> State:
+    return replace(s, display=e.tokens, step="remove")
 
 
-@apply.register
-def _(e: ev.CardsRemoved, s: State) -> State:
+def _cards_removed(s: State, e: ev.CardsRemoved) -> State:
     hidden = tuple(h - n for h, n in zip(s.hidden, e.counts))
-    return _with(s, hidden=hidden, step="start")
+    return replace(s, hidden=hidden, step="start")
 
 
-@apply.register
-def _(e: ev.StartCardsDealt, s: State) -> State:
+def _start_cards_dealt(s: State, e: ev.StartCardsDealt) -> State:
     seats = tuple(Seat(resources=_add(x.resources, (c,))) for x, c in zip(s.seats, e.cards))
-    return _with(s, seats=seats, step="deal")
+    return replace(s, seats=seats, step="deal")
 
 
-@apply.register
-def _(e: ev.CardRevealed, s: State) -> State:
-    t = CARDS[e.card].tier - 1
-    u = s.unseen[t]
-    if e.card in u:  # in a player's view the card is a face, not among the unseen ids
-        i = u.index(e.card)
+def _card_revealed(s: State, e: ev.CardRevealed) -> State:
+    card = e.card
+    t = CARDS[card].tier - 1
+    unseen, hidden = s.unseen, s.hidden
+    u = unseen[t]
+    if card in u:  # in a player's view the card is a face, not among the unseen ids
+        i = u.index(card)
         u = u[:i] + u[i + 1 :]
-    unseen = s.unseen[:t] + (u,) + s.unseen[t + 1 :]
-    hidden = s.hidden[:t] + (s.hidden[t] - 1,) + s.hidden[t + 1 :]
-    return _with(s, unseen=unseen, hidden=hidden, top=e.card)
+        unseen = unseen[:t] + (u,) + unseen[t + 1 :]
+    hidden = hidden[:t] + (hidden[t] - 1,) + hidden[t + 1 :]
+    return replace(s, unseen=unseen, hidden=hidden, top=card)
 
 
-@apply.register
-def _(e: ev.MarketDealt, s: State) -> State:
-    market = _put(s.market, e.cell, Slot(e.card))
-    return _with(s, market=market, top=0)
+def _market_dealt(s: State, e: ev.MarketDealt) -> State:
+    return replace(s, market=_put(s.market, e.cell, Slot(e.card)), top=0)
 
 
-@apply.register
-def _(e: ev.TurnStarted, s: State) -> State:
-    return _with(s, turn=e.seat, round=e.round, step="turn", flipped=False)
+def _turn_started(s: State, e: ev.TurnStarted) -> State:
+    return replace(s, turn=e.seat, round=e.round, step="turn", flipped=False)
 
 
-@apply.register
-def _(e: ev.Flipped, s: State) -> State:
+def _flipped(s: State, e: ev.Flipped) -> State:
     # the event names the card: in a player's view the slot held only its face (PL-16)
-    market = _put(s.market, e.cell, Slot(e.card, True))
-    return _with(s, market=market, flipped=True)
+    return replace(s, market=_put(s.market, e.cell, Slot(e.card, True)), flipped=True)
 
 
-@apply.register
-def _(e: ev.CardsTaken, s: State) -> State:
-    paid = tuple(c for p in e.pays for c in p.cards)
-    tokens = tuple(p.token for p in e.pays if p.token)
+def _cards_taken(s: State, e: ev.CardsTaken) -> State:
+    paid: tuple[int, ...] = ()
+    tokens: tuple[int, ...] = ()
+    for p in e.pays:
+        paid += p.cards
+        if p.token:
+            tokens += (p.token,)
     who = _taken(s.seats[e.seat], e.cards, e.buildings, paid, tokens)
-    display = tuple(t for t in s.display if t not in tokens)
-    return _with(
+    display = tuple([t for t in s.display if t not in tokens]) if tokens else s.display
+    market, gaps, sides = _gaps(s.market, e.cells, e.buildings)
+    return replace(
         s, seats=_replace_seat(s, e.seat, who), discard=_add(s.discard, paid),
-        display=display, mover=e.seat, **_gaps(s, e.cells, e.buildings),
+        display=display, mover=e.seat, market=market, gaps=gaps, gap_was_building=sides, step="refill",
     )
 
 
-@apply.register
-def _(e: ev.DeckTaken, s: State) -> State:
+def _deck_taken(s: State, e: ev.DeckTaken) -> State:
     who = s.seats[e.seat]
     new = Seat(_add(who.resources, (e.card,)), who.buildings, who.tokens)
-    return _with(s, seats=_replace_seat(s, e.seat, new), top=0, mover=e.seat, step="second")
+    return replace(s, seats=_replace_seat(s, e.seat, new), top=0, mover=e.seat, step="second")
 
 
-@apply.register
-def _(e: ev.SecondTaken, s: State) -> State:
+def _second_taken(s: State, e: ev.SecondTaken) -> State:
     who = s.seats[e.seat]
     new = Seat(_add(who.resources, (e.card,)), who.buildings, who.tokens)
-    return _with(s, seats=_replace_seat(s, e.seat, new), top=0, step="after")
+    return replace(s, seats=_replace_seat(s, e.seat, new), top=0, step="after")
 
 
-@apply.register
-def _(e: ev.Refilled, s: State) -> State:
+def _refilled(s: State, e: ev.Refilled) -> State:
     market = _put(s.market, e.cell, Slot(e.card, e.building))
-    keep = [(c, b) for c, b in zip(s.gaps, s.gap_was_building) if c != e.cell]
-    return _with(
-        s, market=market, top=0,
-        gaps=tuple(c for c, _ in keep), gap_was_building=tuple(b for _, b in keep),
-        step="refill" if keep else "after",
+    gaps, sides = s.gaps, s.gap_was_building
+    if e.cell in gaps:  # the first gap, as the rules refill them (PC-4)
+        i = gaps.index(e.cell)
+        gaps, sides = gaps[:i] + gaps[i + 1 :], sides[:i] + sides[i + 1 :]
+    return replace(
+        s, market=market, top=0, gaps=gaps, gap_was_building=sides,
+        step="refill" if gaps else "after",
     )
 
 
-@apply.register
-def _(e: ev.OpponentTook, s: State) -> State:
+def _opponent_took(s: State, e: ev.OpponentTook) -> State:
     who = _taken(s.opponent, e.cards, e.buildings, (), e.tokens)
     display = tuple(t for t in s.display if t not in e.tokens)
-    return _with(
+    market, gaps, sides = _gaps(s.market, e.cells, e.buildings)
+    return replace(
         s, opponent=who, display=display, marker_col=e.col, marker_row=e.row, mover=BOT,
-        **_gaps(s, e.cells, e.buildings),
+        market=market, gaps=gaps, gap_was_building=sides, step="refill",
     )
 
 
-@apply.register
-def _(e: ev.GameEnded, s: State) -> State:
-    return _with(s, step="ended", end_reason=e.reason)
+def _game_ended(s: State, e: ev.GameEnded) -> State:
+    return replace(s, step="ended", end_reason=e.reason)
 
 
-@apply.register
-def _(e: ev.Scored, s: State) -> State:
-    return _with(s, step="over", final=e.scores, final_winners=e.winners)
+def _scored(s: State, e: ev.Scored) -> State:
+    return replace(s, step="over", final=e.scores, final_winners=e.winners)
 
 
-def _with(s: State, **changes: object) -> State:
-    return msgspec.structs.replace(s, **changes)
-
-
-_HANDLERS = apply.registry
+_HANDLERS: Mapping[type, Callable[[Any, Any], State]] = MappingProxyType({
+    ev.Created: _created,
+    ev.TokensLaidOut: _tokens_laid_out,
+    ev.CardsRemoved: _cards_removed,
+    ev.StartCardsDealt: _start_cards_dealt,
+    ev.CardRevealed: _card_revealed,
+    ev.MarketDealt: _market_dealt,
+    ev.TurnStarted: _turn_started,
+    ev.Flipped: _flipped,
+    ev.CardsTaken: _cards_taken,
+    ev.DeckTaken: _deck_taken,
+    ev.SecondTaken: _second_taken,
+    ev.Refilled: _refilled,
+    ev.OpponentTook: _opponent_took,
+    ev.GameEnded: _game_ended,
+    ev.Scored: _scored,
+})
+"""The fold's one dispatch: a dict lookup on the event's type (the fold is hot:
+replay, search playouts)."""
 
 
 def fold_event(state: State | None, event: object) -> State:
-    """The fold step, ``(state, event)`` order; the handler found by a plain dict
-    lookup on the event's type (the fold is hot: replay, search playouts)."""
+    """The fold step, ``(state, event)`` order."""
     handler = _HANDLERS.get(type(event))
     if handler is None:
-        return apply(event, state)  # type: ignore[arg-type]  # raises TypeError
-    return handler(event, state)
+        raise TypeError(f"not a Point City event: {event!r}")
+    return handler(state, event)
+
+
+def apply(event: object, s: State | None) -> State:
+    """:func:`fold_event` in ``(event, state)`` order."""
+    return fold_event(s, event)

@@ -56,8 +56,14 @@ class PointCity(Game[State, Any, Any]):
     def decide(self, state: State, seat: int, command: Command) -> tuple[Any, ...]:
         return rules.decide(state, seat, command)
 
+    def step(self, state: State, seat: int, command: Command) -> tuple[tuple[Any, ...], State]:
+        return rules.step(state, seat, command)
+
     def chance(self, state: State, rng: Rng) -> Command:
         return rules.chance(state, rng)
+
+    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
+        return rules.random_command(state, seat, rng)
 
     def command_of(self, event: Any) -> tuple[int, Command] | None:
         return rules.command_of(event)

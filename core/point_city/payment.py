@@ -18,7 +18,8 @@ from core.point_city.cards import CARDS, TYPES, WILD
 Cost = tuple[tuple[str, int], ...]
 
 
-def _supply(cards: tuple[int, ...], perms: tuple[int, ...]) -> tuple[dict[str, int], int]:
+def supply(cards: tuple[int, ...], perms: tuple[int, ...]) -> tuple[dict[str, int], int]:
+    """(typed symbols per type, wild symbols) the sources give."""
     typed: dict[str, int] = {}
     wild = 0
     for c in cards:
@@ -34,7 +35,7 @@ def _supply(cards: tuple[int, ...], perms: tuple[int, ...]) -> tuple[dict[str, i
 
 
 def covers(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
-    typed, wild = _supply(cards, perms)
+    typed, wild = supply(cards, perms)
     deficit = sum(max(0, n - typed.get(t, 0)) for t, n in cost)
     return deficit <= wild
 
@@ -42,7 +43,7 @@ def covers(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
 def shortfall(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> tuple[int, dict[str, int], int]:
     """How far the sources fall short of ``cost``: (symbols missing after the wild
     ones are spent, the typed symbols on hand per type of the cost, the wild symbols)."""
-    typed, wild = _supply(cards, perms)
+    typed, wild = supply(cards, perms)
     deficit = sum(max(0, n - typed.get(t, 0)) for t, n in cost)
     return max(0, deficit - wild), {t: typed.get(t, 0) for t, _ in cost}, wild
 
@@ -100,10 +101,18 @@ def _payments(
     (:func:`_plans`, cached on immutable tuples).
     """
     groups = _classes(cards, perms)
-    wanted = {t for t, _ in cost}
-    wanted.add(WILD)
-    shape = tuple(sorted((k, len(v)) for k, v in groups.items() if k[1] in wanted))
-    for plan in _plans(cost, shape):
+    need = dict(cost)
+    total = sum(need.values())
+    shape = []
+    for k, v in groups.items():
+        # how many of a class could ever be used: more are the same to _plans
+        if k[1] == WILD:
+            shape.append((k, min(len(v), total)))
+        elif k[1] in need:
+            n = need[k[1]]
+            shape.append((k, min(len(v), (n + 1) // 2 if k[2] == 2 else n)))
+    shape.sort()
+    for plan in _plans(cost, tuple(shape)):
         pay_cards: list[int] = []
         pay_perms: list[int] = []
         for key, n in plan:
@@ -170,5 +179,5 @@ def price(cards: tuple[int, ...]) -> float:
 
 def symbols(cards: tuple[int, ...]) -> tuple[int, ...]:
     """Resource symbols held per type, wild last (for heuristics and display)."""
-    typed, wild = _supply(cards, ())
+    typed, wild = supply(cards, ())
     return tuple(typed.get(t, 0) for t in TYPES) + (wild,)

@@ -12,10 +12,10 @@ from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
-from core.point_city.cards import CARDS, START_CARDS, Card, face_of
+from core.point_city.cards import CARDS, START_CARDS, WILD, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
-from core.point_city.fold import apply
-from core.point_city.payment import covers, is_minimal, payments, shortfall
+from core.point_city.fold import fold_event
+from core.point_city.payment import covers, is_minimal, payments, shortfall, supply
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
@@ -86,13 +86,14 @@ def next_auto(s: State) -> object | None:
     return None
 
 
-def run(s: State, first: object) -> tuple[object, ...]:
+def run(s: State, first: object) -> tuple[tuple[object, ...], State]:
+    """``first`` and every automatic step after it, with the state they lead to."""
     out = [first]
-    s = apply(first, s)
+    s = fold_event(s, first)
     while (nxt := next_auto(s)) is not None:
         out.append(nxt)
-        s = apply(nxt, s)
-    return tuple(out)
+        s = fold_event(s, nxt)
+    return tuple(out), s
 
 
 # -- checks -------------------------------------------------------------------
@@ -227,6 +228,11 @@ def _check_chance(s: State, cmd: Command) -> object:
 
 
 def decide(s: State, seat: int, cmd: Command) -> tuple[object, ...]:
+    return step(s, seat, cmd)[0]
+
+
+def step(s: State, seat: int, cmd: Command) -> tuple[tuple[object, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding)."""
     if seat == CHANCE:
         return run(s, _check_chance(s, cmd))
     if s.step != "turn" or seat != s.turn:
@@ -360,6 +366,57 @@ def legal(s: State, seat: int) -> Iterator[Command]:
     perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
     for a, b in PAIRS:
         yield from takes(s, seat, a, b, perms)
+
+
+def random_command(s: State, seat: int, rng: Rng) -> Command:
+    """A random legal command without listing every payment (the search's playouts):
+    one move uniformly — each flippable cell, the deck, each pair of cells that
+    can be taken — then one of that pair's payments uniformly.
+
+    A pair holding a building is a candidate when the seat's sources cover the
+    cost (of both buildings together, for two); a candidate whose takes turn out
+    empty is struck off and the draw repeated, so the move is uniform over the
+    pairs that can really be taken."""
+    moves: list[object] = []
+    if not s.flipped:
+        moves += [Flip(cell) for cell in range(16) if flippable(s, cell)]
+    if deck_size(s) >= 2:
+        moves.append(TakeDeck())
+    me = s.seats[seat]
+    perms = tuple(x for x in me.buildings if CARDS[x].produces)
+    typed, wild = supply(me.resources, perms)
+    market = s.market
+    for a, b in PAIRS:
+        x, y = market[a], market[b]
+        if not x.building and not y.building:
+            moves.append((a, b))
+            continue
+        need: dict[str, int] = {}
+        extra = wild
+        for slot in (x, y):
+            card = CARDS[slot.card] if slot.card else None
+            if card is None:
+                continue
+            if slot.building:
+                for t, n in card.cost:
+                    need[t] = need.get(t, 0) + n
+            else:  # the pick pays by its resource side
+                face = CARDS[face_of(slot.card)]
+                if face.resource == WILD:
+                    extra += face.symbols
+                else:
+                    need[face.resource] = need.get(face.resource, 0) - face.symbols
+        if sum(n - typed.get(t, 0) for t, n in need.items() if n > typed.get(t, 0)) <= extra:
+            moves.append((a, b))
+    while True:
+        i = rng.below(len(moves))
+        move = moves[i]
+        if type(move) is not tuple:
+            return move  # type: ignore[return-value]
+        options = tuple(takes(s, seat, move[0], move[1], perms))
+        if options:
+            return options[rng.below(len(options))]
+        del moves[i]
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:

@@ -282,6 +282,27 @@ class TestEventStoreContract:
         # the store is usable afterwards (no transaction left open)
         assert [r.seq for r in store.append("g1", 1, items(2))] == [2, 3]
 
+    def test_batch_failing_inside_a_transaction_leaves_nothing(
+        self, store: EventStore, backend: Backend
+    ) -> None:
+        store.create_game(rec("g1"))
+        first = store.append("g1", 0, items(1))
+        class Done(Exception):
+            pass
+
+        with backend.fail_insert_at(store, 3):
+            with pytest.raises((Done, StoreError)):
+                with store.transaction():
+                    with pytest.raises(StoreError):
+                        store.append("g1", 1, items(4, start=1))
+                    if backend.name == "sqlite":  # no savepoint: the head is put back
+                        assert store.head("g1") == (1, first[0].hash)
+                        assert store.read("g1") == first
+                    raise Done  # (PostgreSQL's transaction is aborted by then)
+        assert store.read("g1") == first
+        assert store.head("g1") == (1, first[0].hash)
+        assert [r.seq for r in store.append("g1", 1, items(2))] == [2, 3]
+
     def test_transaction_is_atomic(self, store: EventStore) -> None:
         class Boom(Exception):
             pass
@@ -367,6 +388,28 @@ class TestEventStoreContract:
         assert [r.seq for r in written] == [4]
         assert store.read("g1") == chain(DEF, "g1", items(4), secret="s")
         assert store.head("g1") == (4, written[0].hash)
+
+    def test_append_after_a_rolled_back_head_was_replaced(
+        self, store: EventStore, backend: Backend, where: object
+    ) -> None:
+        """This connection's seq 2 is rolled back and another writer's seq 2 takes
+        its place: an append expecting version 2 chains onto the other's."""
+        store.create_game(rec("g1", seed="s"))
+        store.append("g1", 0, items(1))
+
+        class Boom(Exception):
+            pass
+
+        with pytest.raises(Boom):
+            with store.transaction():
+                store.append("g1", 1, items(1, start=7))  # seq 2, rolled back
+                raise Boom
+        other = backend.open(where)  # type: ignore[arg-type]
+        other.append("g1", 1, items(1, start=1))  # seq 2, another payload
+        other.close()
+        written = store.append("g1", 2, items(1, start=2))
+        assert store.read("g1") == chain(DEF, "g1", items(3), secret="s")
+        assert store.head("g1") == (3, written[0].hash)
 
     def test_list_filters_and_pages(self, store: EventStore) -> None:
         for i, (game, players, status) in enumerate(
