@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 import msgspec
 import typer
 
-from cli.context import service
+from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.games import seat_names
 from cli.inputs import read_small_text
@@ -49,18 +49,29 @@ def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int
 
 def move(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
-    commands: Annotated[Optional[list[str]], typer.Argument(help="e.g. 'build R 0,1' (several: a move file)")] = None,
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    commands: Annotated[
+        Optional[list[str]], typer.Argument(metavar="COMMAND...", help="e.g. 'build R 0,1' (several: a move file)")
+    ] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="The player making the move")] = None,
     chance: Annotated[Optional[str], typer.Option(help="A chance outcome, for --table games")] = None,
     out: Annotated[
-        Optional[Path], typer.Option(help="Write a (signed) move file for email: a file, or a directory")
+        Optional[Path], typer.Option("-o", "--out", help="Write a (signed) move file for email: a file, or a directory")
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite the move file")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the move file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Make a move, non-interactively (scripts, email); ``--out``: several commands into one move file."""
+    """Make one move, non-interactively (scripts, email).
+
+    With -o/--out, several commands go into one move file for email instead.
+
+    \b
+    Example:
+      citylog move last --as alice 'build R 0,1'
+      citylog move GAME-seq4-alice.jsonl --as alice 'split RC PL IC' -o .
+    """
+    ref = game_or_file(ctx, ref)
     svc = service(ctx)
     command = commands[0] if commands else None
     if (command is None) == (chance is None):
@@ -141,11 +152,19 @@ def _write_move_file(
 
 def autoplay(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
-    bots: Annotated[str, typer.Option(help="The policy for every remaining decision")] = "greedy",
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    bots: Annotated[
+        str, typer.Option(help="The policy for every remaining decision: greedy (default, as simulate) or random")
+    ] = "greedy",
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Bots play every remaining decision to the end."""
+    """Bots play every remaining decision to the end.
+
+    \b
+    Example:
+      citylog autoplay last --bots random
+    """
+    game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     written = svc.autoplay(game_id, bots)
     loaded = svc.load(game_id)
@@ -154,6 +173,7 @@ def autoplay(
         emit_json(
             {
                 "game_id": game_id,
+                "seq": loaded.version,
                 "events": loaded.version,
                 "scores": result.scores if result else None,
                 "winners": [loaded.players[w] for w in result.winners] if result else None,
@@ -167,15 +187,24 @@ def autoplay(
 
 def play(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Play this seat only (others wait)")] = None,
     out: Annotated[
-        Optional[Path], typer.Option(help="FILE (a view by email): the directory for the signed move file")
+        Optional[Path],
+        typer.Option("-o", "--out", metavar="DIR", help="FILE (a view by email): the directory for the signed move file"),
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
 ) -> None:
-    """Interactive play at a prompt: the board and numbered legal commands.  On a view
-    file (``--as P --out DIR``): choose your moves, then they go into one signed move file."""
+    """Play at a prompt: the board and numbered legal commands.
+
+    On a view file received by email (--as PLAYER --out DIR): choose your
+    moves, then they go into one signed move file.
+
+    \b
+    Example:
+      citylog play last --as alice
+    """
+    game_id = game_or_file(ctx, game_id)
     svc = service(ctx)
     if Path(game_id).is_file():
         if as_ is None or out is None:

@@ -15,15 +15,21 @@ from core.engine import BoardScore
 
 
 def score(
-    game: Annotated[str, typer.Argument(help="card-city or 5x5-city")],
-    boards: Annotated[list[Path], typer.Argument(metavar="BOARD_FILE...")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city or 5x5-city")],
+    boards: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Board files")],
     coins: Annotated[Optional[int], typer.Option(help="Card City: coins at the end")] = None,
     variant: Annotated[Optional[str], typer.Option(help="Card City: decentralization")] = None,
     sides: Annotated[Optional[str], typer.Option(help="5x5 City: A/B per building card, e.g. ABAAABBAAA")] = None,
     planning: Annotated[Optional[int], typer.Option(help="5x5 City: the Planning card (1-12)")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Score finished boards typed in from the table."""
+    """Score finished boards typed in from the table.
+
+    \b
+    Example:
+      citylog score card-city board.txt --coins 36
+      citylog score 5x5-city board.txt --sides ABAAABBAAA --planning 4 --json
+    """
     g = registry.get(game)
     params = {
         k: str(v)
@@ -36,13 +42,20 @@ def score(
 
 
 def where(
-    game: Annotated[str, typer.Argument(help="card-city")],
-    board: Annotated[Path, typer.Argument(metavar="BOARD_FILE")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city")],
+    board: Annotated[Path, typer.Argument(metavar="FILE", help="A board file")],
     card: Annotated[str, typer.Option(help="R, C, L, I or P")],
     coins: Annotated[Optional[int], typer.Option(help="Coins in hand (Leisure costs 5)")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Where may this card be built?  Legal squares, and the rule that forbids each other one."""
+    """Where may this card be built?
+
+    The legal squares, and the rule that forbids each other one.
+
+    \b
+    Example:
+      citylog where card-city board.txt --card R --coins 3
+    """
     params = {"coins": str(coins)} if coins is not None else {}
     r = registry.get(game).where_board(read_small_text(board), str(board), card.upper(), params)
     emit_json(r.data) if json else say_markup(r.text)

@@ -24,8 +24,13 @@ def _policies(text: str, n: int) -> dict[int, str]:
     return dict(enumerate(parts))
 
 
-def _one(svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str]) -> dict[str, Any]:
-    gid = svc.create(game, names, seed=seed, bots=bots)
+def _one(
+    svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str], tag: str | None = None
+) -> dict[str, Any]:
+    with svc.store.transaction():  # stored with its tag, or not at all
+        gid = svc.create(game, names, seed=seed, bots=bots)
+        if tag:
+            svc.store.add_tags(gid, [tag])
     loaded = svc.load(gid)
     result = loaded.game.result(loaded.state)
     if result is None:
@@ -42,17 +47,50 @@ def _one(svc: GameService, game: str, names: list[str], seed: str, bots: dict[in
 
 def simulate(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument()],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city, 5x5-city or point-city")],
     players: Annotated[str, typer.Option(help="A count or names")],
-    seed: Annotated[str, typer.Option(help="Game k gets seed SEED/k")],
+    seed: Annotated[
+        Optional[str], typer.Option(help="Game k gets seed SEED/k (default: a fresh one, printed to repeat the run)")
+    ] = None,
     games: Annotated[int, typer.Option(min=1, help="How many games")] = 1,
-    bots: Annotated[str, typer.Option(help="POLICY, or one per seat: greedy,random")] = "random",
+    bots: Annotated[
+        str, typer.Option(help="POLICY, or one per seat: greedy,random (default greedy, as autoplay)")
+    ] = "greedy",
+    tag: Annotated[str, typer.Option(help="Store the games under this tag; list hides tag sim unless asked")] = "sim",
+    store: Annotated[
+        bool, typer.Option("--store/--no-store", help="Keep the games in the database, or in memory only")
+    ] = True,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """K complete bot games, stored, with a summary (score spread, win rate by seat)."""
-    names = parse_players(players)
+    """Many complete bot games, with a summary.
+
+    Score spread and win rate by seat.  The games are stored tagged sim (so
+    'citylog list' leaves them out: see them with --tag sim), or kept in
+    memory only with --no-store.
+
+    \b
+    Example:
+      citylog simulate 5x5-city --players 3 --games 100 --bots greedy,random,random
+      citylog simulate card-city --players 2 --games 20 --seed x --no-store
+    """
+    import secrets
+
+    from events.store import check_tag
+
+    names = parse_players(players, game)
     policies = _policies(bots, len(names))
-    svc = service(ctx)
+    if tag:
+        check_tag(tag)
+    if seed is None:
+        seed = secrets.token_hex(4)
+        if not json:
+            say(f"seed {seed} (repeat this run with --seed {seed})")
+    if store:
+        svc = service(ctx)
+    else:
+        from events.sqlite_store import SqliteStore
+
+        svc = GameService(SqliteStore(":memory:"))
     results = []
     seeds = [f"{seed}/{k}" for k in range(games)]
     if is_terminal() and not json:
@@ -61,11 +99,11 @@ def simulate(
         with Progress(transient=True) as progress:
             task = progress.add_task("simulating", total=games)
             for s in seeds:
-                results.append(_one(svc, game, names, s, policies))
+                results.append(_one(svc, game, names, s, policies, tag))
                 progress.advance(task)
     else:
         for s in seeds:
-            results.append(_one(svc, game, names, s, policies))
+            results.append(_one(svc, game, names, s, policies, tag))
             if json:
                 r = dict(results[-1])
                 r.pop("winner_seats")
@@ -91,7 +129,14 @@ def demo(
     players: Annotated[int, typer.Option(min=1, max=8, help="How many bots")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
 ) -> None:
-    """A seeded bot game recorded into the store, printed as it plays, then the scores."""
+    """A seeded bot game, recorded and printed as it plays.
+
+    Then the scores, and how to replay it.
+
+    \b
+    Example:
+      citylog demo --game point-city --players 2
+    """
     svc = service(ctx)
     names = ["ada", "ben", "cy", "dee"][:players] if players <= 4 else parse_players(str(players))
     gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))

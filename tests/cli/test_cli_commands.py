@@ -135,7 +135,7 @@ def test_fork_diff_export_import_verify(db: Path, tmp_path: Path) -> None:
     at = next(x["seq"] for x in map(json.loads, ok(db, "log", gid, "--json").splitlines())
               if x["seq"] > 20 and x["type"] == "cc.built") - 1
     fork = json.loads(ok(db, "fork", gid, "--at", str(at), "--seed", "other", "--json"))
-    assert fork["parent"] == gid and fork["at"] == at
+    assert fork["parent"] == gid and fork["fork_at"] == at
     ok(db, "autoplay", fork["game_id"], "--bots", "random")
     code, out, _ = run(db, "diff", gid, fork["game_id"], "--json")
     d = json.loads(out)

@@ -1,0 +1,130 @@
+"""The library: ``delete``, ``tag``, ``untag`` (``list --tag`` is in cli.games)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from cli.context import game_id as resolve_game
+from cli.context import service
+from cli.errors import fail, guarded
+from cli.output import emit_json, say
+
+
+def delete(
+    ctx: typer.Context,
+    games: Annotated[list[str], typer.Argument(metavar="GAME...", help="The games to delete")],
+    with_forks: Annotated[
+        bool, typer.Option("--with-forks", help="Also delete the games forked from them (and their forks)")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Delete games from the database, with their notes and tags.
+
+    Events, notes, tags and signed files go; nothing else changes.  A game
+    that has forks is refused unless --with-forks (no fork is left without
+    its parent).  Asks first unless --yes; export a game first to keep it.
+
+    \\b
+    Example:
+      citylog delete 4e41 --yes
+      citylog list --tag sim --json | jq -r .game_id | xargs citylog delete --yes
+    """
+    svc = service(ctx)
+    ids = list(dict.fromkeys(resolve_game(ctx, g) for g in games))
+    plan: list[str] = []
+    for gid in ids:  # refused (a fork) before anything is asked or deleted
+        order = _with_forks(svc, gid)
+        if len(order) > 1 and not with_forks:
+            forks = order[:-1]
+            raise fail(
+                f"game {gid} has {len(forks)} fork{'s' if len(forks) != 1 else ''} ({', '.join(forks[:10])}"
+                f"{', …' if len(forks) > 10 else ''}); add --with-forks to delete them too, or delete them first"
+            )
+        plan += [g for g in order if g not in plan]
+    if not yes:
+        if not sys.stdin.isatty():
+            raise fail(f"delete {len(plan)} game{'s' if len(plan) != 1 else ''} ({', '.join(plan[:10])}): "
+                       "confirm with --yes (no terminal to ask at)")
+        if not typer.confirm(f"delete {len(plan)} game{'s' if len(plan) != 1 else ''}: {', '.join(plan)}?"):
+            raise fail("nothing deleted", 1)
+    deleted: list[str] = []
+    with svc.store.transaction():  # all or nothing
+        for gid in ids:
+            if gid not in deleted:
+                deleted += svc.delete(gid, with_forks=with_forks)
+    for gid in deleted:
+        emit_json({"game_id": gid, "deleted": True}) if json else say(f"deleted {gid}")
+
+
+def _with_forks(svc: object, game_id: str) -> list[str]:
+    """``game_id`` and every game forked from it, forks first."""
+    store = svc.store  # type: ignore[attr-defined]
+    order: list[str] = []
+
+    def walk(gid: str) -> None:
+        for child in store.forks_of(gid):
+            walk(child)
+        order.append(gid)
+
+    walk(game_id)
+    return order
+
+
+def tag(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(metavar="GAME")],
+    names: Annotated[list[str], typer.Argument(metavar="TAG...", help="Letters, digits, _ . : + -")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Label a game with tags, to find it with 'list --tag'.
+
+    Tags are kept outside the hash chain: the game is unchanged.  Games
+    tagged sim (simulate's) are hidden from 'list' unless asked for.
+
+    \\b
+    Example:
+      citylog tag last club final
+      citylog list --tag club
+    """
+    gid = resolve_game(ctx, game)
+    store = service(ctx).store
+    added = store.add_tags(gid, names)
+    now = list(store.tags([gid]).get(gid, ()))
+    if json:
+        emit_json({"game_id": gid, "tags": now, "added": added})
+    else:
+        say(f"{gid}: tags {', '.join(now)}" + ("" if added else " (nothing new)"))
+
+
+def untag(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(metavar="GAME")],
+    names: Annotated[list[str], typer.Argument(metavar="TAG...")],
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Take tags off a game.
+
+    \\b
+    Example:
+      citylog untag 4e41 sim
+    """
+    gid = resolve_game(ctx, game)
+    store = service(ctx).store
+    removed = store.remove_tags(gid, names)
+    now = list(store.tags([gid]).get(gid, ()))
+    if json:
+        emit_json({"game_id": gid, "tags": now, "removed": removed})
+    else:
+        missing = [n for n in names if n not in removed]
+        left = ", ".join(now) if now else "none"
+        say(f"{gid}: tags {left}" + (f" (it had no {', '.join(missing)})" if missing else ""))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("delete")(guarded(delete))
+    app.command("tag")(guarded(tag))
+    app.command("untag")(guarded(untag))
