@@ -69,7 +69,7 @@ def diff(
     as_: Annotated[Optional[str], typer.Option("--as", help="Compare this player's views")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Compare two games: identical (exit 0), or where they part (exit 1).
+    """Compare two games: where they part, if they do.
 
     Like diff(1), exit 1 when they differ.  Prints the first diverging seq, the two events there, how the positions
     differ right after them and how the final positions differ — in the game's

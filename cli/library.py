@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -15,7 +15,8 @@ from cli.output import emit_json, say
 
 def delete(
     ctx: typer.Context,
-    games: Annotated[list[str], typer.Argument(metavar="GAME...", help="The games to delete")],
+    games: Annotated[Optional[list[str]], typer.Argument(metavar="GAME...", help="The games to delete")] = None,
+    tag_: Annotated[Optional[str], typer.Option("--tag", help="Also every game with this tag (e.g. sim)")] = None,
     with_forks: Annotated[
         bool, typer.Option("--with-forks", help="Also delete the games forked from them (and their forks)")
     ] = False,
@@ -28,13 +29,23 @@ def delete(
     that has forks is refused unless --with-forks (no fork is left without
     its parent).  Asks first unless --yes; export a game first to keep it.
 
-    \\b
+    \b
     Example:
       citylog delete 4e41 --yes
-      citylog list --tag sim --json | jq -r .game_id | xargs citylog delete --yes
+      citylog delete --tag sim --yes
     """
+    from events.store import GameFilter, check_tag
+
     svc = service(ctx)
-    ids = list(dict.fromkeys(resolve_game(ctx, g) for g in games))
+    ids = list(dict.fromkeys(resolve_game(ctx, g) for g in games or ()))
+    if tag_ is not None:
+        check_tag(tag_)
+        ids += [r.id for r, _ in svc.store.list_games_with_counts(GameFilter(tag=tag_)) if r.id not in ids]
+    elif not ids:
+        raise fail("which games? give GAME... or --tag TAG")
+    if not ids:
+        say(f"no games tagged {tag_}")
+        return
     plan: list[str] = []
     for gid in ids:  # refused (a fork) before anything is asked or deleted
         order = _with_forks(svc, gid)
@@ -85,7 +96,7 @@ def tag(
     Tags are kept outside the hash chain: the game is unchanged.  Games
     tagged sim (simulate's) are hidden from 'list' unless asked for.
 
-    \\b
+    \b
     Example:
       citylog tag last club final
       citylog list --tag club
@@ -108,7 +119,7 @@ def untag(
 ) -> None:
     """Take tags off a game.
 
-    \\b
+    \b
     Example:
       citylog untag 4e41 sim
     """

@@ -201,7 +201,7 @@ class Note(msgspec.Struct, frozen=True):
 
 SIM_TAG = "sim"
 """The tag ``simulate`` gives its games; ``list`` and ``last`` leave them out unless asked."""
-_TAG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,39}$")
+_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,39}")
 
 
 def check_tag(tag: str) -> str:
@@ -211,7 +211,7 @@ def check_tag(tag: str) -> str:
     >>> check_tag("sim"), check_tag("club-2026")
     ('sim', 'club-2026')
     """
-    if not isinstance(tag, str) or not _TAG.match(tag):
+    if not isinstance(tag, str) or not _TAG.fullmatch(tag):
         raise StoreError(
             f"tag {str(tag)[:50]!r}: use 1–40 letters, digits and _ . : + - (starting with a letter or digit)"
         )

@@ -78,7 +78,7 @@ def test_move_illegal_wrong_player_and_missing_game_leave_the_store_alone(db: Pa
     code, _, err = run(db, "move", gid, "--as", "zed", "take pair")
     assert code == 2 and "no player 'zed'" in err
     code, _, err = run(db, "move", "nope", "--as", "alice", "pass")
-    assert code == 2 and "no game 'nope'" in err
+    assert code == 2 and "no game or file 'nope'" in err
     code, _, err = run(db, "move", gid, "--as", "alice", "fly away")
     assert code == 2 and "unknown command" in err
     assert dump(db) == before

@@ -489,6 +489,33 @@ def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: s
     assert res.exit_code == 2 and "not a number" in res.output, res.output
 
 
+def test_a_postgresql_schema_of_version_2_gains_tags(pg_url: str) -> None:
+    """Issue 14's migration (PostgreSQL step 3) on a store made before it: the
+    games stay, and can be tagged."""
+    import psycopg
+
+    from events.pg_store import PG_MIGRATIONS
+    from events.store import GameFilter
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        for version, step in PG_MIGRATIONS[:2]:
+            conn.execute(step)  # type: ignore[arg-type]
+        conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
+    before = open_store(pg_url)  # migrates to the latest
+    try:
+        assert before.schema_version() == PG_MIGRATIONS[-1][0] == 3  # type: ignore[attr-defined]
+        svc = GameService(before)
+        gid = svc.create("card-city", ["a", "b"], seed="s")
+        assert before.add_tags(gid, ["sim"]) == ["sim"]
+        assert before.list_games_with_counts(GameFilter(hidden_tag="sim")) == []
+        assert svc.resolve(gid[:3].upper()) == gid
+        svc.delete(gid)
+        assert before.list_games() == []
+    finally:
+        before.close()
+
+
 @pytest.mark.parametrize(
     "argv, kept",
     [
