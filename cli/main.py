@@ -136,7 +136,10 @@ class OneLineErrors(TyperGroup):
             sys.exit(0)
         except click_errors.ClickException as e:
             message = one_line(" ".join(e.format_message().split()))
-            where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else "citylog"
+            where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else None
+            if where is None:  # a parser error carries no context: name the command from argv
+                name = invoked_name(sys.argv[1:] if args is None else args)
+                where = f"citylog {name}" if name in COMMAND_MODULES else "citylog"
             sys.stderr.write(f"{where}: {message}\n")
             sys.exit(e.exit_code)
         except typer.Abort:

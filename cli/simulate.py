@@ -128,6 +128,7 @@ def demo(
     game: Annotated[str, typer.Option(help="Which game")] = "card-city",
     players: Annotated[int, typer.Option(min=1, max=8, help="How many bots")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """A seeded bot game, recorded and printed as it plays.
 
@@ -142,6 +143,12 @@ def demo(
     gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
     loaded = svc.load(gid)
     g = loaded.game
+    if json:
+        done = g.result(loaded.state)
+        emit_json({"game_id": gid, "seq": loaded.version, "players": list(names),
+                   "scores": list(done.scores) if done else None,
+                   "winners": [names[w] for w in done.winners] if done else None})
+        return
     if not quiet:
         for r, e in zip(loaded.records, loaded.events, strict=True):
             say(f"{r.seq:>4}  {g.describe(e, loaded.players)}")

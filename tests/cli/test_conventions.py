@@ -86,6 +86,11 @@ def test_every_help_has_a_summary_an_example_and_one_metavar_style(argv: list[st
     assert "[default: no-" not in text
 
 
+@pytest.mark.parametrize("argv", [a for a in commands() if a not in (["play"], ["tui"], ["key"])], ids=" ".join)
+def test_every_command_that_prints_a_result_has_json(argv: list[str]) -> None:
+    assert re.search(r"^  --json ", ok(*argv, "--help"), re.M)
+
+
 def test_the_command_list_shows_whole_one_line_summaries() -> None:
     text = ok("--help")
     for line in text[text.index("Commands:") :].splitlines()[1:]:
