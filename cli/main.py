@@ -51,6 +51,24 @@ def _plain_argument_metavar(self: Any, ctx: Any, *, usage: bool = False) -> str:
 _PLAIN_CLASSES: dict[type, type] = {}
 
 
+def _complete_game(ctx: Any, param: Any, incomplete: str) -> list[str]:
+    """Tab completion of a GAME: the stored ids starting with what was typed (and
+    ``last``); none for a FILE-looking word, so the shell completes file names."""
+    if "/" in incomplete or "." in incomplete:
+        return []
+    try:
+        from events.store import open_store
+
+        store = open_store(ctx.find_root().params.get("db"), readonly=True)
+        try:
+            ids = store.ids_with_prefix(incomplete, 50) if incomplete else [g.id for g in store.list_games()][-50:]
+        finally:
+            store.close()
+    except Exception:  # noqa: BLE001 - completion never fails loudly
+        return []
+    return ids + (["last"] if "last".startswith(incomplete.lower()) else [])
+
+
 def _set_global(name: str) -> Any:
     def callback(ctx: Any, param: Any, value: Any) -> Any:
         if value is not None and not ctx.resilient_parsing:
@@ -96,6 +114,8 @@ def conventions(cmd: Any, root: bool = False) -> None:
             if cls not in _PLAIN_CLASSES:
                 _PLAIN_CLASSES[cls] = type(f"Plain{cls.__name__}", (cls,), {"make_metavar": _plain_argument_metavar})
             param.__class__ = _PLAIN_CLASSES[cls]
+            if (param.metavar or "").startswith("GAME") and param._custom_shell_complete is None:
+                param._custom_shell_complete = _complete_game
             continue
         if param.is_flag:
             param.show_default = False

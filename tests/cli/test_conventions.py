@@ -133,6 +133,21 @@ def test_version_and_completion() -> None:
     assert "untag" in done.stdout.split(), done
 
 
+def test_completion_offers_game_ids(db: str) -> None:
+    make(db, "ab12cd34", "ab99ef00", "c0ffee00")
+    exe = Path(sys.executable).with_name("citylog")
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_CITYLOG_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1)), "CITYLOG_DB": db}
+        done = subprocess.run([str(exe)], env=env, capture_output=True, text=True, timeout=60)
+        return done.stdout.split()
+
+    assert complete("citylog show AB") == ["ab12cd34", "ab99ef00"]
+    assert complete("citylog tag l") == ["last"]
+    assert complete("citylog show ./x") == []  # a path: the shell completes file names
+
+
 @pytest.mark.parametrize(
     "argv",
     [
