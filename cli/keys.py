@@ -96,7 +96,7 @@ def key_new(
     public = public_hex(key)
     (folder / f"{name}.pub").write_text(public + "\n", encoding="utf-8")
     if json:
-        emit_json({"name": name, "public_key": public, "path": str(private)})
+        emit_json({"name": name, "public_key": public, "file": str(private)})
     else:
         say(f"key {name}: {public}  ({private}, mode 0600)")
 

@@ -34,7 +34,7 @@ def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int
             {
                 "game_id": gid,
                 "seq": loaded.version,
-                "events": [w.seq for w in written],
+                "written": [w.seq for w in written],
                 "to_act": seat_names(loaded.players, loaded.game.to_act(loaded.state)),
                 "over": loaded.game.result(loaded.state) is not None,
             }
@@ -144,7 +144,7 @@ def _write_move_file(
         out = out / f"{gid}-seq{seq}-{player}-move.json"
     write_file(out, statements.encode(move_file), force)
     if json:
-        emit_json({"move_file": str(out), "seq": seq})
+        emit_json({"file": str(out), "game_id": gid, "player": player, "seq": seq})
     else:
         shown = "; ".join(formatted)
         say(f"wrote {out}: {player} '{shown}' against seq {seq}" + (" (signed)" if pbem else ""))

@@ -271,3 +271,28 @@ def test_simulate_no_store_writes_nothing(tmp_path: Path) -> None:
     stored = str(tmp_path / "stored.db")
     again = ok("simulate", "card-city", "--players", "2", "--games", "2", "--seed", "x", "--db", stored)
     assert out == again  # the same games, stored or not
+
+
+def test_json_names_the_game_and_the_position_alike(db: str, tmp_path: Path) -> None:
+    """game_id and seq mean the same in every command's JSON; player is a name."""
+    made = json.loads(ok("new", "card-city", "--players", "alice,bob", "--seed", "s1", "--json", "--db", db))
+    gid, seq = made["game_id"], made["seq"]
+    shown = json.loads(ok("show", "last", "--json", "--db", db))
+    assert (shown["game_id"], shown["seq"]) == (gid, seq)
+    legal = json.loads(ok("legal", gid, "--as", "alice", "--json", "--db", db))
+    assert (legal["player"], legal["seq"]) == ("alice", seq)
+    moved = json.loads(ok("move", gid, "--as", "alice", legal["legal"][0], "--json", "--db", db))
+    assert moved["game_id"] == gid and moved["seq"] > seq and moved["written"][0] == seq + 1
+    whose = json.loads(ok("show", gid, "--json", "--db", db))["to_act"][0]
+    choice = json.loads(ok("legal", gid, "--as", whose, "--json", "--db", db))["legal"][0]
+    wrote = json.loads(ok("move", gid, "--as", whose, choice, "-o", str(tmp_path), "--json", "--db", db))
+    assert wrote["game_id"] == gid and wrote["player"] == whose and Path(wrote["file"]).exists()
+    done = json.loads(ok("autoplay", gid, "--json", "--db", db))
+    assert done["game_id"] == gid and done["seq"] == done["events"] > moved["seq"]
+    listed_ = json.loads(ok("list", "--json", "--db", db))
+    assert (listed_["game_id"], listed_["events"]) == (gid, done["seq"])
+    noted = json.loads(ok("note", gid, "--at", "2", "x", "--json", "--db", db))
+    assert (noted["game_id"], noted["seq"]) == (gid, 2)
+    out = tmp_path / "g.jsonl"
+    exported = json.loads(ok("export", gid, "-o", str(out), "--json", "--db", db))
+    assert exported["file"] == str(out) and out.exists()
