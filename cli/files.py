@@ -111,11 +111,11 @@ def import_(
 def fork(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME")],
-    at: Annotated[int, typer.Option(help="Keep events 1..AT")],
-    seed: Annotated[Optional[str], typer.Option(help="A new seed for the chance after AT")] = None,
+    at: Annotated[int, typer.Option(help="Keep events 1..SEQ")],
+    seed: Annotated[Optional[str], typer.Option(help="A new seed for the chance after SEQ")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """A new game holding events 1..AT of GAME: what if?
+    """A new game holding events 1..SEQ of GAME: what if?
 
     The fork records its parent and fork point (see 'citylog tree').
 

@@ -88,7 +88,7 @@ def new(
     game: Annotated[str, typer.Argument(metavar="KIND", help="card-city, 5x5-city or point-city")],
     players: Annotated[str, typer.Option(help="A count (N) or names: alice,bob")],
     seed: Annotated[Optional[str], typer.Option(help="The seed all chance comes from")] = None,
-    option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable")] = [],  # noqa: B006
+    option: Annotated[list[str], typer.Option("--option", help="A game option, e.g. sides=B (repeatable)")] = [],  # noqa: B006
     bots: Annotated[Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,…")] = None,
     table: Annotated[bool, typer.Option("--table", help="Played with real cards: enter chance by hand")] = False,
     pbem: Annotated[
@@ -128,7 +128,7 @@ def new(
 
 def list_games(
     ctx: typer.Context,
-    game: Annotated[Optional[str], typer.Option("--game", help="Only this game (card-city, …)")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="KIND", help="Only this kind of game: card-city, 5x5-city or point-city")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Only games this player is in")] = None,
     status: Annotated[Optional[str], typer.Option("--status", help="active or over")] = None,
     limit: Annotated[int, typer.Option("--limit", help="At most this many (a page)")] = 100,

@@ -125,8 +125,8 @@ def simulate(
 def demo(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option(help="The demo's seed")] = "demo",
-    game: Annotated[str, typer.Option(help="Which game")] = "card-city",
-    players: Annotated[int, typer.Option(min=1, max=8, help="How many bots")] = 3,
+    game: Annotated[str, typer.Option(metavar="KIND", help="card-city, 5x5-city or point-city")] = "card-city",
+    players: Annotated[int, typer.Option(metavar="N", help="How many bots (1–4)")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -139,7 +139,8 @@ def demo(
       citylog demo --game point-city --players 2
     """
     svc = service(ctx)
-    names = ["ada", "ben", "cy", "dee"][:players] if players <= 4 else parse_players(str(players))
+    parse_players(str(players), game)  # "Card City takes 1–4 players", as new and simulate say
+    names = ["ada", "ben", "cy", "dee"][:players]
     gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
     loaded = svc.load(gid)
     g = loaded.game

@@ -161,6 +161,7 @@ def test_completion_offers_game_ids(db: str) -> None:
         ["--bogus", "list"],
         ["new", "card-city", "--players", "9"],
         ["simulate", "point-city", "--players", "9", "--no-store"],
+        ["demo", "--players", "9"],
     ],
     ids=" ".join,
 )
