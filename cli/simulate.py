@@ -56,7 +56,9 @@ def simulate(
     bots: Annotated[
         str, typer.Option(help="POLICY, or one per seat: greedy,random (default greedy, as autoplay)")
     ] = "greedy",
-    tag: Annotated[str, typer.Option(help="Store the games under this tag; list hides tag sim unless asked")] = "sim",
+    tag: Annotated[
+        str, typer.Option(help="Store the games under this tag ('': none); list hides tag sim unless asked")
+    ] = "sim",
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Keep the games in the database, or in memory only")
     ] = True,

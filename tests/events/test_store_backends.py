@@ -489,6 +489,37 @@ def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: s
     assert res.exit_code == 2 and "not a number" in res.output, res.output
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_library_commands_on_both_stores(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """simulate's tag, list's hiding, a prefix, last, tag and delete --with-forks, on each backend."""
+    import json
+
+    db = request.getfixturevalue("pg_url") if kind == "postgresql" else str(tmp_path / "c.db")
+
+    def ok(*args: str) -> str:
+        res = CliRunner().invoke(app, [*args, "--db", db])
+        assert res.exit_code == 0, (args, res.output)
+        return res.stdout
+
+    def ids(*args: str) -> list[str]:
+        return [json.loads(x)["game_id"] for x in ok("list", "--json", *args).splitlines()]
+
+    gid = json.loads(ok("new", "card-city", "--players", "2", "--seed", "s", "--json"))["game_id"]
+    sims = [json.loads(x)["game_id"] for x in ok("simulate", "card-city", "--players", "2", "--games", "2",
+                                                 "--seed", "x", "--json").splitlines()]
+    assert ids() == [gid] and ids("--tag", "sim") == sims and ids("--all") == [gid, *sims]
+    assert json.loads(ok("show", "last", "--json"))["game_id"] == gid
+    assert json.loads(ok("show", gid[:5].upper(), "--json"))["game_id"] == gid
+    fork = json.loads(ok("fork", gid, "--at", "3", "--json"))["game_id"]
+    ok("tag", fork, "mine")
+    assert ids("--tag", "mine") == [fork]
+    res = CliRunner().invoke(app, ["delete", gid, "--yes", "--db", db])
+    assert res.exit_code == 2 and "fork" in res.stderr
+    ok("delete", gid, "--with-forks", "--yes")
+    ok("delete", "--tag", "sim", "--yes")
+    assert ids("--all") == []
+
+
 def test_a_postgresql_schema_of_version_2_gains_tags(pg_url: str) -> None:
     """Issue 14's migration (PostgreSQL step 3) on a store made before it: the
     games stay, and can be tagged."""
