@@ -196,11 +196,17 @@ def list_games(
     if more and not json:
         plain(f"… more: citylog list --after {rows[-1][0].id} (same filters)")
     damaged = service(ctx, readonly=True).store.damaged_games()
+    sims_hidden = (
+        hidden is not None and not json and not more
+        and bool(store.list_games_with_counts(msgspec.structs.replace(page, tag=SIM_TAG, hidden_tag=None, limit=1)))
+    )
     if not rows and not json and after is None and not (game or player or status or tag) and not damaged:
-        if hidden is not None and store.latest_id() is not None:
+        if sims_hidden:
             say("no games but simulated ones (tag sim): citylog list --all, or --tag sim")
         else:
             say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+    elif sims_hidden:
+        say("(simulated games, tag sim, not shown: citylog list --all, or --tag sim)")
     if damaged:  # the other games are listed; each damaged row is named
         raise fail("; ".join(damaged), CHECK_FAILED)
 
