@@ -47,15 +47,8 @@ def delete(
         say(f"no games tagged {tag_}")
         return
     plan: list[str] = []
-    for gid in ids:  # refused (a fork) before anything is asked or deleted
-        order = _with_forks(svc, gid)
-        if len(order) > 1 and not with_forks:
-            forks = order[:-1]
-            raise fail(
-                f"game {gid} has {len(forks)} fork{'s' if len(forks) != 1 else ''} ({', '.join(forks[:10])}"
-                f"{', …' if len(forks) > 10 else ''}); add --with-forks to delete them too, or delete them first"
-            )
-        plan += [g for g in order if g not in plan]
+    for gid in ids:  # a parent of forks is refused before anything is asked or deleted
+        plan += [g for g in svc.deletion(gid, with_forks) if g not in plan]
     if not yes:
         if not sys.stdin.isatty():
             raise fail(f"delete {len(plan)} game{'s' if len(plan) != 1 else ''} ({', '.join(plan[:10])}): "
@@ -69,20 +62,6 @@ def delete(
                 deleted += svc.delete(gid, with_forks=with_forks)
     for gid in deleted:
         emit_json({"game_id": gid, "deleted": True}) if json else say(f"deleted {gid}")
-
-
-def _with_forks(svc: object, game_id: str) -> list[str]:
-    """``game_id`` and every game forked from it, forks first."""
-    store = svc.store  # type: ignore[attr-defined]
-    order: list[str] = []
-
-    def walk(gid: str) -> None:
-        for child in store.forks_of(gid):
-            walk(child)
-        order.append(gid)
-
-    walk(game_id)
-    return order
 
 
 def tag(

@@ -572,11 +572,9 @@ class GameService:
             self._append(child, game, 0, events[:at] + more, state)
         return child.id
 
-    def delete(self, game_id: str, with_forks: bool = False) -> list[str]:
-        """Remove a game, its events and what is kept beside them (notes, tags,
-        signed files), in one transaction.  A game with forks is refused unless
-        ``with_forks``: then its forks, and theirs, go too (lineage stays whole:
-        no fork is left naming a missing parent).  The ids removed, forks first."""
+    def with_forks(self, game_id: str) -> list[str]:
+        """``game_id`` and every game forked from it (and from those), forks
+        first: the order they can be deleted in."""
         self.store.get_game(game_id)  # GameNotFound
         order: list[str] = []
 
@@ -586,13 +584,27 @@ class GameService:
             order.append(gid)
 
         walk(game_id)
+        return order
+
+    def deletion(self, game_id: str, with_forks: bool = False) -> list[str]:
+        """What :meth:`delete` would remove, forks first; ServiceError naming the
+        forks of a game that has some, unless ``with_forks``."""
+        order = self.with_forks(game_id)
         if len(order) > 1 and not with_forks:
             forks = [g for g in order if g != game_id]
             raise ServiceError(
                 f"game {game_id} has {len(forks)} fork{'s' if len(forks) != 1 else ''} "
                 f"({', '.join(forks[:10])}{', …' if len(forks) > 10 else ''}); "
-                "delete them too with --with-forks, or delete them first"
+                "add --with-forks to delete them too, or delete them first"
             )
+        return order
+
+    def delete(self, game_id: str, with_forks: bool = False) -> list[str]:
+        """Remove a game, its events and what is kept beside them (notes, tags,
+        signed files), in one transaction.  A game with forks is refused unless
+        ``with_forks``: then its forks, and theirs, go too (lineage stays whole:
+        no fork is left naming a missing parent).  The ids removed, forks first."""
+        order = self.deletion(game_id, with_forks)
         with self.store.transaction():
             for gid in order:
                 self.store.delete_game(gid)
