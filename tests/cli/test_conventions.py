@@ -297,3 +297,11 @@ def test_json_names_the_game_and_the_position_alike(db: str, tmp_path: Path) -> 
     out = tmp_path / "g.jsonl"
     exported = json.loads(ok("export", gid, "-o", str(out), "--json", "--db", db))
     assert exported["file"] == str(out) and out.exists()
+
+
+def test_the_tui_library_leaves_simulated_games_out(db: str) -> None:
+    from cli.tui.backend import Backend
+
+    make(db, "aaaa0000")
+    ok("simulate", "card-city", "--players", "2", "--seed", "x", "--db", db)
+    assert [g.id for g in Backend(db).games()] == ["aaaa0000"]
