@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from cli.output import one_line
+from cli.output import one_line, reader_went_away
 from core.engine import RulesError
 from core.registry import UnknownGame
 from events.service import ServiceError
@@ -45,6 +45,8 @@ def guarded(fn: F) -> F:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
+        except BrokenPipeError:
+            reader_went_away()
         except EnvironmentFailure as exc:
             raise fail(f"environment: {exc}", ENVIRONMENT) from None
         except Conflict as exc:

@@ -21,7 +21,7 @@ from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import guarded
 from cli.games import legal_commands
 from cli.keys import key_for, key_with_public
-from cli.output import emit_json, say, write_file
+from cli.output import emit_json, out_path, say, write_file
 from cli.play import report
 from events import statements
 from events.envelope import genesis_hash
@@ -53,7 +53,10 @@ def invite(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME")],
     as_: Annotated[str, typer.Option("--as", help="The player invited")],
-    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Default: GAME-invite-PLAYER.json")] = None,
+    out: Annotated[
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="A file or a directory (default: GAME-invite-PLAYER.json)"),
+    ] = None,
     key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
@@ -73,7 +76,7 @@ def invite(
     private = key_with_public(ctx, loaded.record.host_key, key)
     inv = Invite(INVITE_FORMAT, game_id, as_, loaded.record.definition)
     inv = msgspec.structs.replace(inv, signature=sign(private, "invite", statements.body(inv)))
-    path = out or Path(f"{game_id}-invite-{as_}.json")
+    path = out_path(out, f"{game_id}-invite-{as_}.json")
     write_file(path, statements.encode(inv), force)
     if json:
         emit_json({"file": str(path), "game_id": game_id, "player": as_})
@@ -85,7 +88,10 @@ def join(
     ctx: typer.Context,
     invite_file: Annotated[Path, typer.Argument(metavar="INVITE")],
     as_: Annotated[str, typer.Option("--as", help="You")],
-    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Default: GAME-join-PLAYER.json")] = None,
+    out: Annotated[
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="A file or a directory (default: GAME-join-PLAYER.json)"),
+    ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
@@ -110,7 +116,7 @@ def join(
     jf = JoinFile(JOIN_FORMAT, inv.game_id, genesis_hash(inv.definition), as_, public_hex(private),
                   secrets.token_hex(16))
     jf = msgspec.structs.replace(jf, signature=sign(private, "join", statements.body(jf)))
-    path = out or Path(f"{inv.game_id}-join-{as_}.json")
+    path = out_path(out, f"{inv.game_id}-join-{as_}.json")
     write_file(path, statements.encode(jf), force)
     if json:
         emit_json({"file": str(path), "game_id": inv.game_id, "player": as_})
@@ -183,7 +189,7 @@ def outbox(
         for player in waiting:
             path = folder / f"{game_id}-invite-{player}.json"
             if not path.exists():
-                invite(ctx, game_id, player, path, key, False, json)
+                invite(ctx, game_id, player, str(path), key, False, json)
                 wrote += 1
         return
     actors = loaded.game.to_act(loaded.state)

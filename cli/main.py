@@ -307,6 +307,10 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("citylog: interrupted\n")
         raise SystemExit(130) from None
+    except BrokenPipeError:
+        from cli.output import reader_went_away
+
+        reader_went_away()
     except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback
         sys.stderr.write(f"citylog: internal error: {type(exc).__name__}: {exc}\n")
         raise SystemExit(3) from None

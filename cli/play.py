@@ -16,7 +16,7 @@ from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.games import seat_names
 from cli.inputs import read_small_text
 from cli.keys import key_for
-from cli.output import emit_json, say, say_markup, write_file
+from cli.output import emit_json, out_path, say, say_markup, write_file
 from events import statements
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
@@ -56,7 +56,8 @@ def move(
     as_: Annotated[Optional[str], typer.Option("--as", help="The player making the move")] = None,
     chance: Annotated[Optional[str], typer.Option(help="A chance outcome, for --table games")] = None,
     out: Annotated[
-        Optional[Path], typer.Option("-o", "--out", help="Write a (signed) move file for email: a file, or a directory")
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="Write a (signed) move file for email: a file, or a directory"),
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the move file")] = False,
@@ -99,7 +100,7 @@ def move(
 
 
 def _write_move_file(
-    ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: Path,
+    ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: str | Path,
     key: Path | None, force: bool, json: bool,
 ) -> None:
     """The moves against the latest position of a game id or an exported (view) file;
@@ -140,8 +141,7 @@ def _write_move_file(
         move_file = msgspec.structs.replace(
             move_file, signature=sign(private, "move", statements.body(move_file))
         )
-    if out.is_dir():
-        out = out / f"{gid}-seq{seq}-{player}-move.json"
+    out = out_path(str(out), f"{gid}-seq{seq}-{player}-move.json")
     write_file(out, statements.encode(move_file), force)
     if json:
         emit_json({"file": str(out), "game_id": gid, "player": player, "seq": seq})
@@ -190,7 +190,7 @@ def play(
     game_id: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Play this seat only (others wait)")] = None,
     out: Annotated[
-        Optional[Path],
+        Optional[str],
         typer.Option("-o", "--out", metavar="DIR", help="FILE (a view by email): the directory for the signed move file"),
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
@@ -257,7 +257,7 @@ def _chosen(answer: str, options: list[Any], parse: Callable[[str], Any]) -> Any
     return parse(answer)
 
 
-def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
+def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: str, key: Path | None) -> None:
     """Choose moves on a view file; write them as one move file when the seat's turn is done."""
     log = open_log(svc, ref, player)  # the player's own view
     game, _, states = fold_log(log)

@@ -305,3 +305,30 @@ def test_the_tui_library_leaves_simulated_games_out(db: str) -> None:
     make(db, "aaaa0000")
     ok("simulate", "card-city", "--players", "2", "--seed", "x", "--db", db)
     assert [g.id for g in Backend(db).games()] == ["aaaa0000"]
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """citylog rules | head -1: no BrokenPipeError message, exit as SIGPIPE would (141)."""
+    exe = Path(sys.executable).with_name("citylog")
+    proc = subprocess.Popen([str(exe), "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "CITYLOG_DB": str(tmp_path / "c.db")})
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away before citylog has written everything
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and err == "", err
+
+
+def test_o_takes_a_file_or_a_directory(db: str, tmp_path: Path) -> None:
+    """-o DIR/ (made if missing) holds the file under its default name; -o FILE is that file."""
+    gid = json.loads(ok("new", "card-city", "--players", "alice,bob", "--seed", "s1", "--json", "--db", db))["game_id"]
+    command = json.loads(ok("legal", gid, "--as", "alice", "--json", "--db", db))["legal"][0]
+    made = json.loads(ok("move", gid, "--as", "alice", command, "-o", f"{tmp_path}/moves/", "--json", "--db", db))
+    assert made["file"] == f"{tmp_path}/moves/{gid}-seq{made['seq']}-alice-move.json"
+    assert Path(made["file"]).is_file()
+    assert "exists" in refused("move", gid, "--as", "alice", command, "-o", f"{tmp_path}/moves", "--db", db)
+    again = ok("move", gid, "--as", "alice", command, "-o", f"{tmp_path}/moves", "--force", "--json", "--db", db)
+    assert json.loads(again)["file"] == made["file"]  # an existing directory, without the slash
+    named = tmp_path / "mine.json"
+    assert json.loads(ok("move", gid, "--as", "alice", command, "-o", str(named), "--json", "--db", db))["file"] == str(named)
+    assert "exists" in refused("move", gid, "--as", "alice", command, "-o", str(named), "--db", db)
