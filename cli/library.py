@@ -50,7 +50,7 @@ def delete(
     for gid in ids:  # a parent of forks is refused before anything is asked or deleted
         plan += [g for g in svc.deletion(gid, with_forks) if g not in plan]
     if not yes:
-        if not sys.stdin.isatty():
+        if not _interactive():
             raise fail(f"delete {len(plan)} game{'s' if len(plan) != 1 else ''} ({', '.join(plan[:10])}): "
                        "confirm with --yes (no terminal to ask at)")
         if not typer.confirm(f"delete {len(plan)} game{'s' if len(plan) != 1 else ''}: {', '.join(plan)}?"):
@@ -62,6 +62,14 @@ def delete(
                 deleted += svc.delete(gid, with_forks=with_forks)
     for gid in deleted:
         emit_json({"game_id": gid, "deleted": True}) if json else say(f"deleted {gid}")
+
+
+def _interactive() -> bool:
+    """Whether a person can be asked (stdin is a terminal)."""
+    try:
+        return sys.stdin.isatty()
+    except ValueError:  # a closed stdin
+        return False
 
 
 def tag(

@@ -332,3 +332,15 @@ def test_o_takes_a_file_or_a_directory(db: str, tmp_path: Path) -> None:
     named = tmp_path / "mine.json"
     assert json.loads(ok("move", gid, "--as", "alice", command, "-o", str(named), "--json", "--db", db))["file"] == str(named)
     assert "exists" in refused("move", gid, "--as", "alice", command, "-o", str(named), "--db", db)
+
+
+def test_delete_asks_at_a_terminal(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.library
+
+    make(db, "aaaa0000", "bbbb0000")
+    monkeypatch.setattr(cli.library, "_interactive", lambda: True)
+    code, out, err = run("delete", "aaaa", "--db", db, input="n\n")
+    assert code == 1 and "delete 1 game: aaaa0000?" in out and "nothing deleted" in err
+    assert listed(db) == ["aaaa0000", "bbbb0000"]
+    code, out, _ = run("delete", "aaaa", "--db", db, input="y\n")
+    assert code == 0 and "deleted aaaa0000" in out and listed(db) == ["bbbb0000"]
