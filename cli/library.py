@@ -36,8 +36,8 @@ def delete(
     """
     from events.store import GameFilter, check_tag
 
-    svc = service(ctx)
-    ids = list(dict.fromkeys(resolve_game(ctx, g) for g in games or ()))
+    svc = service(ctx, readonly=True)  # nothing is opened for writing (or created) until confirmed
+    ids = list(dict.fromkeys(svc.resolve(g) for g in games or ()))
     if tag_ is not None:
         check_tag(tag_)
         ids += [r.id for r, _ in svc.store.list_games_with_counts(GameFilter(tag=tag_)) if r.id not in ids]
@@ -56,6 +56,7 @@ def delete(
         if not typer.confirm(f"delete {len(plan)} game{'s' if len(plan) != 1 else ''}: {', '.join(plan)}?"):
             raise fail("nothing deleted", 1)
     deleted: list[str] = []
+    svc = service(ctx)
     with svc.store.transaction():  # all or nothing
         for gid in ids:
             if gid not in deleted:
@@ -88,7 +89,7 @@ def tag(
       citylog tag last club final
       citylog list --tag club
     """
-    gid = resolve_game(ctx, game)
+    gid = resolve_game(ctx, game, readonly=True)
     store = service(ctx).store
     added = store.add_tags(gid, names)
     now = list(store.tags([gid]).get(gid, ()))
@@ -110,7 +111,7 @@ def untag(
     Example:
       citylog untag 4e41 sim
     """
-    gid = resolve_game(ctx, game)
+    gid = resolve_game(ctx, game, readonly=True)
     store = service(ctx).store
     removed = store.remove_tags(gid, names)
     now = list(store.tags([gid]).get(gid, ()))
