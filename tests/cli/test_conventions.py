@@ -344,3 +344,15 @@ def test_delete_asks_at_a_terminal(db: str, monkeypatch: pytest.MonkeyPatch) -> 
     assert listed(db) == ["aaaa0000", "bbbb0000"]
     code, out, _ = run("delete", "aaaa", "--db", db, input="y\n")
     assert code == 0 and "deleted aaaa0000" in out and listed(db) == ["bbbb0000"]
+
+
+def test_every_option_the_readme_lists_exists() -> None:
+    """Each line of README's command list names options its command's --help has."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```sh\n", readme.index("## What you can do")) + 6
+    for line in readme[start : readme.index("```\n", start)].splitlines():
+        words = line.split("#")[0].split()
+        argv = words[1:3] if words[1] == "key" else words[1:2]
+        helptext = ok(*argv, "--help")
+        for option in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", " ".join(words[2:])):
+            assert re.search(rf"(^|[\s,/]){re.escape(option)}[\s,]", helptext, re.M), (line, option)
