@@ -98,7 +98,7 @@ def watch(
         for r, e in zip(loaded.records[start:upto], loaded.events[start:upto], strict=True):
             text = game.describe(game.redact(e, seat), players)
             if json:
-                emit_json({"seq": r.seq, "type": r.type, "hash": r.hash, "text": text})
+                emit_json({"game_id": game_id, "seq": r.seq, "type": r.type, "hash": r.hash, "text": text})
             else:
                 plain(f"{r.seq:>5}  {text}")
 
