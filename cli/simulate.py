@@ -25,8 +25,11 @@ def _policies(text: str, n: int) -> dict[int, str]:
 
 
 def _one(
-    svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str], tag: str | None = None
+    svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str], tag: str | None = None,
+    keep: bool = True,
 ) -> dict[str, Any]:
+    """One bot game and its result; ``keep`` False (``--no-store``): forgotten once
+    scored, so a long run's memory does not grow with its games."""
     with svc.store.transaction():  # stored with its tag, or not at all
         gid = svc.create(game, names, seed=seed, bots=bots)
         if tag:
@@ -35,6 +38,8 @@ def _one(
     result = loaded.game.result(loaded.state)
     if result is None:
         raise ServiceError("a simulated game did not end")
+    if not keep:
+        svc.delete(gid)
     return {
         "game_id": gid,
         "seed": seed,
@@ -101,11 +106,11 @@ def simulate(
         with Progress(transient=True) as progress:
             task = progress.add_task("simulating", total=games)
             for s in seeds:
-                results.append(_one(svc, game, names, s, policies, tag))
+                results.append(_one(svc, game, names, s, policies, tag, store))
                 progress.advance(task)
     else:
         for s in seeds:
-            results.append(_one(svc, game, names, s, policies, tag))
+            results.append(_one(svc, game, names, s, policies, tag, store))
             if json:
                 r = dict(results[-1])
                 r.pop("winner_seats")

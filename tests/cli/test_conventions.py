@@ -274,6 +274,22 @@ def test_simulate_no_store_writes_nothing(tmp_path: Path) -> None:
     assert out == again  # the same games, stored or not
 
 
+def test_simulate_no_store_forgets_each_game_once_scored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--no-store keeps results only: the in-memory store holds at most one game at a time."""
+    import cli.simulate
+
+    most = [0]
+    real = cli.simulate.GameService.delete
+
+    def delete(self: GameService, game_id: str, with_forks: bool = False) -> list[str]:
+        most[0] = max(most[0], len(self.store.list_games()))
+        return real(self, game_id, with_forks)
+
+    monkeypatch.setattr(cli.simulate.GameService, "delete", delete)
+    ok("simulate", "card-city", "--players", "2", "--games", "3", "--seed", "x", "--no-store")
+    assert most[0] == 1
+
+
 def test_json_names_the_game_and_the_position_alike(db: str, tmp_path: Path) -> None:
     """game_id and seq mean the same in every command's JSON; player is a name."""
     made = json.loads(ok("new", "card-city", "--players", "alice,bob", "--seed", "s1", "--json", "--db", db))
