@@ -4,7 +4,8 @@ Exit codes: 0 ok, 1 a check failed, 2 bad input (an illegal move, a malformed or
 tampered file, a wrong player, a stale move, a missing game, bad options, a
 database that is not citylog's), 4 the environment failed (disk full, I/O error,
 a lock held past the timeout, a database server that cannot be reached) — the
-same command may succeed when retried; 3 is an internal error (a bug).
+same command may succeed when retried; 3 is an internal error (a bug); 141 the
+output's reader went away (a closed pipe: quietly, as SIGPIPE ends a Unix tool).
 """
 
 from __future__ import annotations
