@@ -49,3 +49,25 @@ def state(ctx: typer.Context) -> AppState:
 
 def service(ctx: typer.Context, readonly: bool = False) -> GameService:
     return state(ctx).service(readonly)
+
+
+def game_id(ctx: typer.Context, ref: str, readonly: bool = False) -> str:
+    """The id of the game ``ref`` names: an id, a unique start of one (any case),
+    or ``last`` (:meth:`GameService.resolve`)."""
+    return service(ctx, readonly).resolve(ref)
+
+
+def game_or_file(ctx: typer.Context, ref: str, readonly: bool = False) -> str:
+    """``ref`` if it is an existing file (a file always wins, as before), else the
+    id of the game it names; "no game or file" if neither."""
+    from pathlib import Path
+
+    from events.service import ServiceError
+    from events.store import GameNotFound
+
+    if Path(ref).is_file():
+        return ref
+    try:
+        return service(ctx, readonly).resolve(ref)
+    except GameNotFound:
+        raise ServiceError(f"no game or file {ref!r}") from None

@@ -4,7 +4,8 @@ Exit codes: 0 ok, 1 a check failed, 2 bad input (an illegal move, a malformed or
 tampered file, a wrong player, a stale move, a missing game, bad options, a
 database that is not citylog's), 4 the environment failed (disk full, I/O error,
 a lock held past the timeout, a database server that cannot be reached) — the
-same command may succeed when retried; 3 is an internal error (a bug).
+same command may succeed when retried; 3 is an internal error (a bug); 141 the
+output's reader went away (a closed pipe: quietly, as SIGPIPE ends a Unix tool).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from cli.output import one_line
+from cli.output import one_line, reader_went_away
 from core.engine import RulesError
 from core.registry import UnknownGame
 from events.service import ServiceError
@@ -45,6 +46,8 @@ def guarded(fn: F) -> F:
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
+        except BrokenPipeError:
+            reader_went_away()
         except EnvironmentFailure as exc:
             raise fail(f"environment: {exc}", ENVIRONMENT) from None
         except Conflict as exc:

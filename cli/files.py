@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.context import service
+from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import fail, guarded
 from cli.games import parse_bots
 from cli.mail import export_bytes
@@ -20,18 +20,27 @@ from replay.sources import export_record, import_log, read_with_notes
 
 def export(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Export this player's view only")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The file (default: stdout)")] = None,
     format: Annotated[
         str, typer.Option("--format", help="jsonl (default), text (a readable record), html (a replay page)")
     ] = "jsonl",
     key: Annotated[Optional[Path], typer.Option(help="The host's key (play by email: seals the export)")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as JSON")] = False,
 ) -> None:
-    """The game as JSON Lines (a header, then one event per line with its hash), as
-    a readable text record, or as a one-file HTML replay page.  A log file or record
-    (a player's view file too) converts to another format as it is."""
+    """Write a game as JSON Lines, a text record or an HTML replay page.
+
+    JSON Lines: a header, then one event per line with its hash.  A log file
+    or record (a player's view file too) converts to another format as it is.
+
+    \b
+    Example:
+      citylog export last --as alice -o alice.jsonl
+      citylog export last --format html -o game.html
+    """
+    game_id = game_or_file(ctx, game_id, readonly=True)
     svc = service(ctx, readonly=True)
     if Path(game_id).is_file():
         if as_ is not None:
@@ -71,7 +80,10 @@ def export(
         sys.stdout.write(text)
     else:
         write_file(out, text.encode(), force)
-        say(f"wrote {out}: {count}" + (f", {as_}'s view" if as_ else ""))
+        if json:
+            emit_json({"file": str(out), "format": format, "player": as_})
+        else:
+            say(f"wrote {out}: {count}" + (f", {as_}'s view" if as_ else ""))
 
 
 def import_(
@@ -82,8 +94,15 @@ def import_(
     ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Verify a log file or text record, then store it as a new game (nothing is
-    stored if it fails).  A text record is re-decided from its first line."""
+    """Verify a log file or text record, then store it as a new game.
+
+    Nothing is stored if it fails.  A text record is re-decided from its first
+    line.
+
+    \b
+    Example:
+      citylog import game.jsonl --bots bob=greedy
+    """
     log, notes = read_with_notes(file)
     gid = import_log(service(ctx), log, notes, parse_bots(bots, list(log.header.definition.players)))
     emit_json({"game_id": gid}) if json else say(gid)
@@ -91,36 +110,57 @@ def import_(
 
 def fork(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
-    at: Annotated[int, typer.Option(help="Keep events 1..AT")],
-    seed: Annotated[Optional[str], typer.Option(help="A new seed for the chance after AT")] = None,
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    at: Annotated[int, typer.Option(help="Keep events 1..SEQ")],
+    seed: Annotated[Optional[str], typer.Option(help="A new seed for the chance after SEQ")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """A new game holding events 1..AT, recording its parent and fork point."""
+    """A new game holding events 1..SEQ of GAME: what if?
+
+    The fork records its parent and fork point (see 'citylog tree').
+
+    \b
+    Example:
+      citylog fork last --at 120 --seed other
+    """
+    game_id = resolve_game(ctx, game_id)
     gid = service(ctx).fork(game_id, at, seed)
     if json:
-        emit_json({"game_id": gid, "parent": game_id, "at": at})
+        emit_json({"game_id": gid, "parent": game_id, "fork_at": at, "seq": service(ctx).store.version(gid)})
     else:
         say(f"{gid}  (fork of {game_id} at seq {at})")
 
 
 def picture(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     at: Annotated[Optional[int], typer.Option(help="After event SEQ (default: the latest)")] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="As this player sees it")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The .svg file (default: stdout)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as JSON")] = False,
 ) -> None:
-    """The position as an SVG picture: boards, cards, the last move marked, scores so far."""
+    """The position as an SVG picture.
+
+    Boards, cards, the last move marked, scores so far.
+
+    \b
+    Example:
+      citylog picture last --as alice -o board.svg
+    """
     from replay.picture import picture as draw
     from replay.sources import open_log
 
+    ref = game_or_file(ctx, ref)
     svg = draw(open_log(service(ctx), ref), at, as_)
     if out is None:
         sys.stdout.write(svg)
     else:
-        out.write_text(svg, encoding="utf-8")
-        say(f"wrote {out}")
+        write_file(out, svg.encode("utf-8"), force)
+        if json:
+            emit_json({"file": str(out), "format": "svg", "player": as_})
+        else:
+            say(f"wrote {out}")
 
 
 def register(app: typer.Typer) -> None:

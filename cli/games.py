@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import typer
 
-from cli.context import service
+from cli.context import game_or_file, service
 from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import emit_json, plain, say, say_markup
@@ -22,16 +22,33 @@ from events.signing import public_hex
 from replay.sources import fold_log, open_log, view_seat
 
 
-def parse_players(text: str) -> list[str]:
+def parse_players(text: str, game: str | None = None) -> list[str]:
+    """``N`` (players p1…pN) or names ``alice,bob``; a count outside what ``game``
+    takes is refused with the game's own range ("Card City takes 1–4 players")."""
     text = text.strip()
     if text.lstrip("+-").isdigit():
         n = int(text)
+        spec = _spec(game)
+        if spec is not None and not spec.min_players <= n <= spec.max_players:
+            raise ServiceError(f"{spec.title} takes {spec.min_players}–{spec.max_players} players, not {text}")
         if not 1 <= n <= 8:
-            raise ServiceError(f"--players takes a count from 1 to 8 or a list of names, not {text}")
+            raise ServiceError(f"--players takes a count of players (1–4 in each game), not {text}")
         return [f"p{i + 1}" for i in range(n)]
     names = [p.strip() for p in text.split(",")]
     check_players(names)
     return names
+
+
+def _spec(game: str | None) -> Any:
+    """The game's spec, or None for an unknown name (the service names the error)."""
+    if game is None:
+        return None
+    from core import registry
+
+    try:
+        return registry.get(game).spec
+    except registry.UnknownGame:
+        return None
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -69,10 +86,10 @@ def seat_names(players: tuple[str, ...], seats: tuple[int, ...]) -> list[str]:
 
 def new(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="card-city, 5x5-city or point-city")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city, 5x5-city or point-city")],
     players: Annotated[str, typer.Option(help="A count (N) or names: alice,bob")],
     seed: Annotated[Optional[str], typer.Option(help="The seed all chance comes from")] = None,
-    option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable")] = [],  # noqa: B006
+    option: Annotated[list[str], typer.Option("--option", help="A game option, e.g. sides=B (repeatable)")] = [],  # noqa: B006
     bots: Annotated[Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,…")] = None,
     table: Annotated[bool, typer.Option("--table", help="Played with real cards: enter chance by hand")] = False,
     pbem: Annotated[
@@ -81,8 +98,17 @@ def new(
     key: Annotated[Optional[Path], typer.Option(help="--pbem: the host's key (default: the key named 'host')")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Create a game; bot seats and chance play up to the first human decision."""
-    names = parse_players(players)
+    """Create a game.
+
+    Bot seats and chance play at once, up to the first human decision.  Prints
+    the new game's id (any unique start of it, or 'last', names it later).
+
+    \b
+    Example:
+      citylog new card-city --players alice,bob --bots bob=greedy
+      citylog new 5x5-city --players 3 --option sides=B --seed s1
+    """
+    names = parse_players(players, game)
     svc = service(ctx)
     host_key = public_hex(key_for(ctx, "host", key)) if pbem else ""
     gid = svc.create(
@@ -90,7 +116,7 @@ def new(
         host_key=host_key,
     )
     if json:
-        emit_json({"game_id": gid})
+        emit_json({"game_id": gid, "seq": svc.store.version(gid)})
     else:
         loaded = svc.load(gid)
         joining = svc.waiting_to_join(loaded)
@@ -103,28 +129,46 @@ def new(
 
 def list_games(
     ctx: typer.Context,
-    game: Annotated[Optional[str], typer.Option("--game", help="Only this game (card-city, …)")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="KIND", help="Only this kind of game: card-city, 5x5-city or point-city")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Only games this player is in")] = None,
     status: Annotated[Optional[str], typer.Option("--status", help="active or over")] = None,
     limit: Annotated[int, typer.Option("--limit", help="At most this many (a page)")] = 100,
-    after: Annotated[Optional[str], typer.Option("--after", help="The page after this game id")] = None,
+    after: Annotated[Optional[str], typer.Option("--after", help="The page after this game")] = None,
+    tag: Annotated[Optional[str], typer.Option("--tag", help="Only games with this tag (e.g. sim)")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Include simulated games (tagged sim), hidden by default")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Games in the database, oldest first, a page at a time (read from each
-    game's row: the cost does not grow with the events stored)."""
-    from events.store import GameFilter
+    """Games in the database, oldest first, a page at a time.
+
+    Read from each game's row: the cost does not grow with the events stored.
+    Games 'citylog simulate' stored (tag sim) are left out unless --all or
+    --tag sim.
+
+    \b
+    Example:
+      citylog list --status active --player alice
+      citylog list --tag sim --limit 20
+    """
+    from events.store import SIM_TAG, GameFilter, check_tag
 
     if status is not None and status not in ("active", "over"):
         raise ServiceError(f"--status is 'active' or 'over', not {status!r}")
     if limit < 1:
         raise ServiceError(f"--limit must be at least 1, not {limit}")
-    store = service(ctx, readonly=True).store
+    if tag is not None:
+        check_tag(tag)
+    svc = service(ctx, readonly=True)
+    store = svc.store
     if after is not None:
-        store.get_game(after)  # a missing game is an error, not an empty page
-    page = GameFilter(game=game, player=player, status=status, after=after, limit=limit + 1)  # type: ignore[arg-type]
+        after = svc.resolve(after)  # a missing game is an error, not an empty page
+    hidden = None if all_ or tag is not None else SIM_TAG
+    page = GameFilter(
+        game=game, player=player, status=status, after=after, limit=limit + 1, tag=tag, hidden_tag=hidden  # type: ignore[arg-type]
+    )
     rows = store.list_games_with_counts(page)
     more = len(rows) > limit
     rows = rows[:limit]
+    tags = store.tags([rec.id for rec, _ in rows])
     for rec, count in rows:
         if json:
             emit_json(
@@ -138,18 +182,32 @@ def list_games(
                     "parent": rec.parent,
                     "fork_at": rec.fork_at,
                     "created_at": rec.created_at,
+                    "tags": list(tags.get(rec.id, ())),
                 }
             )
         else:
             parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
             won = f"  won by {' and '.join(rec.winners)}" if rec.winners else ""
+            labels = f"  tags: {', '.join(tags[rec.id])}" if rec.id in tags else ""
             # plain: names are the users' text, never markup
-            plain(f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}{parent}{won}")
+            plain(
+                f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}"
+                f"{parent}{won}{labels}"
+            )
     if more and not json:
         plain(f"… more: citylog list --after {rows[-1][0].id} (same filters)")
     damaged = service(ctx, readonly=True).store.damaged_games()
-    if not rows and not json and after is None and not (game or player or status) and not damaged:
-        say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+    sims_hidden = (
+        hidden is not None and not json and not more
+        and bool(store.list_games_with_counts(msgspec.structs.replace(page, tag=SIM_TAG, hidden_tag=None, limit=1)))
+    )
+    if not rows and not json and after is None and not (game or player or status or tag) and not damaged:
+        if sims_hidden:
+            say("no games but simulated ones (tag sim): citylog list --all, or --tag sim")
+        else:
+            say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+    elif sims_hidden:
+        say("(simulated games, tag sim, not shown: citylog list --all, or --tag sim)")
     if damaged:  # the other games are listed; each damaged row is named
         raise fail("; ".join(damaged), CHECK_FAILED)
 
@@ -187,12 +245,21 @@ def load_view(svc: GameService, ref: str, at: int | None, player: str | None) ->
 
 def show(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     at: Annotated[Optional[int], typer.Option(help="Show the state after this seq")] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The table: boards, coins, hands, phase, whose turn; scores once the game has ended."""
+    """The table: boards, coins, hands and whose turn.
+
+    Scores once the game has ended; --at SEQ shows an earlier point.
+
+    \b
+    Example:
+      citylog show last --as alice
+      citylog show 4e41 --at 12 --json
+    """
+    ref = game_or_file(ctx, ref, readonly=True)
     v = load_view(service(ctx, readonly=True), ref, at, as_)
     game, state, shown = v["game"], v["state"], v["shown"]
     result = game.result(state)
@@ -237,13 +304,20 @@ def show(
 
 def log(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The numbered events, readable (``--json``: one object per line).
+    """The numbered events, readable.
 
-    Without --as this is the host's (referee's) log: every hidden card shown."""
+    Without --as this is the host's (referee's) log: every hidden card shown.
+    With --json, one object per line.
+
+    \b
+    Example:
+      citylog log last --as bob
+    """
+    ref = game_or_file(ctx, ref, readonly=True)
     lg = open_log(service(ctx, readonly=True), ref, as_)
     game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players

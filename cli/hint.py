@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli.context import service
+from cli.context import game_or_file, service
 from cli.errors import guarded
 from cli.output import emit_json, say
 from replay.hint import as_data, describe, hint as compute_hint
@@ -15,13 +15,21 @@ from replay.sources import open_log
 
 def hint(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[str, typer.Option("--as", help="The player to advise (their view only)")],
     budget: Annotated[int, typer.Option(min=1, help="Playouts to search")] = 300,
     seed: Annotated[str, typer.Option(help="Vary the search's stream (default: derived from the view)")] = "",
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """What would a good player do here?  Information-set MCTS from P's view, never the true state."""
+    """What would a good player do here?
+
+    Information-set MCTS from the player's view, never the true state.
+
+    \b
+    Example:
+      citylog hint last --as alice --budget 500
+    """
+    ref = game_or_file(ctx, ref)
     h = compute_hint(open_log(service(ctx), ref, as_), budget, seed)
     if json:
         emit_json(as_data(h))

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.context import service
+from cli.context import game_or_file, service
 from cli.errors import CHECK_FAILED, guarded, reads_untrusted_logs
 from cli.output import emit_json, one_line, say
 from events.service import ServiceError
@@ -21,7 +21,7 @@ from replay.verify import verify as verify_log
 
 def explain(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     at: Annotated[int, typer.Option(help="The event's seq")],
     try_: Annotated[Optional[str], typer.Option("--try", help="Would this command have been legal here?")] = None,
     as_: Annotated[
@@ -29,9 +29,18 @@ def explain(
     ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Who did what at SEQ and why it was legal; with --try, whether a command would have been.
+    """Who did what at SEQ, and why it was legal.
 
-    Without --as this is the referee's explanation (hidden cards shown)."""
+    With --try, whether another command would have been legal there (exit 1
+    if not).  Without --as this is the referee's explanation (hidden cards
+    shown).
+
+    \b
+    Example:
+      citylog explain last --at 42
+      citylog explain last --at 42 --try 'build R 1,0' --as alice
+    """
+    ref = game_or_file(ctx, ref, readonly=True)
     log = open_log(service(ctx, readonly=True), ref, as_)
     game, events, _ = fold_log(log, ref)
     players = log.header.definition.players
@@ -55,17 +64,22 @@ def explain(
 
 def diff(
     ctx: typer.Context,
-    a: Annotated[str, typer.Argument(metavar="A", help="A game id or an exported file")],
-    b: Annotated[str, typer.Argument(metavar="B")],
+    a: Annotated[str, typer.Argument(metavar="GAME|FILE", help="A game or an exported file")],
+    b: Annotated[str, typer.Argument(metavar="GAME|FILE", help="The other game or file")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Compare this player's views")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Identical (exit 0), or where the games part and how the positions differ (exit 1, like diff(1)).
+    """Compare two games: where they part, if they do.
 
-    Prints the first diverging seq, the two events there, how the positions
+    Like diff(1), exit 1 when they differ.  Prints the first diverging seq, the two events there, how the positions
     differ right after them and how the final positions differ — in the game's
     words (squares, cards, scores).  Two unrelated logs are "different games".
+
+    \b
+    Example:
+      citylog diff 4e41 last --as alice
     """
+    a, b = game_or_file(ctx, a, readonly=True), game_or_file(ctx, b, readonly=True)
     svc = service(ctx, readonly=True)
     result = diff_logs(open_log(svc, a, as_), open_log(svc, b, as_))
     if json:
@@ -96,10 +110,20 @@ def diff(
 
 def verify(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="FILE|GAME_ID")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The hash chain, every event legal from the start, chance re-derived from the seed."""
+    """Check a game: hash chain, every event legal, chance re-derived.
+
+    Exit 0 only if the hash chain holds, every event is legal from the start
+    and chance re-derives from the seed; exit 1 names the first bad line.
+
+    \b
+    Example:
+      citylog verify game.jsonl
+      citylog verify last --json
+    """
+    ref = game_or_file(ctx, ref, readonly=True)
     svc = service(ctx, readonly=True)
     # a file of a play-by-email game must carry the host's seal; the host's own store needs none
     verdict = verify_log(open_log(svc, ref), sealed=Path(ref).is_file())

@@ -71,10 +71,17 @@ def key_with_public(ctx: typer.Context, public: str, path: Path | None) -> Ed255
 
 def key_new(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="e.g. your player name, or 'host'")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="e.g. your player name, or 'host'")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Make an Ed25519 key pair in the data directory (the private key is readable by you only)."""
+    """Make an Ed25519 key pair in the data directory.
+
+    The private key is readable by you only (mode 0600).
+
+    \b
+    Example:
+      citylog key new alice
+    """
     _check_name(name)
     folder = keys_dir(ctx)
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,22 +96,32 @@ def key_new(
     public = public_hex(key)
     (folder / f"{name}.pub").write_text(public + "\n", encoding="utf-8")
     if json:
-        emit_json({"name": name, "public_key": public, "path": str(private)})
+        emit_json({"name": name, "public_key": public, "file": str(private)})
     else:
         say(f"key {name}: {public}  ({private}, mode 0600)")
 
 
 def key_show(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument()],
+    name: Annotated[str, typer.Argument(metavar="NAME")],
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The public half of a key in the data directory."""
+    """The public half of a key in the data directory.
+
+    \b
+    Example:
+      citylog key show alice
+    """
     _check_name(name)
-    say(public_hex(key_for(ctx, name, None)))
+    public = public_hex(key_for(ctx, name, None))
+    emit_json({"name": name, "public_key": public}) if json else say(public)
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="Ed25519 keys for play by email.", no_args_is_help=True)
+    group = typer.Typer(
+        help="Ed25519 keys for play by email.\n\n\b\nExample:\n  citylog key new alice\n  citylog key show alice",
+        no_args_is_help=True,
+    )
     group.command("new")(guarded(key_new))
     group.command("show")(guarded(key_show))
     app.add_typer(group, name="key")

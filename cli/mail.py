@@ -17,11 +17,11 @@ from typing import Annotated, Any, Optional
 import msgspec
 import typer
 
-from cli.context import service
+from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import guarded
 from cli.games import legal_commands
 from cli.keys import key_for, key_with_public
-from cli.output import emit_json, say, write_file
+from cli.output import emit_json, out_path, say, write_file
 from cli.play import report
 from events import statements
 from events.envelope import genesis_hash
@@ -51,13 +51,23 @@ def export_bytes(ctx: typer.Context, svc: GameService, game_id: str, player: str
 
 def invite(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
     as_: Annotated[str, typer.Option("--as", help="The player invited")],
-    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Default: GAME-invite-PLAYER.json")] = None,
+    out: Annotated[
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="A file or a directory (default: GAME-invite-PLAYER.json)"),
+    ] = None,
     key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Write an invitation for a seat of a play-by-email game, signed by the host."""
+    """Write a signed invitation for a seat of a play-by-email game.
+
+    \b
+    Example:
+      citylog invite last --as alice -o alice-invite.json
+    """
+    game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     loaded = svc.load(game_id)
     if not loaded.record.pbem:
@@ -66,20 +76,35 @@ def invite(
     private = key_with_public(ctx, loaded.record.host_key, key)
     inv = Invite(INVITE_FORMAT, game_id, as_, loaded.record.definition)
     inv = msgspec.structs.replace(inv, signature=sign(private, "invite", statements.body(inv)))
-    path = out or Path(f"{game_id}-invite-{as_}.json")
+    path = out_path(out, f"{game_id}-invite-{as_}.json")
     write_file(path, statements.encode(inv), force)
-    say(f"wrote {path}: invitation for {as_} to game {game_id}")
+    if json:
+        emit_json({"file": str(path), "game_id": game_id, "player": as_})
+    else:
+        say(f"wrote {path}: invitation for {as_} to game {game_id}")
 
 
 def join(
     ctx: typer.Context,
     invite_file: Annotated[Path, typer.Argument(metavar="INVITE")],
     as_: Annotated[str, typer.Option("--as", help="You")],
-    out: Annotated[Optional[Path], typer.Option("-o", "--out", help="Default: GAME-join-PLAYER.json")] = None,
+    out: Annotated[
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="A file or a directory (default: GAME-join-PLAYER.json)"),
+    ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite the output file")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Answer an invitation: your public key and fresh random entropy for the deal, signed."""
+    """Answer an invitation with your key and fresh entropy, signed.
+
+    The join file carries your public key and fresh random entropy for the
+    deal; send it to the host.
+
+    \b
+    Example:
+      citylog join GAME-invite-alice.json --as alice
+    """
     inv = read_statement(invite_file)
     if not isinstance(inv, Invite):
         raise ServiceError(f"{invite_file}: not an invitation")
@@ -91,9 +116,12 @@ def join(
     jf = JoinFile(JOIN_FORMAT, inv.game_id, genesis_hash(inv.definition), as_, public_hex(private),
                   secrets.token_hex(16))
     jf = msgspec.structs.replace(jf, signature=sign(private, "join", statements.body(jf)))
-    path = out or Path(f"{inv.game_id}-join-{as_}.json")
+    path = out_path(out, f"{inv.game_id}-join-{as_}.json")
     write_file(path, statements.encode(jf), force)
-    say(f"wrote {path}: {as_} joins game {inv.game_id}; send it to the host")
+    if json:
+        emit_json({"file": str(path), "game_id": inv.game_id, "player": as_})
+    else:
+        say(f"wrote {path}: {as_} joins game {inv.game_id}; send it to the host")
 
 
 def read_statement(path: Path) -> statements.Statement:
@@ -116,10 +144,18 @@ def apply_file(svc: GameService, st: statements.Statement) -> list[Any]:
 
 def apply_cmd(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE…")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Apply move or join files received by email (signatures and positions checked)."""
+    """Apply move or join files received by email.
+
+    Signatures and positions are checked; nothing is applied from a file that
+    fails.
+
+    \b
+    Example:
+      citylog apply GAME-seq4-alice-move.json
+    """
     svc = service(ctx)
     for path in files:
         st = read_statement(path)
@@ -129,12 +165,21 @@ def apply_cmd(
 
 def outbox(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
     folder: Annotated[Path, typer.Argument(metavar="DIR")],
     key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Write what each player needs now: invitations, the view of every seat that
-    must act, or every player's final view once the game is over."""
+    """Write what each player needs now into DIR.
+
+    Invitations, the view of every seat that must act, or every player's final
+    view once the game is over.
+
+    \b
+    Example:
+      citylog outbox last out/
+    """
+    game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     loaded = svc.load(game_id)
     folder.mkdir(parents=True, exist_ok=True)
@@ -144,7 +189,7 @@ def outbox(
         for player in waiting:
             path = folder / f"{game_id}-invite-{player}.json"
             if not path.exists():
-                invite(ctx, game_id, player, path, key, False)
+                invite(ctx, game_id, player, str(path), key, False, json)
                 wrote += 1
         return
     actors = loaded.game.to_act(loaded.state)
@@ -157,9 +202,12 @@ def outbox(
             continue
         data, n = export_bytes(ctx, svc, game_id, player, key)
         write_file(path, data)
-        say(f"wrote {path}: {player}'s view, {n} events" + ("" if actors else " (game over: seed revealed)"))
+        if json:
+            emit_json({"file": str(path), "game_id": game_id, "player": player, "seq": loaded.version})
+        else:
+            say(f"wrote {path}: {player}'s view, {n} events" + ("" if actors else " (game over: seed revealed)"))
         wrote += 1
-    if not wrote:
+    if not wrote and not json:
         say("nothing new to send")
 
 
@@ -187,9 +235,16 @@ def inbox(
     folder: Annotated[Path, typer.Argument(metavar="DIR")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Apply every move and join file in DIR: joins first, then moves by position
-    and seat; files of seats acting at once wait until all are in (the log does not
-    depend on the order they arrived).  Handled files move to DIR/applied or DIR/refused."""
+    """Apply every move and join file in DIR.
+
+    Joins first, then moves by position and seat; files of seats acting at
+    once wait until all are in (the log does not depend on the order they
+    arrived).  Handled files move to DIR/applied or DIR/refused.
+
+    \b
+    Example:
+      citylog inbox in/
+    """
     if not folder.is_dir():
         raise ServiceError(f"no directory {folder}")
     svc = service(ctx)
@@ -282,11 +337,17 @@ def _tell(json: bool, path: Path, outcome: str, why: str) -> None:
 
 def legal(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[str, typer.Option("--as", help="The player")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """The legal commands of a player now (none if it is not their turn)."""
+    """A player's legal commands now (none if it is not their turn).
+
+    \b
+    Example:
+      citylog legal GAME-seq4-alice.jsonl --as alice
+    """
+    ref = game_or_file(ctx, ref)
     log = open_log(service(ctx), ref)
     game, _, states = fold_log(log)
     players = log.header.definition.players

@@ -17,11 +17,126 @@ except ImportError:  # pragma: no cover - older typer on plain Click
 
 import importlib
 
-from cli.context import AppState
+from cli.context import AppState, state
 from cli.output import one_line
 
+# -- conventions every command follows (issue 14) -------------------------------
+# Applied to the Click commands as they are built: global options accepted after
+# the command too, one metavar style (GAME, FILE, PLAYER, N — never <str> or
+# {game}), help on --json, flags without a --no- twin's "[default: no-force]".
+METAVARS = {
+    "as_": "PLAYER", "player": "PLAYER", "at": "SEQ", "out": "FILE", "key": "FILE", "seed": "SEED",
+    "players": "PLAYERS", "games": "N", "limit": "N", "budget": "N", "last": "N", "coins": "N",
+    "planning": "N", "bots": "POLICY", "option": "KEY=VALUE", "game": "GAME", "status": "STATUS",
+    "after": "GAME", "format": "FORMAT", "chance": "OUTCOME", "try_": "COMMAND", "from_": "STORE",
+    "to": "STORE", "for_": "SECONDS", "variant": "VARIANT", "sides": "SIDES", "card": "CARD",
+    "tag": "TAG", "db": "FILE|URL", "durability": "full|normal", "game_id": "GAME", "ref": "GAME|FILE",
+}  # fmt: skip
+JSON_HELP = "Print the result as JSON (one object per line), for scripts."
+
+
+def _metavar(param: Any) -> str:
+    name = param.name or ""
+    return METAVARS.get(name, name.strip("_").upper())
+
+
+def _plain_argument_metavar(self: Any, ctx: Any, *, usage: bool = False) -> str:
+    """``GAME``, ``[GAME]``, ``FILE...``: no braces, no ``:type``."""
+    var = self.metavar or _metavar(self)
+    if self.nargs != 1 and not var.endswith(("...", "…")):
+        var += "..."
+    return f"[{var}]" if usage and not self.required else var
+
+
+_PLAIN_CLASSES: dict[type, type] = {}
+
+
+def _complete_game(ctx: Any, param: Any, incomplete: str) -> list[str]:
+    """Tab completion of a GAME: the stored ids starting with what was typed (and
+    ``last``); none for a FILE-looking word, so the shell completes file names."""
+    if "/" in incomplete or "." in incomplete:
+        return []
+    try:
+        from events.store import open_store
+
+        store = open_store(ctx.find_root().params.get("db"), readonly=True)
+        try:
+            ids = store.ids_with_prefix(incomplete, 50) if incomplete else [g.id for g in store.list_games()][-50:]
+        finally:
+            store.close()
+    except Exception:  # noqa: BLE001 - completion never fails loudly
+        return []
+    return ids + (["last"] if "last".startswith(incomplete.lower()) else [])
+
+
+def _set_global(name: str) -> Any:
+    def callback(ctx: Any, param: Any, value: Any) -> Any:
+        if value is not None and not ctx.resilient_parsing:
+            if name == "durability":
+                value = _check_durability(value)
+            setattr(state(ctx), name, value)
+        return value
+
+    return callback
+
+
+def _check_durability(value: str) -> str:
+    if value not in ("full", "normal"):
+        raise typer.BadParameter("--durability is 'full' or 'normal'")
+    return value
+
+
+def _global_options() -> list[Any]:
+    """--db and --durability for a subcommand: the same as before the command."""
+    from typer.core import TyperOption
+
+    return [
+        TyperOption(
+            param_decls=["--db"], type=str, default=None, expose_value=False, is_eager=True,
+            callback=_set_global("db"), metavar="FILE|URL", show_default=False,
+            help="The database (also before the command; default: $CITYLOG_DB or the user data dir).",
+        ),
+        TyperOption(
+            param_decls=["--durability"], type=str, default=None, expose_value=False, is_eager=True,
+            callback=_set_global("durability"), metavar="full|normal", show_default=False,
+            help="'full' (default) or 'normal' (faster; also before the command).",
+        ),
+    ]
+
+
+def conventions(cmd: Any, root: bool = False) -> None:
+    """Apply the CLI's conventions to a built Click command (and its subcommands)."""
+    for sub in getattr(cmd, "commands", {}).values():
+        conventions(sub)
+    for param in cmd.params:
+        if param.param_type_name == "argument":
+            cls = type(param)
+            if cls not in _PLAIN_CLASSES:
+                _PLAIN_CLASSES[cls] = type(f"Plain{cls.__name__}", (cls,), {"make_metavar": _plain_argument_metavar})
+            param.__class__ = _PLAIN_CLASSES[cls]
+            if (param.metavar or "").startswith("GAME") and param._custom_shell_complete is None:
+                param._custom_shell_complete = _complete_game
+            continue
+        if param.is_flag:
+            param.show_default = False
+            if param.name == "json" and not param.help:
+                param.help = JSON_HELP
+        elif param.metavar is None:
+            param.metavar = _metavar(param)
+    if not root:
+        names = {p.name for p in cmd.params}
+        cmd.params.extend(o for o in _global_options() if o.name not in names)
+
+
 class OneLineErrors(TyperGroup):
-    """Usage errors as one line on stderr, exit 2 (not Click's multi-line box)."""
+    """Usage errors as one line on stderr, exit 2 (not Click's multi-line box).
+    Its commands follow :func:`conventions`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for sub in self.commands.values():
+            conventions(sub)
+        conventions(self, root=True)
 
     def main(
         self,
@@ -41,7 +156,10 @@ class OneLineErrors(TyperGroup):
             sys.exit(0)
         except click_errors.ClickException as e:
             message = one_line(" ".join(e.format_message().split()))
-            where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else "citylog"
+            where = e.ctx.command_path if isinstance(e, click_errors.UsageError) and e.ctx else None
+            if where is None:  # a parser error carries no context: name the command from argv
+                name = invoked_name(sys.argv[1:] if args is None else args)
+                where = f"citylog {name}" if name in COMMAND_MODULES else "citylog"
             sys.stderr.write(f"{where}: {message}\n")
             sys.exit(e.exit_code)
         except typer.Abort:
@@ -57,29 +175,61 @@ def _root(
         typer.Option(
             "--db",
             envvar="CITYLOG_DB",
-            help="The SQLite file (default: the user data dir) or a postgresql:// URL.",
+            metavar="FILE|URL",
+            help="The SQLite file (default: the user data dir) or a postgresql:// URL; "
+            "also accepted after the command.",
         ),
     ] = None,
     durability: Annotated[
         str,
         typer.Option(
+            metavar="full|normal",
             help="'full' (synchronous=FULL, the default) or 'normal' (faster; may lose the last "
-            "commits on power loss, never corrupts)."
+            "commits on power loss, never corrupts).",
         ),
     ] = "full",
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Print citylog's version and exit."),
+    ] = False,
 ) -> None:
-    if durability not in ("full", "normal"):
-        raise typer.BadParameter("--durability is 'full' or 'normal'")
+    """Record, replay and adjudicate Card City, 5x5 City and Point City games.
+
+    A GAME is a game id, a unique start of one (git-style, any case), or
+    'last' (the newest game not made by simulate).  --db and --durability may
+    also follow the command.
+
+    \b
+    Example:
+      citylog demo
+      citylog new card-city --players alice,bob --bots bob=greedy
+      citylog play last --as alice
+    """
+    _check_durability(durability)
     ctx.obj = AppState(db=db, durability="normal" if durability == "normal" else "full")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as dist_version
+
+        try:
+            number = dist_version("citylog")
+        except PackageNotFoundError:  # pragma: no cover - run from a source tree
+            number = "unknown"
+        sys.stdout.write(f"citylog {number}\n")
+        raise typer.Exit(0)
 
 
 # The modules that register commands, in the order ``--help`` lists them, and
 # which module registers each command: start-up imports only the module of the
 # command invoked (every module for the top-level ``--help`` or an unknown name).
 # tests/cli/test_startup.py checks this table against what the modules register.
-MODULES = ("games", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint")
+MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint")
 COMMAND_MODULES = {
     "new": "games", "list": "games", "show": "games", "log": "games",
+    "delete": "library", "tag": "library", "untag": "library",
     "move": "play", "autoplay": "play", "play": "play",
     "explain": "inspect", "diff": "inspect", "verify": "inspect",
     "export": "files", "import": "files", "fork": "files", "picture": "files",
@@ -113,9 +263,8 @@ def new_app() -> typer.Typer:
     app = typer.Typer(
         cls=OneLineErrors,
         name="citylog",
-        help="Record, replay and adjudicate Card City, 5x5 City and Point City games.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,  # --install-completion / --show-completion (the full app answers completions)
         pretty_exceptions_enable=False,
         rich_markup_mode=None,  # plain Click help and errors: no rich/markdown import at start-up
     )
@@ -158,6 +307,10 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("citylog: interrupted\n")
         raise SystemExit(130) from None
+    except BrokenPipeError:
+        from cli.output import reader_went_away
+
+        reader_went_away()
     except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback
         sys.stderr.write(f"citylog: internal error: {type(exc).__name__}: {exc}\n")
         raise SystemExit(3) from None

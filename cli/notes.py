@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.context import service
+from cli.context import game_id as resolve_game, service
 from cli.errors import guarded
 from cli.output import emit_json, plain
 from events.service import ServiceError
@@ -15,20 +15,30 @@ from replay.tree import Node, game_tree, render_tree
 
 def note(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
-    text: Annotated[Optional[str], typer.Argument(help="The note (omit it to list the game's notes)")] = None,
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    text: Annotated[Optional[str], typer.Argument(metavar="TEXT", help="The note (omit it to list the game's notes)")] = None,
     at: Annotated[Optional[int], typer.Option(help="The event's seq the note is about")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Attach a note to a point of a game (outside the hash chain: the game is
-    unchanged); without TEXT, list the game's notes."""
+    """Attach a note to a point of a game, or list its notes.
+
+    Notes are kept outside the hash chain: the game is unchanged.  Without
+    TEXT, list the game's notes.
+
+    \b
+    Example:
+      citylog note last --at 42 "why not build here?"
+      citylog note last
+    """
+    game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     if text is None:
         if at is not None:
             raise ServiceError("--at goes with a note's text; 'citylog note GAME' lists the notes")
         notes = svc.store.notes(game_id)
         if json:
-            emit_json([{"seq": n.seq, "text": n.text} for n in notes])
+            for n in notes:
+                emit_json({"game_id": game_id, "seq": n.seq, "text": n.text})
         for n in notes if not json else ():
             plain(f"#{n.seq}  {n.text}")
         return
@@ -36,7 +46,7 @@ def note(
         raise ServiceError("which event is the note about? give --at SEQ")
     svc.note(game_id, at, text)
     if json:
-        emit_json({"game_id": game_id, "seq": at})
+        emit_json({"game_id": game_id, "seq": at, "text": text})
     else:
         plain(f"noted at seq {at} of {game_id}")
 
@@ -54,10 +64,18 @@ def _as_json(node: Node) -> dict[str, object]:
 
 def tree(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """A game with its forks as a tree: where each branches, its seed, its result."""
+    """A game with its forks as a tree.
+
+    Where each branches, its seed, its result.
+
+    \b
+    Example:
+      citylog tree last
+    """
+    game_id = resolve_game(ctx, game_id)
     root = game_tree(service(ctx), game_id)
     if json:
         emit_json(_as_json(root))

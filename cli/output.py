@@ -71,6 +71,28 @@ def is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
+def out_path(out: str | None, name: str) -> Path:
+    """Where ``-o`` says: a file, or a directory (one that exists, or written
+    with a trailing slash, then made) to hold the file under its default ``name``."""
+    if out is None:
+        return Path(name)
+    if Path(out).is_dir() or out.endswith(("/", os.sep)):
+        Path(out).mkdir(parents=True, exist_ok=True)
+        return Path(out) / name
+    return Path(out)
+
+
+def reader_went_away() -> None:
+    """stdout's reader closed the pipe (``citylog list | head -1``): stop quietly,
+    as a Unix tool killed by SIGPIPE does (exit 141), with no error message."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing more reaches the closed pipe at exit
+    except (OSError, ValueError):  # not a real file (a test's capture)
+        pass
+    raise SystemExit(141)
+
+
 def write_file(path: Path, data: bytes, force: bool = False) -> None:
     """Write ``path``; an existing file is never overwritten without ``force``
     (``ServiceError``: exit 2, nothing written)."""

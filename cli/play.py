@@ -10,12 +10,12 @@ from typing import Annotated, Any, Optional
 import msgspec
 import typer
 
-from cli.context import service
+from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.games import seat_names
 from cli.inputs import read_small_text
 from cli.keys import key_for
-from cli.output import emit_json, say, say_markup, write_file
+from cli.output import emit_json, out_path, say, say_markup, write_file
 from cli.prompt import Menu, Session
 from cli.results import result_lines, verdict
 from events import statements
@@ -34,7 +34,7 @@ def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int
             {
                 "game_id": gid,
                 "seq": loaded.version,
-                "events": [w.seq for w in written],
+                "written": [w.seq for w in written],
                 "to_act": seat_names(loaded.players, loaded.game.to_act(loaded.state)),
                 "over": loaded.game.result(loaded.state) is not None,
             }
@@ -49,18 +49,30 @@ def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int
 
 def move(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
-    commands: Annotated[Optional[list[str]], typer.Argument(help="e.g. 'build R F5' (several: a move file)")] = None,
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    commands: Annotated[
+        Optional[list[str]], typer.Argument(metavar="COMMAND...", help="e.g. 'build R F5' (several: a move file)")
+    ] = None,
     as_: Annotated[Optional[str], typer.Option("--as", help="The player making the move")] = None,
     chance: Annotated[Optional[str], typer.Option(help="A chance outcome, for --table games")] = None,
     out: Annotated[
-        Optional[Path], typer.Option(help="Write a (signed) move file for email: a file, or a directory")
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="Write a (signed) move file for email: a file, or a directory"),
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite the move file")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the move file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Make a move, non-interactively (scripts, email); ``--out``: several commands into one move file."""
+    """Make one move, non-interactively (scripts, email).
+
+    With -o/--out, several commands go into one move file for email instead.
+
+    \b
+    Example:
+      citylog move last --as alice 'build R 0,1'
+      citylog move GAME-seq4-alice.jsonl --as alice 'split RC PL IC' -o .
+    """
+    ref = game_or_file(ctx, ref)
     svc = service(ctx)
     command = commands[0] if commands else None
     if (command is None) == (chance is None):
@@ -88,7 +100,7 @@ def move(
 
 
 def _write_move_file(
-    ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: Path,
+    ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: str | Path,
     key: Path | None, force: bool, json: bool,
 ) -> None:
     """The moves against the latest position of a game id or an exported (view) file;
@@ -129,11 +141,10 @@ def _write_move_file(
         move_file = msgspec.structs.replace(
             move_file, signature=sign(private, "move", statements.body(move_file))
         )
-    if out.is_dir():
-        out = out / f"{gid}-seq{seq}-{player}-move.json"
+    out = out_path(str(out), f"{gid}-seq{seq}-{player}-move.json")
     write_file(out, statements.encode(move_file), force)
     if json:
-        emit_json({"move_file": str(out), "seq": seq})
+        emit_json({"file": str(out), "game_id": gid, "player": player, "seq": seq})
     else:
         shown = "; ".join(formatted)
         say(f"wrote {out}: {player} '{shown}' against seq {seq}" + (" (signed)" if pbem else ""))
@@ -141,11 +152,19 @@ def _write_move_file(
 
 def autoplay(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument()],
-    bots: Annotated[str, typer.Option(help="The policy for every remaining decision")] = "greedy",
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    bots: Annotated[
+        str, typer.Option(help="The policy for every remaining decision: greedy (default, as simulate) or random")
+    ] = "greedy",
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Bots play every remaining decision to the end."""
+    """Bots play every remaining decision to the end.
+
+    \b
+    Example:
+      citylog autoplay last --bots random
+    """
+    game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     written = svc.autoplay(game_id, bots)
     loaded = svc.load(game_id)
@@ -154,6 +173,7 @@ def autoplay(
         emit_json(
             {
                 "game_id": game_id,
+                "seq": loaded.version,
                 "events": loaded.version,
                 "scores": result.scores if result else None,
                 "winners": [loaded.players[w] for w in result.winners] if result else None,
@@ -169,16 +189,27 @@ def autoplay(
 
 def play(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME_ID|FILE")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Play this seat only (others wait)")] = None,
     out: Annotated[
-        Optional[Path], typer.Option(help="FILE (a view by email): the directory for the signed move file")
+        Optional[str],
+        typer.Option("-o", "--out", metavar="DIR", help="FILE (a view by email): the directory for the signed move file"),
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
 ) -> None:
-    """Interactive play at a prompt: the board and numbered legal commands; ? lists the
-    commands that apply, with board, log, score, undo (against bots) and quit.  On a view
-    file (``--as P --out DIR``): choose your moves, then they go into one signed move file."""
+    """Play at a prompt: the board and numbered legal commands.
+
+    ? lists the commands that apply now, with board, log, score, undo
+    (against bots) and quit.
+
+    On a view file received by email (--as PLAYER --out DIR): choose your
+    moves, then they go into one signed move file.
+
+    \b
+    Example:
+      citylog play last --as alice
+    """
+    game_id = game_or_file(ctx, game_id)
     svc = service(ctx)
     if Path(game_id).is_file():
         if as_ is None or out is None:
@@ -188,7 +219,7 @@ def play(
     Session(svc, game_id, as_, _prompt).run()
 
 
-def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: Path, key: Path | None) -> None:
+def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: str, key: Path | None) -> None:
     """Choose moves on a view file; write them as one move file when the seat's turn is done."""
     log = open_log(svc, ref, player)  # the player's own view
     game, _, states = fold_log(log)

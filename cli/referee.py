@@ -15,8 +15,8 @@ from core.engine import BoardScore
 
 
 def score(
-    game: Annotated[str, typer.Argument(help="card-city or 5x5-city")],
-    boards: Annotated[list[Path], typer.Argument(metavar="BOARD_FILE...")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city or 5x5-city")],
+    boards: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Board files")],
     coins: Annotated[Optional[int], typer.Option(help="Card City: coins at the end")] = None,
     variant: Annotated[Optional[str], typer.Option(help="Card City: decentralization")] = None,
     sides: Annotated[Optional[str], typer.Option(help="5x5 City: A/B per building card, e.g. ABAAABBAAA")] = None,
@@ -25,7 +25,7 @@ def score(
 ) -> None:
     """Score finished boards typed in from the table.
 
-    A board file is a board exactly as ``citylog show`` prints it (the column
+    A board file is a board exactly as citylog show prints it (the column
     letters above, each row starting with its number, · an empty square), or a
     bare 5 × 5: five lines of five squares, top row first. Blank lines and #
     comments are ignored, and so are lines around a copied board (the player's
@@ -36,6 +36,11 @@ def score(
     board's City Hall is E5 wherever it was typed). 5x5 City: F S H E O N T P W
     G, a Factory, Shop or Warehouse with its Goods letter (Fe, Sm, Wc), . or a
     section number empty; squares A1–E5.
+
+    \b
+    Example:
+      citylog score card-city board.txt --coins 36
+      citylog score 5x5-city board.txt --sides ABAAABBAAA --planning 4 --json
     """
     g = registry.get(game)
     params = {
@@ -49,19 +54,25 @@ def score(
 
 
 def where(
-    game: Annotated[str, typer.Argument(help="card-city")],
-    board: Annotated[Path, typer.Argument(metavar="BOARD_FILE")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city")],
+    board: Annotated[Path, typer.Argument(metavar="FILE", help="A board file")],
     card: Annotated[str, typer.Option(help="R, C, L, I or P")],
     coins: Annotated[Optional[int], typer.Option(help="Coins in hand (Leisure costs 5)")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Where may this card be built?  Legal squares, and the rule that forbids each other one.
+    """Where may this card be built?
 
-    The board file is as for ``citylog score``: a Card City board copied from
-    ``citylog show`` as printed (column letters, row numbers, · empty), or a bare
+    The legal squares, and the rule that forbids each other one.
+
+    The board file is as for citylog score: a Card City board copied from
+    citylog show as printed (column letters, row numbers, · empty), or a bare
     5 × 5 of H R C L I P and . (empty). Squares are answered in the frame the
     commands use, City Hall at E5 [CL-10], for the squares of the typed board
     only [CL-7].
+
+    \b
+    Example:
+      citylog where card-city board.txt --card R --coins 3
     """
     params = {"coins": str(coins)} if coins is not None else {}
     r = registry.get(game).where_board(read_small_text(board), str(board), card.upper(), params)

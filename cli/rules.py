@@ -8,20 +8,35 @@ from typing import Annotated, Optional
 import typer
 
 from cli.errors import fail, guarded
-from cli.output import say
+from cli.output import emit_json, say
 from cli.rulings import find, rulings
 
 
 def rules(
     rule: Annotated[Optional[str], typer.Argument(metavar="ID", help="A ruling id (CC-3, FC-7, PC-2, CL-4, FL-1, PL-13, GL-1), a rulebook section's id (CB-6) or name ('Zoning Laws')")] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Print a ruling (``[CC-10]`` in an error names one), or every ruling's id and first words.
+    """Print a ruling by its id, or every ruling's id and first words.
 
-    CC-/FC-/PC- rulings complete the Card City, 5x5 City and Point City rulebooks;
-    CL-/FL-/PL-/GL- are citylog's own readings where neither decides; CB-/FB- name
-    the Card City and 5x5 City rulebooks' sections (``citylog rules "Zoning Laws"``).
+    An error naming [CC-10] points at one.  CC-/FC-/PC- rulings complete the
+    Card City, 5x5 City and Point City rulebooks; CL-/FL-/PL-/GL- are
+    citylog's own readings where neither decides; CB-/FB- name the Card City
+    and 5x5 City rulebooks' sections (citylog rules "Zoning Laws").
+
+    \b
+    Example:
+      citylog rules CC-10
     """
     every = rulings()
+    if json:
+        chosen = list(every.values()) if rule is None else []
+        if rule is not None:
+            found = find(rule)
+            chosen = [found] if found is not None else []
+        for r in chosen:
+            emit_json({"id": r.id, "section": r.section, "text": r.text})
+        if chosen or rule is None:
+            return
     if rule is None:
         section = None
         for r in every.values():

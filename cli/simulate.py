@@ -13,6 +13,8 @@ from cli.errors import guarded
 from cli.games import parse_options, parse_players
 from cli.output import emit_json, is_terminal, say, say_markup
 from cli.results import result_lines
+from core import registry
+from core.engine import normalize_options
 from events.service import GameService, ServiceError
 
 
@@ -26,13 +28,21 @@ def _policies(text: str, n: int) -> dict[int, str]:
 
 
 def _one(
-    svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str], options: dict[str, str]
+    svc: GameService, game: str, names: list[str], seed: str, bots: dict[int, str], options: dict[str, str],
+    tag: str | None = None, keep: bool = True,
 ) -> dict[str, Any]:
-    gid = svc.create(game, names, seed=seed, bots=bots, options=options)
+    """One bot game and its result; ``keep`` False (``--no-store``): forgotten once
+    scored, so a long run's memory does not grow with its games."""
+    with svc.store.transaction():  # stored with its tag, or not at all
+        gid = svc.create(game, names, seed=seed, bots=bots, options=options)
+        if tag:
+            svc.store.add_tags(gid, [tag])
     loaded = svc.load(gid)
     result = loaded.game.result(loaded.state)
     if result is None:
         raise ServiceError("a simulated game did not end")
+    if not keep:
+        svc.delete(gid)
     return {
         "game_id": gid,
         "seed": seed,
@@ -147,31 +157,69 @@ def _table(summary: dict[str, Any], bots: str) -> list[str]:
 
 def simulate(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument()],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city, 5x5-city or point-city")],
     players: Annotated[str, typer.Option(help="A count or names")],
-    seed: Annotated[str, typer.Option(help="Game k gets seed SEED/k")],
+    seed: Annotated[
+        Optional[str], typer.Option(help="Game k gets seed SEED/k (default: a fresh one, printed to repeat the run)")
+    ] = None,
     games: Annotated[int, typer.Option(min=1, help="How many games")] = 1,
-    bots: Annotated[str, typer.Option(help="POLICY, or one per seat: greedy,random")] = "random",
-    option: Annotated[list[str], typer.Option("--option", help="K=V, repeatable (as for 'new')")] = [],  # noqa: B006
+    bots: Annotated[
+        str, typer.Option(help="POLICY, or one per seat: greedy,random (default greedy, as autoplay)")
+    ] = "greedy",
+    option: Annotated[list[str], typer.Option("--option", metavar="KEY=VALUE", help="A game option, repeatable (as for 'new')")] = [],  # noqa: B006
+    tag: Annotated[
+        str, typer.Option(help="Store the games under this tag ('': none); list hides tag sim unless asked")
+    ] = "sim",
+    store: Annotated[
+        bool, typer.Option("--store/--no-store", help="Keep the games in the database, or in memory only")
+    ] = True,
     progress: Annotated[
         Optional[bool], typer.Option("--progress/--no-progress", help="A progress bar (default: on a terminal)")
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="One line per game, then one summary object")] = False,
 ) -> None:
-    """K complete bot games, stored, with a summary per seat: win/tie/loss, score and margin spread."""
-    names = parse_players(players)
+    """Many complete bot games, with statistics per seat.
+
+    Win/tie/loss (a shared win is a tie), and the mean, sd, median and 95%
+    interval of score and margin.  The games are stored tagged sim (so
+    'citylog list' leaves them out: see them with --tag sim), or kept in
+    memory only with --no-store.
+
+    \b
+    Example:
+      citylog simulate 5x5-city --players 3 --games 100 --bots greedy,random,random
+      citylog simulate card-city --players 2 --games 20 --option parking-meters=yes --no-store
+    """
+    import secrets
+
+    from events.store import check_tag
+
+    names = parse_players(players, game)
     policies = _policies(bots, len(names))
     options = parse_options(option)
-    svc = service(ctx)
+    if tag:
+        check_tag(tag)
+    if seed is None:
+        seed = secrets.token_hex(4)
+        if not json:
+            say(f"seed {seed} (repeat this run with --seed {seed})")
+    if store:
+        svc = service(ctx)
+    else:
+        from events.sqlite_store import SqliteStore
+
+        svc = GameService(SqliteStore(":memory:"))
     results = []
     seeds = [f"{seed}/{k}" for k in range(games)]
     show_progress = progress if progress is not None else (is_terminal() and not json)
 
     def each(s: str) -> None:
-        results.append(_one(svc, game, names, s, policies, options))
+        results.append(_one(svc, game, names, s, policies, options, tag, store))
         if json:
             r = dict(results[-1])
             r.pop("winner_seats")
+            if not store:  # an in-memory game's id names nothing afterwards
+                r.pop("game_id", None)
             emit_json(r)
 
     if show_progress:
@@ -187,8 +235,8 @@ def simulate(
     else:
         for s in seeds:
             each(s)
-    loaded_options = svc.load(results[0]["game_id"]).record.definition.options if results else options
-    summary = summarize(game, names, policies, dict(loaded_options), seed, results)
+    spec = registry.get(game).spec
+    summary = summarize(game, names, policies, normalize_options(spec, options), seed, results)
     if json:
         emit_json({"summary": summary})
         return
@@ -199,16 +247,31 @@ def simulate(
 def demo(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option(help="The demo's seed")] = "demo",
-    game: Annotated[str, typer.Option(help="Which game")] = "card-city",
-    players: Annotated[int, typer.Option(min=1, max=8, help="How many bots")] = 3,
+    game: Annotated[str, typer.Option(metavar="KIND", help="card-city, 5x5-city or point-city")] = "card-city",
+    players: Annotated[int, typer.Option(metavar="N", help="How many bots (1–4)")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """A seeded bot game recorded into the store, printed as it plays, then the scores."""
+    """A seeded bot game, recorded and printed as it plays.
+
+    Then the scores, and how to replay it.
+
+    \b
+    Example:
+      citylog demo --game point-city --players 2
+    """
     svc = service(ctx)
-    names = ["ada", "ben", "cy", "dee"][:players] if players <= 4 else parse_players(str(players))
+    parse_players(str(players), game)  # "Card City takes 1–4 players", as new and simulate say
+    names = ["ada", "ben", "cy", "dee"][:players]
     gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
     loaded = svc.load(gid)
     g = loaded.game
+    if json:
+        done = g.result(loaded.state)
+        emit_json({"game_id": gid, "seq": loaded.version, "players": list(names),
+                   "scores": list(done.scores) if done else None,
+                   "winners": [names[w] for w in done.winners] if done else None})
+        return
     if not quiet:
         for r, e in zip(loaded.records, loaded.events, strict=True):
             say(f"{r.seq:>4}  {g.describe(e, loaded.players)}")

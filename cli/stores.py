@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.context import service
+from cli.context import game_id as resolve_game, service
 from cli.errors import guarded
 from cli.output import emit_json, plain
 from events.service import ServiceError
@@ -17,11 +17,18 @@ def copy(
     ctx: typer.Context,
     from_: Annotated[str, typer.Option("--from", help="Source: a SQLite file or postgresql:// URL")],
     to: Annotated[str, typer.Option("--to", help="Target: a SQLite file or postgresql:// URL")],
-    game: Annotated[list[str], typer.Option("--game", help="Only this game id (repeatable)")] = [],  # noqa: B006
+    game: Annotated[list[str], typer.Option("--game", help="Only this game (repeatable)")] = [],  # noqa: B006
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Copy games between stores; every chain verified on both sides, hashes
-    identical.  Idempotent: rerun an interrupted copy to finish it."""
+    """Copy games between stores (SQLite, PostgreSQL), verified.
+
+    Every chain is verified on both sides, hashes identical.  Idempotent:
+    rerun an interrupted copy to finish it.
+
+    \b
+    Example:
+      citylog copy --from citylog.db --to postgresql://citylog@/postgres?host=/tmp
+    """
     from events.copy import copy_games
     from events.store import is_url, open_store
 
@@ -34,6 +41,11 @@ def copy(
             raise ServiceError(f"--from: no database at {from_}")
     src = open_store(from_, readonly=True)
     try:
+        if game:
+            from events.service import GameService
+
+            source = GameService(src)
+            game = [source.resolve(g) for g in game]
         dst = open_store(to, durability=ctx.find_root().obj.durability)
         try:
             report = copy_games(src, dst, game or None)
@@ -54,7 +66,7 @@ def copy(
 
 def watch(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME_ID")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
     as_: Annotated[
         Optional[str], typer.Option("--as", help="What this player may see (default: a spectator's view)")
     ] = None,
@@ -62,14 +74,21 @@ def watch(
     for_: Annotated[Optional[float], typer.Option("--for", help="Stop after this many seconds")] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Follow a game as other processes append to it, until it ends (PostgreSQL:
-    LISTEN/NOTIFY; SQLite: polling the head).  Each new event is folded onto
-    the last state — never the whole log again.  Hidden cards stay hidden: a
-    spectator's view, or ``--as`` a player's."""
+    """Follow a game as other processes append to it, until it ends.
+
+    PostgreSQL: LISTEN/NOTIFY; SQLite: polling the head.  Each new event is
+    folded onto the last state, never the whole log again.  Hidden cards stay
+    hidden: a spectator's view, or --as a player's.
+
+    \b
+    Example:
+      citylog watch last --as alice --for 60
+    """
     if last < 0:
         raise ServiceError("--last must be 0 or more")
     if for_ is not None and for_ < 0:
         raise ServiceError("--for must be 0 or more seconds")
+    game_id = resolve_game(ctx, game_id, readonly=True)
     svc = service(ctx, readonly=True)
     loaded = svc.load(game_id)
     game, players = loaded.game, loaded.players
@@ -79,7 +98,7 @@ def watch(
         for r, e in zip(loaded.records[start:upto], loaded.events[start:upto], strict=True):
             text = game.describe(game.redact(e, seat), players)
             if json:
-                emit_json({"seq": r.seq, "type": r.type, "hash": r.hash, "text": text})
+                emit_json({"game_id": game_id, "seq": r.seq, "type": r.type, "hash": r.hash, "text": text})
             else:
                 plain(f"{r.seq:>5}  {text}")
 

@@ -105,6 +105,17 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX notes_game ON notes (game_id, seq, id);
         """,
     ),
+    (
+        3,  # tags (issue 14): labels outside the hash chain
+        """
+        CREATE TABLE tags (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            tag TEXT NOT NULL,
+            PRIMARY KEY (game_id, tag)
+        );
+        CREATE INDEX tags_tag ON tags (tag, game_id);
+        """,
+    ),
 ]
 """The PostgreSQL schema's own numbered steps (its version 1 is SQLite's 6)."""
 PG_SCHEMA_VERSION = PG_MIGRATIONS[-1][0]

@@ -33,7 +33,7 @@ from events.codec import decoder_for, to_item
 from events.envelope import GameDefinition, Recorded
 from events.signing import is_public_hex
 from events.statements import JoinFile, MoveFile
-from events.store import EventStore, GameRecord, new_game_id
+from events.store import SIM_TAG, EventStore, GameNotFound, GameRecord, new_game_id
 
 MAX_AUTO_STEPS = 100_000
 CACHE_GAMES = 32
@@ -44,6 +44,10 @@ class ServiceError(Exception):
     """A request the service refuses; ``exit_code`` 2 is bad input, 1 a failed check."""
 
     exit_code = 2
+
+
+class AmbiguousGame(ServiceError):
+    """A game id prefix that more than one game starts with."""
 
 
 class StaleMove(ServiceError):
@@ -153,6 +157,34 @@ class GameService:
         cache[game_id] = loaded
         while len(cache) > self.cache_games:
             del cache[next(iter(cache))]  # the least recently used
+
+    # -- finding a game --------------------------------------------------------
+    LAST = "last"
+
+    def resolve(self, ref: str) -> str:
+        """The id of the game ``ref`` names: an exact id; ``last``, the newest game
+        (simulated games, tagged ``sim``, left out); or a unique prefix of an id,
+        git-style and case-insensitive.  GameNotFound if none; AmbiguousGame
+        (exit 2) naming the candidates if several start with it."""
+        try:
+            return self.store.get_game(ref).id
+        except GameNotFound:
+            pass
+        if ref.lower() == self.LAST:
+            latest = self.store.latest_id(hidden_tag=SIM_TAG)
+            if latest is None:
+                raise GameNotFound(ref)
+            return latest
+        found = self.store.ids_with_prefix(ref, 11)
+        if not found:
+            raise GameNotFound(ref)
+        if len(found) > 1:
+            more = ", …" if len(found) > 10 else ""
+            raise AmbiguousGame(
+                f"{ref!r} is the start of {'more than 10' if more else len(found)} game ids: "
+                f"{', '.join(found[:10])}{more}; give more of the id"
+            )
+        return found[0]
 
     # -- reading -------------------------------------------------------------
     def game_of(self, record: GameRecord) -> Game[Any, Any, Any]:
@@ -561,6 +593,46 @@ class GameService:
             self.store.create_game(child)
             self._append(child, game, 0, events[:at] + more, state)
         return child.id
+
+    def with_forks(self, game_id: str) -> list[str]:
+        """``game_id`` and every game forked from it (and from those), forks
+        first: the order they can be deleted in."""
+        self.store.get_game(game_id)  # GameNotFound
+        order: list[str] = []
+
+        def walk(gid: str) -> None:
+            for child in self.store.forks_of(gid):
+                walk(child)
+            order.append(gid)
+
+        walk(game_id)
+        return order
+
+    def deletion(self, game_id: str, with_forks: bool = False) -> list[str]:
+        """What :meth:`delete` would remove, forks first; ServiceError naming the
+        forks of a game that has some, unless ``with_forks``."""
+        order = self.with_forks(game_id)
+        if len(order) > 1 and not with_forks:
+            forks = [g for g in order if g != game_id]
+            raise ServiceError(
+                f"game {game_id} has {len(forks)} fork{'s' if len(forks) != 1 else ''} "
+                f"({', '.join(forks[:10])}{', …' if len(forks) > 10 else ''}); "
+                "add --with-forks to delete them too, or delete them first"
+            )
+        return order
+
+    def delete(self, game_id: str, with_forks: bool = False) -> list[str]:
+        """Remove a game, its events and what is kept beside them (notes, tags,
+        signed files), in one transaction.  A game with forks is refused unless
+        ``with_forks``: then its forks, and theirs, go too (lineage stays whole:
+        no fork is left naming a missing parent).  The ids removed, forks first."""
+        order = self.deletion(game_id, with_forks)
+        with self.store.transaction():
+            for gid in order:
+                self.store.delete_game(gid)
+        for gid in order:
+            self._cache.pop(gid, None)
+        return order
 
     MAX_NOTE = 2000
 

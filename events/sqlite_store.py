@@ -156,6 +156,13 @@ MIGRATIONS: list[tuple[int, Migration]] = [
         "game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, text TEXT NOT NULL); "
         "CREATE INDEX IF NOT EXISTS notes_game ON notes (game_id, seq, id)",
     ),
+    # tags (issue 14): labels outside the hash chain (``tag``, ``list --tag``, simulate's ``sim``)
+    (
+        9,
+        "CREATE TABLE IF NOT EXISTS tags (game_id TEXT NOT NULL REFERENCES games(id), "
+        "tag TEXT NOT NULL, PRIMARY KEY (game_id, tag)); "
+        "CREATE INDEX IF NOT EXISTS tags_tag ON tags (tag, game_id)",
+    ),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
@@ -389,6 +396,12 @@ def filter_sql(where: GameFilter | None, mark: str, player_sql: str) -> tuple[st
     if where.player is not None:
         clauses.append(player_sql)
         args.append(where.player)
+    if where.tag is not None:
+        clauses.append(f"EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})")
+        args.append(where.tag)
+    if where.hidden_tag is not None:
+        clauses.append(f"NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})")
+        args.append(where.hidden_tag)
     if where.after is not None:
         clauses.append(
             f"(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = {mark})"

@@ -183,6 +183,10 @@ class GameFilter(msgspec.Struct, frozen=True):
     status: Status | None = None
     after: str | None = None
     limit: int | None = None
+    tag: str | None = None
+    """Only games with this tag."""
+    hidden_tag: str | None = None
+    """Leave out games with this tag (``list`` hides simulated games, tagged ``sim``)."""
 
 
 class Note(msgspec.Struct, frozen=True):
@@ -193,6 +197,25 @@ class Note(msgspec.Struct, frozen=True):
 
     seq: int
     text: str
+
+
+SIM_TAG = "sim"
+"""The tag ``simulate`` gives its games; ``list`` and ``last`` leave them out unless asked."""
+_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,39}")
+
+
+def check_tag(tag: str) -> str:
+    """``tag`` if it is a usable tag: 1–40 letters, digits, ``_ . : + -``, not
+    starting with a punctuation mark (so never mistaken for an option).
+
+    >>> check_tag("sim"), check_tag("club-2026")
+    ('sim', 'club-2026')
+    """
+    if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+        raise StoreError(
+            f"tag {str(tag)[:50]!r}: use 1–40 letters, digits and _ . : + - (starting with a letter or digit)"
+        )
+    return tag
 
 
 def new_game_id() -> str:
@@ -343,6 +366,35 @@ class EventStore(Protocol):
 
     def signed(self, game_id: str) -> dict[int, bytes]:
         """seq -> the signed statement behind the decision opening it."""
+        ...
+
+    def add_tags(self, game_id: str, tags: Sequence[str]) -> list[str]:
+        """Label the game (outside the hash chain); the tags it did not have yet."""
+        ...
+
+    def remove_tags(self, game_id: str, tags: Sequence[str]) -> list[str]:
+        """Take tags off the game; the ones it had."""
+        ...
+
+    def tags(self, game_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """game id -> its tags, sorted (untagged games left out)."""
+        ...
+
+    def ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """At most ``limit`` ids starting with ``prefix`` (case-insensitive), oldest first."""
+        ...
+
+    def latest_id(self, hidden_tag: str | None = None) -> str | None:
+        """The newest game's id, skipping games tagged ``hidden_tag``; None if none."""
+        ...
+
+    def forks_of(self, game_id: str) -> list[str]:
+        """The games forked directly from ``game_id``."""
+        ...
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game and everything kept beside it (events, notes, tags,
+        signed files); StoreError if it has forks."""
         ...
 
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...

@@ -12,14 +12,19 @@ from cli.errors import guarded
 
 def tui(
     ctx: typer.Context,
-    game_id: Annotated[Optional[str], typer.Argument(help="Open this game at once")] = None,
+    game_id: Annotated[Optional[str], typer.Argument(metavar="GAME", help="Open this game at once")] = None,
 ) -> None:
-    """Browse, replay, fork, diff and play games in a terminal UI."""
+    """Browse, replay, fork, diff and play games in a terminal UI.
+
+    \b
+    Example:
+      citylog tui last
+    """
     from cli.tui.app import CitylogApp
 
     svc = service(ctx)
     if game_id is not None:
-        svc.store.get_game(game_id)  # a one-line error for a missing game, before the screen
+        game_id = svc.resolve(game_id)  # a one-line error for a missing game, before the screen
     db = str(getattr(svc.store, "url", None) or getattr(svc.store, "path"))  # a URL keeps its password
     CitylogApp(db, game_id, durability=state(ctx).durability).run()
 

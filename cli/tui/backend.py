@@ -44,8 +44,11 @@ class Backend:
             return flatten(game_tree(svc, game_id), mark=game_id)
 
     def games(self) -> list[GameRow]:
+        """The library: every game but simulated ones (tag sim), as ``citylog list``."""
+        from events.store import SIM_TAG, GameFilter
+
         with self.service() as svc:
-            return [GameRow.of(rec, n) for rec, n in svc.store.list_games_with_counts()]
+            return [GameRow.of(rec, n) for rec, n in svc.store.list_games_with_counts(GameFilter(hidden_tag=SIM_TAG))]
 
     def follow(
         self,

@@ -78,7 +78,7 @@ def test_move_illegal_wrong_player_and_missing_game_leave_the_store_alone(db: Pa
     code, _, err = run(db, "move", gid, "--as", "zed", "take pair")
     assert code == 2 and "no player 'zed'" in err
     code, _, err = run(db, "move", "nope", "--as", "alice", "pass")
-    assert code == 2 and "no game 'nope'" in err
+    assert code == 2 and "no game or file 'nope'" in err
     code, _, err = run(db, "move", gid, "--as", "alice", "fly away")
     assert code == 2 and "unknown command" in err
     assert dump(db) == before
@@ -136,7 +136,7 @@ def test_fork_diff_export_import_verify(db: Path, tmp_path: Path) -> None:
     at = next(x["seq"] for x in map(json.loads, ok(db, "log", gid, "--json").splitlines())
               if x["seq"] > 20 and x["type"] == "cc.built") - 1
     fork = json.loads(ok(db, "fork", gid, "--at", str(at), "--seed", "other", "--json"))
-    assert fork["parent"] == gid and fork["at"] == at
+    assert fork["parent"] == gid and fork["fork_at"] == at
     ok(db, "autoplay", fork["game_id"], "--bots", "random")
     code, out, _ = run(db, "diff", gid, fork["game_id"], "--json")
     d = json.loads(out)

@@ -51,9 +51,9 @@ def test_notes_survive_a_text_record_round_trip(db: Path, tmp_path: Path) -> Non
     assert "{a bold split}" in text and "{@9 line one\\nline two \\}}" in text
     # bot seats are the importer's to give, never the file's [CL-V5]
     new = json.loads(ok(db, "import", str(record), "--bots", "greedy", "--json"))["game_id"]
-    assert json.loads(ok(db, "note", new, "--json")) == [
-        {"seq": 6, "text": "a bold split"},
-        {"seq": 9, "text": "line one\nline two }"},
+    assert [json.loads(line) for line in ok(db, "note", new, "--json").splitlines()] == [
+        {"game_id": new, "seq": 6, "text": "a bold split"},
+        {"game_id": new, "seq": 9, "text": "line one\nline two }"},
     ]
     assert ok(db, "export", new, "--format", "text") == text
     assert ok(db, "export", new).splitlines()[1:] == before.splitlines()[1:]  # same hashes

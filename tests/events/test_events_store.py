@@ -505,6 +505,72 @@ class TestEventStoreContract:
         c = store.append("g3", 0, items(4))
         assert not {r.hash for r in c} & {r.hash for r in a}
 
+    def test_tags_are_kept_outside_the_chain_and_filter_lists(self, store: EventStore) -> None:
+        for gid in ("g1", "g2", "g3"):
+            store.create_game(rec(gid))
+        written = store.append("g1", 0, items(2))
+        assert store.add_tags("g1", ["sim", "club", "sim"]) == ["sim", "club"]
+        assert store.add_tags("g1", ["club"]) == []  # already there
+        store.add_tags("g2", ["club"])
+        assert store.tags(["g1", "g2", "g3"]) == {"g1": ("club", "sim"), "g2": ("club",)}
+        assert store.read("g1") == written  # events and hashes untouched
+        ids = lambda f: [g.id for g, _ in store.list_games_with_counts(f)]  # noqa: E731
+        assert ids(GameFilter(tag="club")) == ["g1", "g2"]
+        assert ids(GameFilter(hidden_tag="sim")) == ["g2", "g3"]
+        assert ids(GameFilter(tag="club", hidden_tag="sim")) == ["g2"]
+        assert store.remove_tags("g1", ["sim", "nope"]) == ["sim"]
+        assert ids(GameFilter(hidden_tag="sim")) == ["g1", "g2", "g3"]
+        for bad in ("", "-x", "a b", "x" * 41, "a\nb", "ab\n"):
+            with pytest.raises(StoreError):
+                store.add_tags("g1", [bad])
+        with pytest.raises(GameNotFound):
+            store.add_tags("nope", ["x"])
+        with pytest.raises(GameNotFound):
+            store.remove_tags("nope", ["x"])
+
+    def test_ids_by_prefix_and_the_latest(self, store: EventStore) -> None:
+        store.create_game(rec("ab12", created_at="2024-01-01T00:00:00+00:00"))
+        store.create_game(rec("AB34", created_at="2024-01-02T00:00:00+00:00"))
+        store.create_game(rec("c5", created_at="2024-01-03T00:00:00+00:00"))
+        assert store.ids_with_prefix("ab") == ["ab12", "AB34"]  # any case, oldest first
+        assert store.ids_with_prefix("aB3") == ["AB34"]
+        assert store.ids_with_prefix("ab", limit=1) == ["ab12"]
+        assert store.ids_with_prefix("%") == store.ids_with_prefix("_") == store.ids_with_prefix("") == []
+        assert store.latest_id() == "c5"
+        store.add_tags("c5", ["sim"])
+        assert store.latest_id(hidden_tag="sim") == "AB34"
+        assert store.latest_id(hidden_tag="none") == "c5"
+
+    def test_delete_keeps_lineage_whole(self, store: EventStore) -> None:
+        store.create_game(rec("p", seed="x"))
+        store.append("p", 0, items(3))
+        store.create_game(rec("f", seed="x", parent="p", fork_at=2))
+        store.append("f", 0, items(2))
+        store.create_game(rec("other", seed="x"))
+        kept = store.append("other", 0, items(2))
+        for gid in ("p", "f", "other"):
+            store.add_note(gid, 1, "n")
+            store.add_tags(gid, ["t"])
+        store.add_signed("p", 1, b"statement")
+        assert store.forks_of("p") == ["f"] and store.forks_of("f") == []
+        with pytest.raises(StoreError, match="has forks"):
+            store.delete_game("p")
+        assert store.version("p") == 3  # refused: nothing removed
+        store.delete_game("f")
+        store.delete_game("p")
+        for gid in ("p", "f"):
+            with pytest.raises(GameNotFound):
+                store.get_game(gid)
+            with pytest.raises(GameNotFound):
+                store.read(gid)
+        assert store.signed("p") == {} and store.tags(["p", "f"]) == {}
+        assert [g.id for g in store.list_games()] == ["other"]
+        assert store.read("other") == kept and store.notes("other") == [Note(1, "n")]
+        with pytest.raises(GameNotFound):
+            store.delete_game("p")
+        store.create_game(rec("p", seed="y"))  # the id is free again, and starts afresh
+        assert store.version("p") == 0 and store.tags(["p"]) == {}
+
     def test_option_order_does_not_matter(self) -> None:
         other = msgspec.structs.replace(DEF, options={"expansion": "none", "side": "b"})
         assert list(other.options) != list(DEF.options)
@@ -573,6 +639,8 @@ class TestSqliteStore:
             assert s.get_game("old").definition == DEF
             s.add_note("old", 1, "notes arrive with migration 6")  # issue 15
             assert s.notes("old") == [Note(1, "notes arrive with migration 6")]
+            assert s.add_tags("old", ["kept"]) == ["kept"]  # issue 14: tags arrive with migration 9
+            assert s.tags(["old"]) == {"old": ("kept",)}
         with SqliteStore(path) as s:  # reopening migrates nothing more
             assert s.schema_version() == SCHEMA_VERSION
             assert s.version("old") == 3

@@ -489,6 +489,64 @@ def test_a_postgresql_schema_that_is_not_citylogs_is_refused_untouched(pg_url: s
     assert res.exit_code == 2 and "not a number" in res.output, res.output
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_library_commands_on_both_stores(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """simulate's tag, list's hiding, a prefix, last, tag and delete --with-forks, on each backend."""
+    import json
+
+    db = request.getfixturevalue("pg_url") if kind == "postgresql" else str(tmp_path / "c.db")
+
+    def ok(*args: str) -> str:
+        res = CliRunner().invoke(app, [*args, "--db", db])
+        assert res.exit_code == 0, (args, res.output)
+        return res.stdout
+
+    def ids(*args: str) -> list[str]:
+        return [json.loads(x)["game_id"] for x in ok("list", "--json", *args).splitlines()]
+
+    gid = json.loads(ok("new", "card-city", "--players", "2", "--seed", "s", "--json"))["game_id"]
+    sims = [json.loads(x)["game_id"] for x in ok("simulate", "card-city", "--players", "2", "--games", "2",
+                                                 "--seed", "x", "--json").splitlines()[:-1]]  # then the summary
+    assert ids() == [gid] and ids("--tag", "sim") == sims and ids("--all") == [gid, *sims]
+    assert json.loads(ok("show", "last", "--json"))["game_id"] == gid
+    assert json.loads(ok("show", gid[:5].upper(), "--json"))["game_id"] == gid
+    fork = json.loads(ok("fork", gid, "--at", "3", "--json"))["game_id"]
+    ok("tag", fork, "mine")
+    assert ids("--tag", "mine") == [fork]
+    res = CliRunner().invoke(app, ["delete", gid, "--yes", "--db", db])
+    assert res.exit_code == 2 and "fork" in res.stderr
+    ok("delete", gid, "--with-forks", "--yes")
+    ok("delete", "--tag", "sim", "--yes")
+    assert ids("--all") == []
+
+
+def test_a_postgresql_schema_of_version_2_gains_tags(pg_url: str) -> None:
+    """Issue 14's migration (PostgreSQL step 3) on a store made before it: the
+    games stay, and can be tagged."""
+    import psycopg
+
+    from events.pg_store import PG_MIGRATIONS
+    from events.store import GameFilter
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        for version, step in PG_MIGRATIONS[:2]:
+            conn.execute(step)  # type: ignore[arg-type]
+        conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
+    before = open_store(pg_url)  # migrates to the latest
+    try:
+        assert before.schema_version() == PG_MIGRATIONS[-1][0] == 3  # type: ignore[attr-defined]
+        svc = GameService(before)
+        gid = svc.create("card-city", ["a", "b"], seed="s")
+        assert before.add_tags(gid, ["sim"]) == ["sim"]
+        assert before.list_games_with_counts(GameFilter(hidden_tag="sim")) == []
+        assert svc.resolve(gid[:3].upper()) == gid
+        svc.delete(gid)
+        assert before.list_games() == []
+    finally:
+        before.close()
+
+
 @pytest.mark.parametrize(
     "argv, kept",
     [

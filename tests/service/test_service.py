@@ -107,3 +107,40 @@ def test_a_game_under_older_rules_replays_but_cannot_be_continued(tmp_path: Path
     with pytest.raises(ServiceError, match="can be replayed, not continued"):
         fresh.submit(gid, seat, command)
     assert fresh.store.version(gid) == loaded.version
+
+
+def test_resolve_names_a_game_by_id_prefix_or_last() -> None:
+    from events.service import AmbiguousGame
+    from events.store import GameNotFound
+
+    svc = GameService(SqliteStore(":memory:"))
+    for gid in ("last", "ab12", "AB34", "cd56"):  # a game may even be called 'last'
+        svc.create("card-city", ["a", "b"], seed="s", game_id=gid)
+    assert svc.resolve("last") == "last"  # an exact id first
+    assert svc.resolve("Ab1") == "ab12" and svc.resolve("c") == "cd56"
+    with pytest.raises(AmbiguousGame, match="ab12, AB34") as err:
+        svc.resolve("ab")
+    assert err.value.exit_code == 2
+    with pytest.raises(GameNotFound):
+        svc.resolve("zz")
+    svc.store.delete_game("last")
+    assert svc.resolve("LAST") == "cd56"
+    svc.store.add_tags("cd56", ["sim"])
+    assert svc.resolve("last") == "AB34"  # simulated games are never 'last'
+
+
+def test_delete_removes_a_game_and_its_forks_only_when_asked() -> None:
+    svc = GameService(SqliteStore(":memory:"))
+    parent = svc.create("card-city", ["a", "b"], seed="s", bots={0: "greedy", 1: "greedy"})
+    fork = svc.fork(parent, 10)
+    grandchild = svc.fork(fork, 10)
+    other = svc.create("card-city", ["a", "b"], seed="t")
+    svc.load(parent)  # cached
+    assert svc.with_forks(parent) == [grandchild, fork, parent]
+    with pytest.raises(ServiceError, match="2 forks"):
+        svc.delete(parent)
+    assert svc.delete(fork, with_forks=True) == [grandchild, fork]
+    assert svc.delete(parent) == [parent]
+    assert [g.id for g in svc.store.list_games()] == [other]
+    with pytest.raises(Exception, match="no game"):
+        svc.load(parent)  # not served from the cache

@@ -269,7 +269,7 @@ async def test_explain_shows_the_cursor_event(db: str) -> None:
 def test_cli_registers_tui(db: str) -> None:
     runner = CliRunner()
     result = runner.invoke(cli_app, ["--db", db, "tui", "--help"])
-    assert result.exit_code == 0 and "GAME_ID" in result.output.upper()
+    assert result.exit_code == 0 and "[GAME]" in result.output
     result = runner.invoke(cli_app, ["--db", db, "tui", "no-such-game"])
     assert result.exit_code == 2
 
