@@ -326,13 +326,19 @@ def test_the_tui_library_leaves_simulated_games_out(db: str) -> None:
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    """citylog rules | head -1: no BrokenPipeError message, exit as SIGPIPE would (141)."""
+    """citylog rules | head -1: no BrokenPipeError message, exit as SIGPIPE would (141).
+
+    The reader is gone before citylog writes (its end of the pipe is closed
+    before citylog starts), so the write fails every time, whatever the load."""
     exe = Path(sys.executable).with_name("citylog")
-    proc = subprocess.Popen([str(exe), "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "CITYLOG_DB": str(tmp_path / "c.db")})
-    assert proc.stdout is not None and proc.stderr is not None
-    proc.stdout.readline()
-    proc.stdout.close()  # the reader goes away before citylog has written everything
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.Popen([str(exe), "rules"], stdout=write_end, stderr=subprocess.PIPE,
+                                env={**os.environ, "CITYLOG_DB": str(tmp_path / "c.db")})
+    finally:
+        os.close(write_end)
+    assert proc.stderr is not None
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141 and err == "", err
 
