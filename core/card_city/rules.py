@@ -26,7 +26,6 @@ from core.card_city.city import (
     cells_development_options,
     cells_construction_squares,
     construction_violation,
-    development_options,
     development_violation,
     eligible_districts,
     format_square,
@@ -264,9 +263,9 @@ def _develop(s: State, seat: int, cmd: Develop) -> tuple[ev.Event, ...]:
         raise IllegalCommand("CB-3", "only Residential and Commercial districts develop")
     if s.reserve[KINDS.index(cmd.card)] == 0:
         raise IllegalCommand("CC-6", f"the reserve has no {NAMES[cmd.card]} card left")
-    grid = s.players[seat].grid()
     sq = (cmd.row, cmd.col)
-    if (cmd.card, sq) not in development_options(grid):
+    if (cmd.card, sq) not in cells_development_options(s.players[seat].city):
+        grid = s.players[seat].grid()
         found = development_violation(grid, cmd.card, sq)
         if found:
             raise IllegalCommand(*found)
@@ -458,7 +457,7 @@ def legal(s: State, seat: int) -> Iterator[Command]:
             if not squares:
                 yield Discard(card)
     elif s.phase == "development":
-        for kind, (r, c) in development_options(s.players[seat].grid()):
+        for kind, (r, c) in cells_development_options(s.players[seat].city):
             if s.reserve[KINDS.index(kind)] > 0:
                 yield Develop(kind, r, c)
     elif s.phase == "purchase":
