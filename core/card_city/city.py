@@ -165,17 +165,21 @@ def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
     return _construction_squares(_frontier_kinds(grid), kind, coins)
 
 
-Near = tuple[_Facts, tuple[tuple[Square, frozenset[str | None]], ...]]
+Near = tuple[_Facts, tuple[tuple[Square, frozenset[str]], ...]]
 """A city's :class:`_Facts` and each frontier square with the kinds next to it."""
 
 
 def _frontier_kinds(grid: Grid) -> Near:
-    near = []
-    for sq in frontier(grid):
-        r, c = sq
-        get = grid.get  # None for an empty neighbour: never a kind asked about
-        near.append((sq, frozenset((get((r - 1, c)), get((r, c + 1)), get((r + 1, c)), get((r, c - 1))))))
-    return _Facts(grid), tuple(near)
+    near: dict[Square, set[str]] = {}  # the frontier (see frontier()), each square's kinds around it
+    for (r, c), kind in grid.items():
+        for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+            if n not in grid:
+                kinds = near.get(n)
+                if kinds is None:
+                    near[n] = {kind}
+                else:
+                    kinds.add(kind)
+    return _Facts(grid), tuple((sq, frozenset(near[sq])) for sq in sorted(near))
 
 
 def _construction_squares(city: Near, kind: str, coins: int) -> list[Square]:
