@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -469,7 +470,17 @@ def legal(s: State, seat: int) -> Iterator[Command]:
 
 def _splits(s: State) -> Iterator[SplitCards]:
     """Every distinct split of the held cards (as multisets)."""
-    cards = sorted(s.holding.cards)
+    return iter(_cached_splits(tuple(sorted(s.holding.cards))))
+
+
+@lru_cache(maxsize=4096)
+def _cached_splits(cards: tuple[str, ...]) -> tuple[SplitCards, ...]:
+    """:func:`_splits` of a sorted holding (a pure function of it, met again and
+    again: there are few distinct holdings)."""
+    return tuple(_split_cards(list(cards)))
+
+
+def _split_cards(cards: list[str]) -> Iterator[SplitCards]:
     half = len(cards) // 2 - 1
     seen: set[tuple[tuple[str, ...], ...]] = set()
     for pair in _combos(cards, 2):
