@@ -104,4 +104,47 @@ def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, .
     return _best_completion(list(cells), hand, list(free), scoring_only)[0]
 
 
+TOP_K = 1
+"""Placements and park moves a search expands (:func:`candidates`).  One: the
+search decides which set to take (and so which to leave the others) and places
+it as greedy would; expanding greedy's best 4 placements too spread 1,000
+playouts over placements the estimate hardly tells apart (bench/RESULTS.md)."""
+
+
+def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
+    """The ``k`` commands of ``seat`` greedy values most, best first (ties in
+    :func:`legal`'s order): a placement by the best completion of the rest of
+    the hand after it, a park move by the board it leaves.  Choosing a set
+    keeps every option (there are only players + 1)."""
+    k = TOP_K if k is None else k
+    options = list(legal(s, seat))
+    if len(options) <= k:
+        return options
+    board = s.boards[seat]
+    cells = board.cells()
+    scored: list[tuple[float, int]] = []
+    if s.park == PARK_OFFER or s.park == PARK_REPLACE:
+        for i, c in enumerate(options):
+            trial = list(cells)
+            if isinstance(c, cm.Swap):
+                trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
+            elif isinstance(c, cm.Replace):
+                trial[c.square] = cell_of(c.tile, c.park)
+            scored.append((_value(trial, s), i))
+    elif s.hand:
+        free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
+        for i, c in enumerate(options):
+            assert isinstance(c, cm.Place)
+            trial = list(cells)
+            trial[c.square] = cell_of(c.tile, c.park)
+            rest = list(s.hand)
+            rest.remove(c.tile)
+            left = tuple(q for q in free if q != c.square)
+            scored.append((_completed(tuple(trial), tuple(rest), left, s.sides, s.planning), i))
+    else:
+        return options
+    scored.sort(key=lambda vi: (-vi[0], vi[1]))
+    return [options[i] for _, i in scored[:k]]
+
+
 BOTS = {"random": random_bot, "greedy": greedy}
