@@ -152,7 +152,10 @@ def search(
         out.append(Choice(cmd, visits, child.total / visits if child and visits else 0.0))
     # the most visited first; unvisited, the game's candidates first (in its order)
     rank = {cmd: i for i, cmd in enumerate(searched)}
-    order = sorted(range(len(out)), key=lambda i: (-out[i].visits, -out[i].value, rank.get(out[i].command, len(rank)), i))
+    order = sorted(
+        range(len(out)),
+        key=lambda i: (-out[i].visits, -out[i].value, rank.get(out[i].command, len(rank)), i),
+    )
     return [out[i] for i in order]
 
 

@@ -78,7 +78,9 @@ def surrounding_colours(grid: Grid, members: Iterable[Square]) -> set[str]:
 
 def frontier(grid: Grid) -> list[Square]:
     """Empty squares orthogonally adjacent to the city, in reading order."""
-    return sorted({n for r, c in grid for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in grid})
+    return sorted(
+        {n for r, c in grid for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in grid}
+    )
 
 
 def fits_frame(grid: Grid, sq: Square) -> bool:
@@ -288,7 +290,8 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
 @lru_cache(maxsize=16384)
 def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
     """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
-    return tuple(_construction_squares(cells_frontier_kinds(cells), kind, LEISURE_COST if affords_leisure else 0))
+    coins = LEISURE_COST if affords_leisure else 0
+    return tuple(_construction_squares(cells_frontier_kinds(cells), kind, coins))
 
 
 @lru_cache(maxsize=8192)
