@@ -133,18 +133,38 @@ def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
             scored.append((_value(trial, s), i))
     elif s.hand:
         free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
-        for i, c in enumerate(options):
-            assert isinstance(c, cm.Place)
-            trial = list(cells)
-            trial[c.square] = cell_of(c.tile, c.park)
-            rest = list(s.hand)
-            rest.remove(c.tile)
-            left = tuple(q for q in free if q != c.square)
-            scored.append((_completed(tuple(trial), tuple(rest), left, s.sides, s.planning), i))
+        places = tuple((c.tile, c.square, c.park) for c in options if isinstance(c, cm.Place))
+        best = _best_places(tuple(cells), tuple(s.hand), free, s.sides, s.planning, places, k)
+        return [options[i] for i in best]
     else:
         return options
     scored.sort(key=lambda vi: (-vi[0], vi[1]))
     return [options[i] for _, i in scored[:k]]
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_places(
+    cells: tuple[str, ...],
+    hand: tuple[int, ...],
+    free: tuple[int, ...],
+    sides: str,
+    planning: int,
+    places: tuple[tuple[int, int, bool], ...],
+    k: int,
+) -> tuple[int, ...]:
+    """The indexes in ``places`` of the ``k`` best placements, by the best completion
+    of the rest of the hand after each (ties in order); cached on immutable
+    arguments, since a search meets the same board and hand again and again."""
+    scored = []
+    for i, (tile, square, park) in enumerate(places):
+        trial = list(cells)
+        trial[square] = cell_of(tile, park)
+        rest = list(hand)
+        rest.remove(tile)
+        left = tuple(q for q in free if q != square)
+        scored.append((_completed(tuple(trial), tuple(rest), left, sides, planning), i))
+    scored.sort(key=lambda vi: (-vi[0], vi[1]))
+    return tuple(i for _, i in scored[:k])
 
 
 BOTS = {"random": random_bot, "greedy": greedy}
