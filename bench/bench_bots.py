@@ -53,7 +53,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mcts_against_greedy(name: str, games: int, budget: int) -> None:
+def mcts_against_greedy(name: str, games: int, budget: int, first: int = 0) -> None:
     game = registry.get(name)
     policy = f"mcts:{budget}"
     wins = 0.0
@@ -61,7 +61,7 @@ def mcts_against_greedy(name: str, games: int, budget: int) -> None:
     theirs: list[int] = []
     seconds = 0.0
     moves = 0
-    for k in range(games):
+    for k in range(first, first + games):
         policies = [policy, "greedy"] if k % 2 == 0 else ["greedy", policy]
         me = policies.index(policy)
         clock = {"t": time.perf_counter()}
@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", choices=sorted(VARIANTS), action="append")
     parser.add_argument("--mcts", type=int, default=0, metavar="N", help="N games of MCTS against greedy")
     parser.add_argument("--budget", action="append", default=[], metavar="GAME=PLAYOUTS")
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="start at seed bench-mcts/K (split a run across processes)")
     args = parser.parse_args(argv)
     if args.mcts:
         budgets = dict(BUDGETS)
@@ -106,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
             key, _, value = item.partition("=")
             budgets[key] = int(value)
         for name in args.game or list(VARIANTS):
-            mcts_against_greedy(name, args.mcts, budgets[name])
+            mcts_against_greedy(name, args.mcts, budgets[name], args.first)
         return
     for name in args.game or list(VARIANTS):
         game = registry.get(name)

@@ -286,6 +286,16 @@ class Game(ABC, Generic[S, E, C]):
         """
         return None
 
+    def candidates(self, state: S, seat: int) -> list[C] | None:
+        """The commands worth searching for ``seat`` (a non-empty subset of
+        :meth:`legal`, best first), or None (the default): all of them.
+
+        Search (``core.mcts``) expands only these, so a game with wide decisions
+        (5x5 City's placements and park swaps) can prune them to its heuristic's
+        best few and search deeper; a pure function of ``state``.
+        """
+        return None
+
     # -- results and presentation -------------------------------------------
     @abstractmethod
     def result(self, state: S) -> Result | None: ...

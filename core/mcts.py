@@ -11,7 +11,10 @@ decided.  Chance is not in the tree (open loop): the sample's chance outcomes
 come from the search's own stream.  A game whose random playouts say little
 gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
 5x5 City's and Point City's greedy measures); the simulation then stops at the
-new leaf and scores the estimate instead of playing out.
+new leaf and scores the estimate instead of playing out.  A game may also name
+the commands worth expanding (:meth:`core.engine.Game.candidates`, 5x5 City:
+greedy's placement), so the tree spends its playouts on the decisions its
+estimate can tell apart.
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -135,7 +138,8 @@ def search(
         raise ValueError(f"seat {seat} has no legal command")
     n = len(game.players(view))
     root = Node(-1)
-    if len(options) > 1:
+    searched = _options(game, view, seat)
+    if len(searched) > 1:
         deadline = time.perf_counter() + budget.ms / 1000 if budget.ms else None
         for _ in range(budget.playouts):
             _iterate(game, game.determinize(view, seat, rng), root, rng, n)
@@ -146,8 +150,19 @@ def search(
         child = root.children.get(cmd)
         visits = child.visits if child else 0
         out.append(Choice(cmd, visits, child.total / visits if child and visits else 0.0))
-    order = sorted(range(len(out)), key=lambda i: (-out[i].visits, -out[i].value, i))
+    # the most visited first; unvisited, the game's candidates first (in its order)
+    rank = {cmd: i for i, cmd in enumerate(searched)}
+    order = sorted(
+        range(len(out)),
+        key=lambda i: (-out[i].visits, -out[i].value, rank.get(out[i].command, len(rank)), i),
+    )
     return [out[i] for i in order]
+
+
+def _options(game: Game[Any, Any, Any], state: Any, seat: int) -> list[Any]:
+    """The commands the tree expands: the game's candidates, or every legal one."""
+    chosen = game.candidates(state, seat)
+    return list(game.legal(state, seat)) if chosen is None else chosen
 
 
 def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int) -> None:
@@ -157,7 +172,7 @@ def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int
         state, seat = _chance(game, state, rng)
         if seat is None:
             break
-        options = list(game.legal(state, seat))
+        options = _options(game, state, seat)
         untried = [c for c in options if c not in node.children]
         for c in options:
             child = node.children.get(c)

@@ -68,6 +68,21 @@ def test_playouts_play_legal_commands(name: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+@given(data=st.data())
+def test_candidates_are_some_of_the_legal_commands(name: str, data: st.DataObject) -> None:
+    """What the search expands (``Game.candidates``): None (every legal command) or a
+    non-empty list of legal ones, the same from the seat's view as from the true state."""
+    game = registry.get(name)
+    _, (state, seat) = _position(game, data)
+    chosen = game.candidates(state, seat)
+    if chosen is None:
+        return
+    legal = list(game.legal(state, seat))
+    assert chosen and all(c in legal for c in chosen)
+    assert game.candidates(game.view(state, seat), seat) == chosen
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_bot_plays_whole_games(name: str) -> None:
     game = registry.get(name)
     state, _ = play_game(game, ["a", "b"], "mcts-whole", ["mcts:2", "random"], keep_events=False)

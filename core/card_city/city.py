@@ -13,7 +13,7 @@ own coordinates.  Nothing here depends on where the origin is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 
 from core.card_city.squares import square_label
@@ -51,7 +51,8 @@ def districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
         while stack:
             sq = stack.pop()
             members.append(sq)
-            for n in neighbours(sq):
+            r, c = sq
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):  # neighbours(sq), inlined
                 if n not in seen and grid.get(n) == kind:
                     seen.add(n)
                     stack.append(n)
@@ -77,7 +78,9 @@ def surrounding_colours(grid: Grid, members: Iterable[Square]) -> set[str]:
 
 def frontier(grid: Grid) -> list[Square]:
     """Empty squares orthogonally adjacent to the city, in reading order."""
-    return sorted({n for sq in grid for n in neighbours(sq) if n not in grid})
+    return sorted(
+        {n for r, c in grid for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in grid}
+    )
 
 
 def fits_frame(grid: Grid, sq: Square) -> bool:
@@ -161,7 +164,28 @@ def construction_violation(
 def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
     """The squares where ``kind`` may be built now, in reading order: those where
     :func:`construction_violation` finds nothing (the same checks, as a yes or no)."""
-    facts = _Facts(grid)
+    return _construction_squares(_frontier_kinds(grid), kind, coins)
+
+
+Near = tuple[_Facts, tuple[tuple[Square, frozenset[str]], ...]]
+"""A city's :class:`_Facts` and each frontier square with the kinds next to it."""
+
+
+def _frontier_kinds(grid: Grid) -> Near:
+    near: dict[Square, set[str]] = {}  # the frontier (see frontier()), each square's kinds around it
+    for (r, c), kind in grid.items():
+        for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+            if n not in grid:
+                kinds = near.get(n)
+                if kinds is None:
+                    near[n] = {kind}
+                else:
+                    kinds.add(kind)
+    return _Facts(grid), tuple((sq, frozenset(near[sq])) for sq in sorted(near))
+
+
+def _construction_squares(city: Near, kind: str, coins: int) -> list[Square]:
+    facts, near = city
     if kind == "L" and coins < LEISURE_COST:
         return []
     if kind != "I" and facts.others + 1 > 5 * (1 + facts.industrial):
@@ -174,15 +198,9 @@ def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
     r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1
     c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
     out = []
-    for sq in frontier(grid):  # empty squares next to the city
+    for sq, kinds in near:  # empty squares next to the city
         r, c = sq
-        if not (r_lo <= r <= r_hi and c_lo <= c <= c_hi):
-            continue
-        for n in neighbours(sq):
-            k = grid.get(n)
-            if k is not None and (k == clash or k == same):
-                break
-        else:
+        if r_lo <= r <= r_hi and c_lo <= c <= c_hi and clash not in kinds and same not in kinds:
             out.append(sq)
     return out
 
@@ -197,10 +215,14 @@ def development_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | Non
     return _base_violation(grid, kind, sq, facts)
 
 
-def eligible_districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
+def eligible_districts(
+    grid: Grid, all_districts: Sequence[tuple[str, tuple[Square, ...]]] | None = None
+) -> list[tuple[str, tuple[Square, ...]]]:
     """CC-5: Residential districts of N cards touching ≥ N+1 distinct Cultural cards,
-    Commercial districts of N cards touching ≥ N+1 distinct Residential districts."""
-    all_districts = districts(grid)
+    Commercial districts of N cards touching ≥ N+1 distinct Residential districts.
+    ``all_districts``: the grid's :func:`districts`, when the caller has them."""
+    if all_districts is None:
+        all_districts = districts(grid)
     owner: dict[Square, int] = {}
     for i, (_, members) in enumerate(all_districts):
         for sq in members:
@@ -220,11 +242,13 @@ def eligible_districts(grid: Grid) -> list[tuple[str, tuple[Square, ...]]]:
     return out
 
 
-def development_options(grid: Grid) -> list[tuple[str, Square]]:
+def development_options(
+    grid: Grid, all_districts: Sequence[tuple[str, tuple[Square, ...]]] | None = None
+) -> list[tuple[str, Square]]:
     """Every (kind, square) where a card may be developed now, in a stable order."""
     options: set[tuple[str, Square]] = set()
     facts = _Facts(grid)
-    for kind, members in eligible_districts(grid):
+    for kind, members in eligible_districts(grid, all_districts):
         for sq in border(grid, members):
             if sq not in grid and development_violation(grid, kind, sq, facts) is None:
                 options.add((kind, sq))
@@ -253,12 +277,24 @@ def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
 
 
 @lru_cache(maxsize=8192)
+def cells_districts(cells: Cells) -> tuple[tuple[str, tuple[Square, ...]], ...]:
+    """:func:`districts` of a city (development options and income both need them)."""
+    return tuple(districts({(r, c): k for r, c, k in cells}))
+
+
+@lru_cache(maxsize=8192)
 def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
-    return tuple(development_options({(r, c): k for r, c, k in cells}))
+    return tuple(development_options({(r, c): k for r, c, k in cells}, cells_districts(cells)))
 
 
 @lru_cache(maxsize=16384)
 def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
     """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
-    grid = {(r, c): k for r, c, k in cells}
-    return tuple(construction_squares(grid, kind, LEISURE_COST if affords_leisure else 0))
+    coins = LEISURE_COST if affords_leisure else 0
+    return tuple(_construction_squares(cells_frontier_kinds(cells), kind, coins))
+
+
+@lru_cache(maxsize=8192)
+def cells_frontier_kinds(cells: Cells) -> Near:
+    """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
+    return _frontier_kinds({(r, c): k for r, c, k in cells})

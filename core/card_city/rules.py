@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -26,7 +27,6 @@ from core.card_city.city import (
     cells_development_options,
     cells_construction_squares,
     construction_violation,
-    development_options,
     development_violation,
     eligible_districts,
     format_square,
@@ -264,9 +264,9 @@ def _develop(s: State, seat: int, cmd: Develop) -> tuple[ev.Event, ...]:
         raise IllegalCommand("CB-3", "only Residential and Commercial districts develop")
     if s.reserve[KINDS.index(cmd.card)] == 0:
         raise IllegalCommand("CC-6", f"the reserve has no {NAMES[cmd.card]} card left")
-    grid = s.players[seat].grid()
     sq = (cmd.row, cmd.col)
-    if (cmd.card, sq) not in development_options(grid):
+    if (cmd.card, sq) not in cells_development_options(s.players[seat].city):
+        grid = s.players[seat].grid()
         found = development_violation(grid, cmd.card, sq)
         if found:
             raise IllegalCommand(*found)
@@ -458,7 +458,7 @@ def legal(s: State, seat: int) -> Iterator[Command]:
             if not squares:
                 yield Discard(card)
     elif s.phase == "development":
-        for kind, (r, c) in development_options(s.players[seat].grid()):
+        for kind, (r, c) in cells_development_options(s.players[seat].city):
             if s.reserve[KINDS.index(kind)] > 0:
                 yield Develop(kind, r, c)
     elif s.phase == "purchase":
@@ -470,7 +470,17 @@ def legal(s: State, seat: int) -> Iterator[Command]:
 
 def _splits(s: State) -> Iterator[SplitCards]:
     """Every distinct split of the held cards (as multisets)."""
-    cards = sorted(s.holding.cards)
+    return iter(_cached_splits(tuple(sorted(s.holding.cards))))
+
+
+@lru_cache(maxsize=4096)
+def _cached_splits(cards: tuple[str, ...]) -> tuple[SplitCards, ...]:
+    """:func:`_splits` of a sorted holding (a pure function of it, met again and
+    again: there are few distinct holdings)."""
+    return tuple(_split_cards(list(cards)))
+
+
+def _split_cards(cards: list[str]) -> Iterator[SplitCards]:
     half = len(cards) // 2 - 1
     seen: set[tuple[tuple[str, ...], ...]] = set()
     for pair in _combos(cards, 2):

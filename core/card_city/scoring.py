@@ -7,12 +7,13 @@ Income(salary=1, commercial=(1, 1), meters=())
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import msgspec
 
 from core.card_city.cards import NAMES, triangular
-from core.card_city.city import Grid, Square, districts, surrounding_colours
+from core.card_city.city import Grid, Square, cells_districts, districts, surrounding_colours
 from core.engine import Breakdown, ScoreLine
 
 SOLO_LEVELS: tuple[tuple[int, str], ...] = (
@@ -55,9 +56,13 @@ def parking_meter_coins(colours: int) -> int:
     return max(0, min(colours, 5) - 2)
 
 
-def income(grid: Grid, parking_meters: bool) -> Income:
-    """Phase 4: 1 coin salary, Commercial districts by the player aid, Parking Meters."""
-    groups = districts(grid)
+def income(
+    grid: Grid, parking_meters: bool, groups: Sequence[tuple[str, tuple[Square, ...]]] | None = None
+) -> Income:
+    """Phase 4: 1 coin salary, Commercial districts by the player aid, Parking Meters.
+    ``groups``: the grid's :func:`districts`, when the caller has them."""
+    if groups is None:
+        groups = districts(grid)
     commercial = tuple(triangular(len(m)) for k, m in groups if k == "C")
     meters: tuple[int, ...] = ()
     if parking_meters:
@@ -148,4 +153,4 @@ def winners(breakdowns: tuple[Breakdown, ...]) -> tuple[int, ...]:
 @lru_cache(maxsize=8192)
 def cells_income(cells: tuple[tuple[int, int, str], ...], parking_meters: bool) -> Income:
     """:func:`income` of a city given as its immutable cells (cached: search folds many rounds)."""
-    return income({(r, c): k for r, c, k in cells}, parking_meters)
+    return income({(r, c): k for r, c, k in cells}, parking_meters, cells_districts(cells))

@@ -104,4 +104,67 @@ def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, .
     return _best_completion(list(cells), hand, list(free), scoring_only)[0]
 
 
+TOP_K = 1
+"""Placements and park moves a search expands (:func:`candidates`).  One: the
+search decides which set to take (and so which to leave the others) and places
+it as greedy would; expanding greedy's best 4 placements too spread 1,000
+playouts over placements the estimate hardly tells apart (bench/RESULTS.md)."""
+
+
+def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
+    """The ``k`` commands of ``seat`` greedy values most, best first (ties in
+    :func:`legal`'s order): a placement by the best completion of the rest of
+    the hand after it, a park move by the board it leaves.  Choosing a set
+    keeps every option (there are only players + 1)."""
+    k = TOP_K if k is None else k
+    options = list(legal(s, seat))
+    if len(options) <= k:
+        return options
+    board = s.boards[seat]
+    cells = board.cells()
+    scored: list[tuple[float, int]] = []
+    if s.park == PARK_OFFER or s.park == PARK_REPLACE:
+        for i, c in enumerate(options):
+            trial = list(cells)
+            if isinstance(c, cm.Swap):
+                trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
+            elif isinstance(c, cm.Replace):
+                trial[c.square] = cell_of(c.tile, c.park)
+            scored.append((_value(trial, s), i))
+    elif s.hand:
+        free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
+        places = tuple((c.tile, c.square, c.park) for c in options if isinstance(c, cm.Place))
+        best = _best_places(tuple(cells), tuple(s.hand), free, s.sides, s.planning, places, k)
+        return [options[i] for i in best]
+    else:
+        return options
+    scored.sort(key=lambda vi: (-vi[0], vi[1]))
+    return [options[i] for _, i in scored[:k]]
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_places(
+    cells: tuple[str, ...],
+    hand: tuple[int, ...],
+    free: tuple[int, ...],
+    sides: str,
+    planning: int,
+    places: tuple[tuple[int, int, bool], ...],
+    k: int,
+) -> tuple[int, ...]:
+    """The indexes in ``places`` of the ``k`` best placements, by the best completion
+    of the rest of the hand after each (ties in order); cached on immutable
+    arguments, since a search meets the same board and hand again and again."""
+    scored = []
+    for i, (tile, square, park) in enumerate(places):
+        trial = list(cells)
+        trial[square] = cell_of(tile, park)
+        rest = list(hand)
+        rest.remove(tile)
+        left = tuple(q for q in free if q != square)
+        scored.append((_completed(tuple(trial), tuple(rest), left, sides, planning), i))
+    scored.sort(key=lambda vi: (-vi[0], vi[1]))
+    return tuple(i for _, i in scored[:k])
+
+
 BOTS = {"random": random_bot, "greedy": greedy}

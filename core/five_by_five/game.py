@@ -24,7 +24,7 @@ from core.engine import (
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five import rules, text, view
-from core.five_by_five.bots import BOTS, estimate
+from core.five_by_five.bots import BOTS, candidates, estimate
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS
@@ -158,6 +158,10 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         """Each board's end-of-game score as it stands, Park penalty weighed by
         how full it is (the greedy bot's measure): random placements say little."""
         return estimate(state)
+
+    def candidates(self, state: State, seat: int) -> list[cm.Command] | None:
+        """Greedy's best few placements or park moves (search prunes to these)."""
+        return candidates(state, seat)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         from core.five_by_five.determinize import determinize  # search only: not at start-up

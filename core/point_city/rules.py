@@ -107,6 +107,17 @@ def flippable(s: State, cell: int) -> bool:
     return row or col
 
 
+def flippable_cells(s: State) -> list[int]:
+    """Every cell :func:`flippable` allows, in order (one pass over the market)."""
+    built = [x.building for x in s.market]
+    rows = [not any(built[r * 4 : r * 4 + 4]) for r in range(4)]
+    cols = [not any(built[c::4]) for c in range(4)]
+    return [
+        cell for cell, x in enumerate(s.market)
+        if x.card and not x.building and (rows[cell // 4] or cols[cell % 4])
+    ]
+
+
 def _check_flip(s: State, seat: int, cmd: Flip) -> ev.Flipped:
     if s.flipped:
         raise IllegalCommand("PC-3", "only one market card may be flipped each turn")
@@ -358,9 +369,8 @@ def legal(s: State, seat: int) -> Iterator[Command]:
                 yield Reveal(c)
         return  # the token lay-outs are too many to list; draw one with chance()
     if not s.flipped:
-        for cell in range(16):
-            if flippable(s, cell):
-                yield Flip(cell)
+        for cell in flippable_cells(s):
+            yield Flip(cell)
     if deck_size(s) >= 2:
         yield TakeDeck()
     perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
@@ -379,34 +389,41 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
     pairs that can really be taken."""
     moves: list[object] = []
     if not s.flipped:
-        moves += [Flip(cell) for cell in range(16) if flippable(s, cell)]
+        moves += [Flip(cell) for cell in flippable_cells(s)]
     if deck_size(s) >= 2:
         moves.append(TakeDeck())
     me = s.seats[seat]
     perms = tuple(x for x in me.buildings if CARDS[x].produces)
     typed, wild = supply(me.resources, perms)
-    market = s.market
+    # what each cell asks of a pick: a building its cost, a resource side pays
+    # by its face (a typed face lowers the need, a wild one adds to the wild)
+    asks: list[tuple[tuple[tuple[str, int], ...], int]] = []
+    for slot in s.market:
+        if not slot.card:
+            asks.append(((), 0))
+        elif slot.building:
+            asks.append((CARDS[slot.card].cost, 0))
+        else:
+            face = CARDS[face_of(slot.card)]
+            if face.resource == WILD:
+                asks.append(((), face.symbols))
+            else:
+                asks.append((((face.resource, -face.symbols),), 0))
+    built = [x.building for x in s.market]
     for a, b in PAIRS:
-        x, y = market[a], market[b]
-        if not x.building and not y.building:
+        if not built[a] and not built[b]:
             moves.append((a, b))
             continue
-        need: dict[str, int] = {}
-        extra = wild
-        for slot in (x, y):
-            card = CARDS[slot.card] if slot.card else None
-            if card is None:
-                continue
-            if slot.building:
-                for t, n in card.cost:
-                    need[t] = need.get(t, 0) + n
-            else:  # the pick pays by its resource side
-                face = CARDS[face_of(slot.card)]
-                if face.resource == WILD:
-                    extra += face.symbols
-                else:
-                    need[face.resource] = need.get(face.resource, 0) - face.symbols
-        if sum(n - typed.get(t, 0) for t, n in need.items() if n > typed.get(t, 0)) <= extra:
+        (need_a, extra_a), (need_b, extra_b) = asks[a], asks[b]
+        need = dict(need_a)
+        for t, n in need_b:
+            need[t] = need.get(t, 0) + n
+        short = 0
+        for t, n in need.items():
+            have = typed.get(t, 0)
+            if n > have:
+                short += n - have
+        if short <= wild + extra_a + extra_b:
             moves.append((a, b))
     while True:
         i = rng.below(len(moves))
