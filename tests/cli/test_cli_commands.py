@@ -7,9 +7,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
+from tests.cli.clirun import ok, run
 
 BOARD_19 = """\
 # the rulebook's scoring example
@@ -19,22 +18,6 @@ R R R C L
 P L C I I
 R C P . I
 """
-
-
-@pytest.fixture()
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "c.db"
-
-
-def run(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["--db", str(db), *args], input=input)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path, *args: str, input: str | None = None) -> str:
-    code, out, err = run(db, *args, input=input)
-    assert code == 0, f"{args} exited {code}: {err}{out}"
-    return out
 
 
 def dump(db: Path) -> list[str]:

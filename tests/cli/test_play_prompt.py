@@ -7,29 +7,12 @@ import statistics
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
+from tests.cli.clirun import ok, run
 from cli.results import plural, verdict
 from cli.simulate import outcome, spread, summarize
 from core import registry
 from core.engine import Breakdown, Result
-
-
-@pytest.fixture()
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "c.db"
-
-
-def run(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["--db", str(db), *args], input=input)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path, *args: str, input: str | None = None) -> str:
-    code, out, err = run(db, *args, input=input)
-    assert code == 0, f"{args} exited {code}: {err}{out}"
-    return out
 
 
 def new(db: Path, game: str, players: str, seed: str, *extra: str) -> str:

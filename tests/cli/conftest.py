@@ -1,0 +1,12 @@
+"""Shared by the CLI tests: a database path per test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "c.db"
