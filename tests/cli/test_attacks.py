@@ -10,9 +10,8 @@ from typing import Any
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
+from tests.cli.clirun import dump, ok, run
 from core.engine import CHANCE, checked_decide
 from events.codec import to_item
 from events.envelope import chain_hash, genesis_hash, payload_digest
@@ -27,23 +26,6 @@ BOARD = "H R . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
 @pytest.fixture()
 def db(tmp_path: Path) -> Path:
     return tmp_path / "c.db"
-
-
-def run(db: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path, *args: str) -> str:
-    code, out, err = run(db, *args)
-    assert code == 0, f"{args} exited {code}: {err}{out}"
-    return out
-
-
-def dump(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return list(conn.iterdump())
 
 
 def one_line(text: str) -> bool:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.cli.clirun import ok, run
+from tests.cli.clirun import dump, ok, run
 
 BOARD_19 = """\
 # the rulebook's scoring example
@@ -18,11 +17,6 @@ R R R C L
 P L C I I
 R C P . I
 """
-
-
-def dump(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return list(conn.iterdump())
 
 
 def new_game(db: Path, *extra: str) -> str:

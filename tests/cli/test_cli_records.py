@@ -3,34 +3,16 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
+from tests.cli.clirun import dump, ok, run
 
 
 @pytest.fixture()
 def db(tmp_path: Path) -> Path:
     return tmp_path / "c.db"
-
-
-def run(db: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["--db", str(db), *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path, *args: str) -> str:
-    code, out, err = run(db, *args)
-    assert code == 0, f"{args} exited {code}: {err}{out}"
-    return out
-
-
-def dump(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return list(conn.iterdump())
 
 
 def bot_game(db: Path) -> str:
