@@ -7,7 +7,8 @@ Without ``--mcts``: greedy against random, the average margin; each game's
 options cycle through the variants listed below.  With ``--mcts N``: N games
 of information-set MCTS (``mcts:B``, B playouts a move, per game below) against
 greedy, base options: MCTS's win rate with a 95% Wilson interval (a tie counts
-half), its mean seconds a move (the 1 s target), and both bots' mean scores
+half), its mean seconds a move (the 1 s target; wall clock and the process's
+CPU time, which other jobs on a shared machine inflate least), and both bots' mean scores
 (Card City's rulebook example city scores 19).
 Not a test: it prints, and asserts nothing.
 """
@@ -60,19 +61,21 @@ def mcts_against_greedy(name: str, games: int, budget: int, first: int = 0) -> N
     mine: list[int] = []
     theirs: list[int] = []
     seconds = 0.0
+    cpu = 0.0
     moves = 0
     for k in range(first, first + games):
         policies = [policy, "greedy"] if k % 2 == 0 else ["greedy", policy]
         me = policies.index(policy)
-        clock = {"t": time.perf_counter()}
+        clock = {"t": time.perf_counter(), "cpu": time.process_time()}
 
         def timed(before: object, seat: int, command: object, produced: object) -> None:
-            nonlocal seconds, moves
-            now = time.perf_counter()
+            nonlocal seconds, cpu, moves
+            now, now_cpu = time.perf_counter(), time.process_time()
             if seat == me:
                 seconds += now - clock["t"]
+                cpu += now_cpu - clock["cpu"]
                 moves += 1
-            clock["t"] = now
+            clock["t"], clock["cpu"] = now, now_cpu
 
         state, _ = play_game(game, ["a", "b"], f"bench-mcts/{k}", policies, keep_events=False, hook=timed)
         result = game.result(state)
@@ -87,7 +90,8 @@ def mcts_against_greedy(name: str, games: int, budget: int, first: int = 0) -> N
     extra = f" (rulebook example {RULEBOOK_EXAMPLE})" if name == "card-city" else ""
     print(
         f"{name}: {policy} beat greedy in {wins:g}/{games} = {wins / games:.0%} "
-        f"(95% CI {lo:.0%}–{hi:.0%}); {seconds / max(1, moves):.2f} s a move; "
+        f"(95% CI {lo:.0%}–{hi:.0%}); {seconds / max(1, moves):.2f} s a move "
+        f"({cpu / max(1, moves):.2f} s of CPU, what a loaded machine inflates least); "
         f"mean score {statistics.fmean(mine):.1f} vs greedy {statistics.fmean(theirs):.1f}{extra}",
         flush=True,
     )
