@@ -286,6 +286,11 @@ class Game(ABC, Generic[S, E, C]):
         """
         return None
 
+    def leaf_estimate(self, state: S, rng: Rng) -> tuple[float, ...] | None:
+        """The estimate a search reads at a new leaf, given the search's ``rng``
+        (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
+        return self.estimate(state)
+
     def candidates(self, state: S, seat: int) -> list[C] | None:
         """The commands worth searching for ``seat`` (a non-empty subset of
         :meth:`legal`, best first), or None (the default): all of them.

@@ -184,7 +184,7 @@ def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int
             child.avail += 1
             path.append(child)
             state = _step(game, state, seat, command)
-            guess = game.estimate(state) if game.to_act(state) else None
+            guess = game.leaf_estimate(state, rng) if game.to_act(state) else None
             if guess is not None:
                 _backup(path, _estimated(guess, n))
                 return

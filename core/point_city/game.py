@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from core.engine import (
     Breakdown, Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
 )
-from core.point_city import rules, scoring, text, view
+from core.point_city import bots, rules, scoring, text, view
 from core.point_city.bots import greedy_bot, seat_value
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
@@ -97,6 +97,12 @@ class PointCity(Game[State, Any, Any]):
             return None
         deck = deck_size(state)
         return tuple(seat_value(x, deck) for x in state.seats)
+
+    def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
+        return bots.leaf_estimate(self, state, rng)
+
+    def candidates(self, state: State, seat: int) -> list[Command] | None:
+        return bots.candidates(self, state, seat)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         from core.point_city.determinize import determinize  # search only: not at start-up
