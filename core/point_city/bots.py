@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.engine import CHANCE
 from core.point_city import fold
 from core.point_city.cards import CARDS, FACES, WILD, face_of
 from core.point_city.commands import Command, Flip, Take, TakeDeck
@@ -100,57 +101,26 @@ def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
     return best[rng.below(len(best))]
 
 
-# -- search hooks (core.mcts through PointCity.candidates / leaf_estimate) -------
-SEARCH_TOP = 0
-"""How many of greedy's best takes (by :func:`seat_value`) the search expands, with
-the deck take and every flip; 0: every legal command."""
-SEARCH_FLIPS = True
-LEAF_PLIES = 0
-"""Plies of flip-less greedy play after a search leaf before its estimate is read."""
-
-
-def ranked(game: Any, s: State, seat: int) -> list[tuple[float, int, Command]]:
-    """Every take (deck or market) with greedy's value of it, best first (legal order on ties)."""
-    deck = deck_size(s)
-    out = []
-    for i, cmd in enumerate(game.legal(s, seat)):
-        if isinstance(cmd, Flip):
-            continue
-        v = seat_value(after(s, seat, cmd), deck)
-        if isinstance(cmd, TakeDeck):
-            v += UNSEEN_VALUE
-        out.append((-v, i, cmd))
-    out.sort(key=lambda x: (x[0], x[1]))
-    return out
-
-
-def candidates(game: Any, s: State, seat: int) -> list[Command] | None:
-    if not SEARCH_TOP or s.solo_level:
-        return None
-    order = ranked(game, s, seat)
-    chosen = [c for _, _, c in order[:SEARCH_TOP]]
-    deck = [c for _, _, c in order if isinstance(c, TakeDeck)]
-    if deck and deck[0] not in chosen:
-        chosen.append(deck[0])
-    if SEARCH_FLIPS:
-        chosen += [c for c in game.legal(s, seat) if isinstance(c, Flip)]
-    return chosen or None
+# -- the search's leaf (core.mcts through PointCity.leaf_estimate) -----------------
+LEAF_PLIES = 2
+"""Plies of flip-less greedy play after a search leaf before its measure is read:
+the other seat's reply and the searching seat's answer (bench/RESULTS.md, fourth
+pass: 0 plies — the leaf read at once — and 4 plies both won less)."""
 
 
 def rollout_move(game: Any, s: State, seat: int, rng: Rng) -> Command:
-    """Greedy without flips: the best take by value, ties broken by ``rng``."""
+    """Greedy without flips (cheap): the best take by :func:`seat_value`, ties by ``rng``."""
     _, best = _best(game, s, seat, deck_size(s), None)
     if not best:
         return next(iter(game.legal(s, seat)))
     return best[rng.below(len(best))]
 
 
-def leaf_estimate(game: Any, s: State, rng: Rng) -> tuple[float, ...] | None:
-    if s.solo_level:
-        return None
-    from core.engine import CHANCE
-
-    for _ in range(LEAF_PLIES):
+def leaf_estimate(game: Any, s: State, rng: Rng, plies: int | None = None) -> tuple[float, ...]:
+    """Each seat's :func:`seat_value` after ``plies`` moves of :func:`rollout_move`
+    (default :data:`LEAF_PLIES`; fewer if the game ends), chance drawn from ``rng``: a leaf is judged once the
+    reply to its move has been seen, not on the move alone."""
+    for _ in range(LEAF_PLIES if plies is None else plies):
         actors = game.to_act(s)
         while actors == (CHANCE,):
             s = game.step(s, CHANCE, game.chance(s, rng))[1]
@@ -159,27 +129,4 @@ def leaf_estimate(game: Any, s: State, rng: Rng) -> tuple[float, ...] | None:
             break
         s = game.step(s, actors[0], rollout_move(game, s, actors[0], rng))[1]
     deck = deck_size(s)
-    measure = fitted_value if ESTIMATE else seat_value
-    return tuple(measure(x, deck) for x in s.seats)
-
-
-ESTIMATE = 0
-
-
-def fitted_value(who: Seat, deck: int) -> float:
-    """A seat's expected final score: its score now plus what its producers, the
-    types they cover and its resource cards have been worth, on average, in the
-    rest of greedy-against-greedy games at this deck size."""
-    perms = permanents(who.buildings)
-    sym = wild = 0
-    for c in who.resources:
-        card = CARDS[c]
-        if card.resource == WILD:
-            wild += 1
-        else:
-            sym += card.symbols
-    perm_w = min(2.2, 0.1 + 0.07 * deck)
-    type_w = min(2.0, 0.4 + 0.035 * deck)
-    sym_w = min(0.45, 0.012 * deck)
-    return (seat_score(who) + perm_w * sum(perms) + type_w * sum(1 for n in perms if n)
-            + sym_w * sym + 0.5 * wild)
+    return tuple(seat_value(x, deck) for x in s.seats)

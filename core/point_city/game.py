@@ -99,10 +99,11 @@ class PointCity(Game[State, Any, Any]):
         return tuple(seat_value(x, deck) for x in state.seats)
 
     def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
+        """The measure after two plies of flip-less greedy play (the other seat's
+        reply and the searcher's answer); None in the solo game."""
+        if state.solo_level:
+            return None
         return bots.leaf_estimate(self, state, rng)
-
-    def candidates(self, state: State, seat: int) -> list[Command] | None:
-        return bots.candidates(self, state, seat)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         from core.point_city.determinize import determinize  # search only: not at start-up

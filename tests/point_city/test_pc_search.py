@@ -1,0 +1,94 @@
+"""Point City's search leaf (``PointCity.leaf_estimate``): two plies of flip-less
+greedy play, then greedy's seat measure.
+
+* The rollout policy plays only legal commands (it never flips) and is seeded by
+  its ``Rng`` alone.
+* The leaf measure is deterministic, reads the measure at once with 0 plies, and
+  once the plies end the game it is the measure of the final tableaux.
+* It depends on the search's sample only: a seat's view gives the same leaf as
+  any true state behind it when the plies see nothing hidden (a determinized
+  state is a true state, so the search never reads the hidden cards).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.engine import CHANCE
+from core.point_city import bots
+from core.point_city.commands import Flip
+from core.point_city.game import GAME
+from core.point_city.state import State, deck_size
+from core.rng import Rng
+from pc_play import play
+
+games = st.fixed_dictionaries({
+    "seed": st.text("abcdef0123456789", min_size=1, max_size=6),
+    "bots": st.lists(st.sampled_from(["random", "greedy"]), min_size=2, max_size=2),
+})
+
+
+def _positions(g: dict[str, Any]) -> list[tuple[State, int]]:
+    out: list[tuple[State, int]] = []
+
+    def keep(before: State, seat: int, cmd: Any, evs: Any) -> None:
+        if seat != CHANCE:
+            out.append((before, seat))
+
+    play(g["seed"], 2, g["bots"], hook=keep)
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(games, st.data())
+def test_the_rollout_policy_plays_legal_takes(g: dict[str, Any], data: st.DataObject) -> None:
+    state, seat = data.draw(st.sampled_from(_positions(g)), label="position")
+    cmd = bots.rollout_move(GAME, state, seat, Rng.derive(g["seed"], 1))
+    assert GAME.is_legal(state, seat, cmd)
+    assert not isinstance(cmd, Flip)
+    assert bots.rollout_move(GAME, state, seat, Rng.derive(g["seed"], 1)) == cmd
+
+
+@settings(max_examples=15, deadline=None)
+@given(games, st.data())
+def test_the_leaf_measure_is_seeded_and_reads_the_position(g: dict[str, Any], data: st.DataObject) -> None:
+    state, seat = data.draw(st.sampled_from(_positions(g)), label="position")
+    leaf = GAME.leaf_estimate(state, Rng.derive(g["seed"], 2))
+    assert leaf is not None and len(leaf) == 2
+    assert GAME.leaf_estimate(state, Rng.derive(g["seed"], 2)) == leaf
+    # no plies: greedy's measure of the position itself (the plain estimate)
+    assert bots.leaf_estimate(GAME, state, Rng.derive(g["seed"], 2), plies=0) == GAME.estimate(state)
+
+
+def test_the_leaf_plays_two_plies_and_stops_at_the_end() -> None:
+    positions = _positions({"seed": "leaf", "bots": ["greedy", "greedy"]})
+    state, seat = positions[0]
+    # two plies by hand: the seat's take, then the other seat's
+    rng = Rng.derive("leaf", 1)
+    s = state
+    for _ in range(2):
+        while GAME.to_act(s) == (CHANCE,):
+            s = GAME.step(s, CHANCE, GAME.chance(s, rng))[1]
+        who = GAME.to_act(s)[0]
+        s = GAME.step(s, who, bots.rollout_move(GAME, s, who, rng))[1]
+    assert bots.leaf_estimate(GAME, state, Rng.derive("leaf", 1)) == GAME.estimate(s)
+    assert s.mover == 1 - seat  # the second ply was the other seat's take
+    # from the last decision, the plies end the game: the final tableaux are measured
+    last, _ = positions[-1]
+    leaf = bots.leaf_estimate(GAME, last, Rng.derive("leaf", 3), plies=40)
+    final = last
+    rng = Rng.derive("leaf", 3)
+    while GAME.to_act(final):
+        who = GAME.to_act(final)[0]
+        cmd = GAME.chance(final, rng) if who == CHANCE else bots.rollout_move(GAME, final, who, rng)
+        final = GAME.step(final, who, cmd)[1]
+    assert GAME.result(final) is not None
+    assert leaf == tuple(bots.seat_value(x, deck_size(final)) for x in final.seats)
+
+
+def test_the_solo_game_is_played_out() -> None:
+    state, _ = play("solo-leaf", 1, ["random"], {"solo-level": "2"})
+    assert GAME.leaf_estimate(state, Rng(b"x")) is None
