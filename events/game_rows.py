@@ -120,28 +120,16 @@ def filter_sql(where: GameFilter | None, mark: str, player_sql: str) -> tuple[st
     """``WHERE … ORDER BY … LIMIT …`` for a :class:`GameFilter` (both backends);
     ``mark`` is the parameter marker, ``player_sql`` tests one player by name."""
     where = where or GameFilter()
-    clauses: list[str] = []
-    args: list[object] = []
-    if where.game is not None:
-        clauses.append(f"g.game = {mark}")
-        args.append(where.game)
-    if where.status is not None:
-        clauses.append(f"g.status = {mark}")
-        args.append(where.status)
-    if where.player is not None:
-        clauses.append(player_sql)
-        args.append(where.player)
-    if where.tag is not None:
-        clauses.append(f"EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})")
-        args.append(where.tag)
-    if where.hidden_tag is not None:
-        clauses.append(f"NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})")
-        args.append(where.hidden_tag)
-    if where.after is not None:
-        clauses.append(
-            f"(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = {mark})"
-        )
-        args.append(where.after)
+    conditions = (
+        (where.game, f"g.game = {mark}"),
+        (where.status, f"g.status = {mark}"),
+        (where.player, player_sql),
+        (where.tag, f"EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})"),
+        (where.hidden_tag, f"NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})"),
+        (where.after, f"(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = {mark})"),
+    )
+    clauses = [clause for value, clause in conditions if value is not None]
+    args: list[object] = [value for value, _ in conditions if value is not None]
     sql = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     sql += " ORDER BY g.created_at, g.id"
     if where.limit is not None:
