@@ -13,8 +13,8 @@ gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
 5x5 City's and Point City's greedy measures); the simulation then stops at the
 new leaf and scores the estimate instead of playing out (read through
 :meth:`core.engine.Game.leaf_estimate`, which is the estimate itself unless the
-game plays a few cheap plies first: Point City, two of flip-less greedy).  A game may also name
-the commands worth expanding (:meth:`core.engine.Game.candidates`, 5x5 City:
+game plays a few cheap plies first: Point City, two of flip-less greedy).  A
+game may also name the commands worth expanding (:meth:`core.engine.Game.candidates`, 5x5 City:
 greedy's placement), so the tree spends its playouts on the decisions its
 estimate can tell apart.
 

@@ -105,7 +105,7 @@ def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
 LEAF_PLIES = 2
 """Plies of flip-less greedy play after a search leaf before its measure is read:
 the other seat's reply and the searching seat's answer (bench/RESULTS.md, fourth
-pass: 0 plies — the leaf read at once — and 4 plies both won less)."""
+pass: 0 plies — the leaf read at once —, 1 and 4 plies all won less)."""
 
 
 def rollout_move(game: Any, s: State, seat: int, rng: Rng) -> Command:
@@ -118,8 +118,9 @@ def rollout_move(game: Any, s: State, seat: int, rng: Rng) -> Command:
 
 def leaf_estimate(game: Any, s: State, rng: Rng, plies: int | None = None) -> tuple[float, ...]:
     """Each seat's :func:`seat_value` after ``plies`` moves of :func:`rollout_move`
-    (default :data:`LEAF_PLIES`; fewer if the game ends), chance drawn from ``rng``: a leaf is judged once the
-    reply to its move has been seen, not on the move alone."""
+    (default :data:`LEAF_PLIES`; fewer if the game ends), chance drawn from
+    ``rng``: a leaf is judged once the reply to its move has been answered, not on
+    the move alone."""
     for _ in range(LEAF_PLIES if plies is None else plies):
         actors = game.to_act(s)
         while actors == (CHANCE,):
