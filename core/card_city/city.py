@@ -269,6 +269,12 @@ def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
 # A city in a game state is an immutable tuple of (row, col, kind) cells, so the
 # answers below are pure functions of it; the rules ask them many times per
 # decision (every automatic step re-checks every hand), hence the caches.
+#
+# A city only ever grows by one cell appended at the end (Built, Developed,
+# Bought), and its parent (``cells[:-1]``) was met one event earlier, so the
+# geometry of a new city is its parent's updated around the new cell (a few
+# squares) rather than found again from the whole grid.  The cached values are
+# shared: never mutate one (each update copies what it changes).
 Cells = tuple[tuple[int, int, str], ...]
 
 
@@ -276,15 +282,120 @@ def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
     return bool(cells_construction_squares(cells, kind, coins >= LEISURE_COST))
 
 
+class _Geometry:
+    """A city's grid, :class:`_Facts`, and each frontier square with the kinds
+    next to it (:func:`_frontier_kinds` as a dict), cached per city."""
+
+    __slots__ = ("grid", "facts", "near")
+
+    def __init__(self, grid: dict[Square, str], facts: _Facts, near: dict[Square, frozenset[str]]) -> None:
+        self.grid, self.facts, self.near = grid, facts, near
+
+
+def _facts_grown(f: _Facts, sq: Square, kind: str) -> _Facts:
+    """``f`` of a grid with ``kind`` added at the empty square ``sq``."""
+    out = _Facts.__new__(_Facts)
+    r, c = sq
+    out.top, out.bottom = min(f.top, r), max(f.bottom, r)
+    out.left, out.right = min(f.left, c), max(f.right, c)
+    out.industrial = f.industrial + (kind == "I")
+    out.others = f.others + (kind != "I")
+    return out
+
+
 @lru_cache(maxsize=8192)
-def cells_districts(cells: Cells) -> tuple[tuple[str, tuple[Square, ...]], ...]:
+def _cells_geometry(cells: Cells) -> _Geometry:
+    r, c, kind = cells[-1]
+    sq = (r, c)
+    if len(cells) > 1:
+        parent = _cells_geometry(cells[:-1])
+        if sq not in parent.grid:  # (a fold never repeats a square; a hand-made city might)
+            grid = dict(parent.grid)
+            grid[sq] = kind
+            near = dict(parent.near)
+            near.pop(sq, None)
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                if n not in grid:
+                    kinds = near.get(n)
+                    near[n] = frozenset((kind,)) if kinds is None else kinds | {kind}
+            return _Geometry(grid, _facts_grown(parent.facts, sq, kind), near)
+    grid = {(r, c): k for r, c, k in cells}
+    facts, squares = _frontier_kinds(grid)
+    return _Geometry(grid, facts, dict(squares))
+
+
+@lru_cache(maxsize=8192)
+def cells_frontier_kinds(cells: Cells) -> Near:
+    """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
+    g = _cells_geometry(cells)
+    return g.facts, tuple(sorted(g.near.items()))
+
+
+District = tuple[str, tuple[Square, ...]]
+
+
+@lru_cache(maxsize=8192)
+def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Square, District]]:
+    """:func:`districts` of a city, and the district holding each square: the
+    parent's, with the districts of the new cell's kind that it touches merged."""
+    r, c, kind = cells[-1]
+    sq = (r, c)
+    if len(cells) > 1:
+        groups, owner = _cells_districts_owned(cells[:-1])
+        if sq not in owner:
+            joined = {
+                d[1]: d
+                for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+                if (d := owner.get(n)) is not None and d[0] == kind
+            }
+            merged: District = (kind, tuple(sorted([sq, *(m for members in joined for m in members)])))
+            # districts() lists them by their first square in reading order
+            kept = [d for d in groups if d[1] not in joined]
+            kept.append(merged)
+            kept.sort(key=lambda d: d[1][0])
+            owner = dict(owner)
+            for m in merged[1]:
+                owner[m] = merged
+            return tuple(kept), owner
+    groups = tuple(districts({(r, c): k for r, c, k in cells}))
+    return groups, {m: d for d in groups for m in d[1]}
+
+
+def cells_districts(cells: Cells) -> tuple[District, ...]:
     """:func:`districts` of a city (development options and income both need them)."""
-    return tuple(districts({(r, c): k for r, c, k in cells}))
+    return _cells_districts_owned(cells)[0]
 
 
 @lru_cache(maxsize=8192)
 def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
-    return tuple(development_options({(r, c): k for r, c, k in cells}, cells_districts(cells)))
+    """:func:`development_options` of a city, from its cached geometry and districts
+    (the same checks: CC-5's eligible districts, then CC-4's squares around them)."""
+    g = _cells_geometry(cells)
+    facts, grid, near = g.facts, g.grid, g.near
+    if facts.others + 1 > 5 * (1 + facts.industrial):
+        return ()  # CC-3: a developed card is never Industrial
+    if facts.bottom - facts.top >= FRAME or facts.right - facts.left >= FRAME:
+        return ()  # CC-1: no square fits (as in _construction_squares)
+    groups, owner = _cells_districts_owned(cells)
+    r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1  # CC-1, as in _construction_squares
+    c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
+    options: set[tuple[str, Square]] = set()
+    for kind, members in groups:
+        if kind != "R" and kind != "C":
+            continue
+        inside = set(members)
+        around = {n for r, c in members for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in inside}
+        if kind == "R":  # CC-5: touching at least N+1 distinct Cultural cards
+            touching = sum(1 for n in around if grid.get(n) in CULTURAL_KINDS)
+        else:  # at least N+1 distinct Residential districts
+            touching = len({owner[n][1] for n in around if grid.get(n) == "R"})
+        if touching < len(members) + 1:
+            continue
+        for n in around:
+            if n not in grid and r_lo <= n[0] <= r_hi and c_lo <= n[1] <= c_hi:
+                if kind == "C" or "I" not in near[n]:  # CB-6: no Residential next to Industrial
+                    options.add((kind, n))
+    return tuple(sorted(options))
 
 
 @lru_cache(maxsize=16384)
@@ -292,9 +403,3 @@ def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -
     """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
     coins = LEISURE_COST if affords_leisure else 0
     return tuple(_construction_squares(cells_frontier_kinds(cells), kind, coins))
-
-
-@lru_cache(maxsize=8192)
-def cells_frontier_kinds(cells: Cells) -> Near:
-    """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
-    return _frontier_kinds({(r, c): k for r, c, k in cells})
