@@ -14,6 +14,7 @@ own coordinates.  Nothing here depends on where the origin is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from bisect import insort
 from functools import lru_cache
 
 from core.card_city.squares import square_label
@@ -334,6 +335,10 @@ def cells_frontier_kinds(cells: Cells) -> Near:
 District = tuple[str, tuple[Square, ...]]
 
 
+def _first_square(d: District) -> Square:
+    return d[1][0]
+
+
 @lru_cache(maxsize=8192)
 def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Square, District]]:
     """:func:`districts` of a city, and the district holding each square: the
@@ -351,8 +356,7 @@ def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Squ
             merged: District = (kind, tuple(sorted([sq, *(m for members in joined for m in members)])))
             # districts() lists them by their first square in reading order
             kept = [d for d in groups if d[1] not in joined]
-            kept.append(merged)
-            kept.sort(key=lambda d: d[1][0])
+            insort(kept, merged, key=_first_square)
             owner = dict(owner)
             for m in merged[1]:
                 owner[m] = merged
@@ -379,17 +383,26 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
     groups, owner = _cells_districts_owned(cells)
     r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1  # CC-1, as in _construction_squares
     c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
+    # CC-5 needs N+1 Cultural cards (or Residential districts) in the whole city
+    # before any of them can touch a district of N: most districts fail that at once
+    cultural = sum(len(m) for k, m in groups if k in CULTURAL_KINDS)
+    residential = sum(1 for k, _ in groups if k == "R")
     options: set[tuple[str, Square]] = set()
     for kind, members in groups:
-        if kind != "R" and kind != "C":
+        size = len(members)
+        if not (kind == "R" and cultural > size or kind == "C" and residential > size):
             continue
-        inside = set(members)
-        around = {n for r, c in members for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in inside}
+        if size == 1:  # most districts: the four squares around it, all distinct
+            r, c = members[0]
+            around: Iterable[Square] = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+        else:
+            inside = set(members)
+            around = {n for r, c in members for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in inside}
         if kind == "R":  # CC-5: touching at least N+1 distinct Cultural cards
-            touching = sum(1 for n in around if grid.get(n) in CULTURAL_KINDS)
+            touching = len([n for n in around if grid.get(n) in CULTURAL_KINDS])
         else:  # at least N+1 distinct Residential districts
             touching = len({owner[n][1] for n in around if grid.get(n) == "R"})
-        if touching < len(members) + 1:
+        if touching <= size:
             continue
         for n in around:
             if n not in grid and r_lo <= n[0] <= r_hi and c_lo <= n[1] <= c_hi:
