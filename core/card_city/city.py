@@ -329,7 +329,9 @@ def _cells_geometry(cells: Cells) -> _Geometry:
 def cells_frontier_kinds(cells: Cells) -> Near:
     """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
     g = _cells_geometry(cells)
-    return g.facts, tuple(sorted(g.near.items()))
+    near = g.near
+    # sorting the squares alone compares pairs of ints, not (square, kinds) items
+    return g.facts, tuple([(sq, near[sq]) for sq in sorted(near)])
 
 
 District = tuple[str, tuple[Square, ...]]
