@@ -126,32 +126,42 @@ _Class = tuple[str, str, int]
 @lru_cache(maxsize=1 << 16)
 def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tuple[_Class, int], ...], ...]:
     """The minimal payments of ``cost`` as (class, how many) choices, given how many
-    sources of each class there are; in the order :func:`payments` lists them."""
+    sources of each class there are; in the order :func:`payments` lists them.
+
+    Each type of the cost is paid by its producers (a), single cards (b) and
+    double cards (d), the Ingenuity cards making up the sum of what the types
+    lack.  Such a plan is minimal [PL-4] exactly when no type is overpaid by as
+    much as its smallest source used (:func:`_minimal` drops each source in
+    turn; the wild ones never go, they pay only what is lacking), so each
+    type's choices are filtered alone, before they are combined."""
     have = dict(shape)
     wilds = have.get(("card", WILD, 1), 0)
-    per_type: list[list[tuple[int, int, int]]] = []
+    per_type: list[list[tuple[int, int, int, int]]] = []
     for t, n in cost:
         opts = []
         for a in range(min(have.get(("perm", t, 1), 0), n) + 1):
             for b in range(min(have.get(("card", t, 1), 0), n - a) + 1):
                 for d in range(min(have.get(("card", t, 2), 0), (n - a - b + 1) // 2) + 1):
-                    opts.append((a, b, d))
+                    over = a + b + 2 * d - n
+                    if over >= 2 or (over >= 1 and (a or b)):
+                        continue  # a source of this type could be left out
+                    opts.append((a, b, d, max(0, -over)))
         per_type.append(opts)
     out = []
     for combo in product(*per_type):
-        deficit = sum(max(0, n - (a + b + 2 * d)) for (_, n), (a, b, d) in zip(cost, combo))
+        deficit = sum(c[3] for c in combo)
         if deficit > wilds:
             continue
         plan: list[tuple[_Class, int]] = [(("card", WILD, 1), deficit)] if deficit else []
-        for (t, _), (a, b, d) in zip(cost, combo):
+        for (t, _), (a, b, d, _) in zip(cost, combo):
             plan += [(k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m]
-        if _minimal(cost, plan):
-            out.append(tuple(plan))
+        out.append(tuple(plan))
     return tuple(out)
 
 
 def _minimal(cost: Cost, plan: list[tuple[_Class, int]]) -> bool:
-    """The plan covers ``cost`` and no single source of it can be left out [PL-4]."""
+    """The plan covers ``cost`` and no single source of it can be left out [PL-4]
+    (the definition :func:`_plans` relies on; the tests check it against it)."""
 
     def covers(drop: _Class | None) -> bool:
         typed: dict[str, int] = {}
