@@ -1,7 +1,8 @@
 """Point City's payment plans: ``_plans`` filters each type's choices for
 minimality [PL-4] before combining them; it lists exactly what combining every
 choice and keeping the plans :func:`_minimal` accepts lists, in the same order
-(the enumeration it replaced, kept here as the reference)."""
+(the enumeration it replaced, kept here as the reference).  ``is_minimal``
+works the same out arithmetically; it answers as leaving each source out does."""
 
 from __future__ import annotations
 
@@ -64,3 +65,30 @@ def test_every_plan_is_minimal_and_covers() -> None:
         shape = random_shape(rng, cost)
         for plan in _plans.__wrapped__(cost, shape):
             assert _minimal(cost, list(plan))
+
+
+def test_is_minimal_equals_leaving_each_source_out() -> None:
+    """``is_minimal`` (arithmetic) against its definition, on random sources for every cost:
+    resource cards of every kind (faces too) and producers, duplicates and strays included."""
+    from core.point_city.cards import FACES
+    from core.point_city.payment import _is_minimal_by_dropping, covers, is_minimal
+
+    rng = random.Random(16)
+    resource_cards = sorted(c.id for c in CARDS.values() if c.resource) + sorted(FACES)
+    producers = sorted(c.id for c in CARDS.values() if c.produces)
+    others = sorted(c.id for c in CARDS.values() if not c.produces)
+    seen = {True: 0, False: 0}
+    for cost in sorted({c.cost for c in CARDS.values()}):
+        for _ in range(300):
+            cards = tuple(rng.sample(resource_cards, rng.randint(0, 5)))
+            perms = tuple(rng.sample(producers, rng.randint(0, 4))) + tuple(rng.sample(others, rng.randint(0, 1)))
+            want = _is_minimal_by_dropping(cost, cards, perms)
+            assert is_minimal(cost, cards, perms) == want, (cost, cards, perms)
+            seen[want] += 1
+            # and the minimal payments listed for these sources are minimal
+            if covers(cost, cards, perms):
+                from core.point_city.payment import payments
+
+                for pc, pp in payments(cost, cards, perms):
+                    assert is_minimal(cost, pc, pp) and _is_minimal_by_dropping(cost, pc, pp)
+    assert seen[True] > 100 and seen[False] > 100  # both answers met often
