@@ -8,6 +8,7 @@ next decision, computed by folding as it goes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
@@ -378,6 +379,56 @@ def legal(s: State, seat: int) -> Iterator[Command]:
         yield from takes(s, seat, a, b, perms)
 
 
+def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The pairs :func:`random_command` draws from, in ``PAIRS`` order: two resource
+    sides, or a pick holding a building whose cost (both costs together, for two)
+    the seat's sources and the pick's resource side cover in symbols."""
+    typed, wild = supply(s.seats[seat].resources, perms)
+    out: list[tuple[int, int]] = []
+    # each building's lack per type of its cost (what it asks beyond the seat's
+    # typed symbols, ≤ 0 when covered); each resource side's face (type, symbols)
+    lacks: list[dict[str, int] | None] = []
+    faces: list[tuple[str, int]] = []
+    for slot in s.market:
+        if slot.building:
+            lacks.append({t: n - typed.get(t, 0) for t, n in CARDS[slot.card].cost})
+            faces.append(("", 0))
+        else:
+            lacks.append(None)
+            faces.append(_face_symbols(slot.card) if slot.card else ("", 0))
+    for a, b in PAIRS:
+        lack_a, lack_b = lacks[a], lacks[b]
+        if lack_a is None and lack_b is None:
+            out.append((a, b))
+            continue
+        if lack_a is not None and lack_b is not None:  # two buildings: their costs add up
+            need = dict(CARDS[s.market[a].card].cost)
+            for t, n in CARDS[s.market[b].card].cost:
+                need[t] = need.get(t, 0) + n
+            short = sum(n - typed.get(t, 0) for t, n in need.items() if n > typed.get(t, 0))
+            if short <= wild:
+                out.append((a, b))
+            continue
+        # a building and a resource side: a typed face lowers its type's lack, a wild one adds to the wild
+        lack, (f, k) = (lack_a, faces[b]) if lack_a is not None else (lack_b, faces[a])
+        short = 0
+        for t, n in lack.items():
+            if t == f:
+                n -= k
+            if n > 0:
+                short += n
+        if short <= wild + (k if f == WILD else 0):
+            out.append((a, b))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _face_symbols(card: int) -> tuple[str, int]:
+    """What the resource side of ``card`` gives a pick: its face's (type, symbols) [PL-16]."""
+    face = CARDS[face_of(card)]
+    return face.resource, face.symbols
+
+
 def random_command(s: State, seat: int, rng: Rng) -> Command:
     """A random legal command without listing every payment (the search's playouts):
     one move uniformly — each flippable cell, the deck, each pair of cells that
@@ -392,39 +443,8 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
         moves += [Flip(cell) for cell in flippable_cells(s)]
     if deck_size(s) >= 2:
         moves.append(TakeDeck())
-    me = s.seats[seat]
-    perms = tuple(x for x in me.buildings if CARDS[x].produces)
-    typed, wild = supply(me.resources, perms)
-    # what each cell asks of a pick: a building its cost, a resource side pays
-    # by its face (a typed face lowers the need, a wild one adds to the wild)
-    asks: list[tuple[tuple[tuple[str, int], ...], int]] = []
-    for slot in s.market:
-        if not slot.card:
-            asks.append(((), 0))
-        elif slot.building:
-            asks.append((CARDS[slot.card].cost, 0))
-        else:
-            face = CARDS[face_of(slot.card)]
-            if face.resource == WILD:
-                asks.append(((), face.symbols))
-            else:
-                asks.append((((face.resource, -face.symbols),), 0))
-    built = [x.building for x in s.market]
-    for a, b in PAIRS:
-        if not built[a] and not built[b]:
-            moves.append((a, b))
-            continue
-        (need_a, extra_a), (need_b, extra_b) = asks[a], asks[b]
-        need = dict(need_a)
-        for t, n in need_b:
-            need[t] = need.get(t, 0) + n
-        short = 0
-        for t, n in need.items():
-            have = typed.get(t, 0)
-            if n > have:
-                short += n - have
-        if short <= wild + extra_a + extra_b:
-            moves.append((a, b))
+    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    moves += candidate_pairs(s, seat, perms)
     while True:
         i = rng.below(len(moves))
         move = moves[i]
