@@ -8,6 +8,7 @@ next decision, computed by folding as it goes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from functools import lru_cache
 from msgspec.structs import replace
 
@@ -382,49 +383,51 @@ def legal(s: State, seat: int) -> Iterator[Command]:
 def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[int, int]]:
     """The pairs :func:`random_command` draws from, in ``PAIRS`` order: two resource
     sides, or a pick holding a building whose cost (both costs together, for two)
-    the seat's sources and the pick's resource side cover in symbols."""
+    the seat's sources and the pick's resource side cover in symbols: a typed
+    face lowers what its type asks, a wild one adds to the wild symbols."""
     typed, wild = supply(s.seats[seat].resources, perms)
     out: list[tuple[int, int]] = []
-    # each building's lack per type of its cost (what it asks beyond the seat's
-    # typed symbols, ≤ 0 when covered); each resource side's face (type, symbols)
-    lacks: list[dict[str, int] | None] = []
-    faces: list[tuple[str, int]] = []
-    for slot in s.market:
-        if slot.building:
-            lacks.append({t: n - typed.get(t, 0) for t, n in CARDS[slot.card].cost})
-            faces.append(("", 0))
-        else:
-            lacks.append(None)
-            faces.append(_face_symbols(slot.card) if slot.card else ("", 0))
+    asks = [_ask(x.card, x.building) for x in s.market]
+    built = [x.building for x in s.market]
     for a, b in PAIRS:
-        lack_a, lack_b = lacks[a], lacks[b]
-        if lack_a is None and lack_b is None:
+        built_a, built_b = built[a], built[b]
+        if not built_a and not built_b:
             out.append((a, b))
             continue
-        if lack_a is not None and lack_b is not None:  # two buildings: their costs add up
-            need = dict(CARDS[s.market[a].card].cost)
-            for t, n in CARDS[s.market[b].card].cost:
+        if built_a and built_b:  # two buildings: their costs add up
+            need = dict(asks[a])
+            for t, n in asks[b]:
                 need[t] = need.get(t, 0) + n
-            short = sum(n - typed.get(t, 0) for t, n in need.items() if n > typed.get(t, 0))
+            short = 0
+            for t, n in need.items():
+                have = typed.get(t, 0)
+                if n > have:
+                    short += n - have
             if short <= wild:
                 out.append((a, b))
             continue
-        # a building and a resource side: a typed face lowers its type's lack, a wild one adds to the wild
-        lack, (f, k) = (lack_a, faces[b]) if lack_a is not None else (lack_b, faces[a])
+        cost, face = (asks[a], asks[b]) if built_a else (asks[b], asks[a])
+        f, k = face if face is not None else ("", 0)  # (an empty cell gives nothing)
         short = 0
-        for t, n in lack.items():
+        for t, n in cost:
             if t == f:
                 n -= k
-            if n > 0:
-                short += n
-        if short <= wild + (k if f == WILD else 0):
+            have = typed.get(t, 0)
+            if n > have:
+                short += n - have
+        if short <= (wild + k if f == WILD else wild):
             out.append((a, b))
     return out
 
 
 @lru_cache(maxsize=None)
-def _face_symbols(card: int) -> tuple[str, int]:
-    """What the resource side of ``card`` gives a pick: its face's (type, symbols) [PL-16]."""
+def _ask(card: int, building: bool) -> Any:
+    """What a market card asks of a pick: showing its building side, its cost; its
+    resource side, its face's (type, symbols) [PL-16]; an empty cell (0) nothing."""
+    if not card:
+        return () if building else None
+    if building:
+        return CARDS[card].cost
     face = CARDS[face_of(card)]
     return face.resource, face.symbols
 
