@@ -319,25 +319,33 @@ def takes(
     if perms is None:
         perms = tuple(x for x in me.buildings if CARDS[x].produces)
 
-    def pays_for(cell: int, cards: tuple[int, ...], pr: tuple[int, ...],
-                 toks: tuple[int, ...]) -> Iterator[tuple[Pay, tuple[int, ...], tuple[int, ...]]]:
+    picked = frozenset(faces)
+
+    def pays_for(cell: int, cards: tuple[int, ...], pr: tuple[int, ...], toks: tuple[int, ...],
+                 rest: bool) -> Iterator[tuple[Pay, tuple[int, ...], tuple[int, ...]]]:
+        """Each payment of ``cell`` with the sources it leaves (only when ``rest``: the
+        second building of a pick pays from them)."""
         card = CARDS[s.market[cell].card]
+        tokens = _token_choices(s.display, toks) if card.kind == "civic" else None
+        rest_c = rest_p = ()
         for pc, pp in payments(card.cost, cards, pr):
-            rest_c = tuple(c for c in cards if c not in pc)
-            rest_p = tuple(p for p in pr if p not in pp)
-            named = tuple(sorted(PICKED if c in faces else c for c in pc))
-            if card.kind == "civic":
-                for t in _token_choices(s.display, toks):
+            if rest:
+                rest_c = tuple(c for c in cards if c not in pc)
+                rest_p = tuple(p for p in pr if p not in pp)
+            # pc is sorted: without the pick's card it is already the sorted name
+            named = pc if picked.isdisjoint(pc) else tuple(sorted(PICKED if c in faces else c for c in pc))
+            if tokens is not None:
+                for t in tokens:
                     yield Pay(cell, named, pp, t), rest_c, rest_p
             else:
                 yield Pay(cell, named, pp), rest_c, rest_p
 
     if len(built) == 1:
-        for pay, _, _ in pays_for(built[0], hand, perms, ()):
+        for pay, _, _ in pays_for(built[0], hand, perms, (), False):
             yield Take((a, b), (pay,))
     else:
-        for p1, rc, rp in pays_for(built[0], hand, perms, ()):
-            for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,)):
+        for p1, rc, rp in pays_for(built[0], hand, perms, (), True):
+            for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,), False):
                 yield Take((a, b), (p1, p2))
 
 

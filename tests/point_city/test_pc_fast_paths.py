@@ -1,7 +1,8 @@
-"""``candidate_pairs`` (what ``random_command`` draws a pick from) against the
-screening it replaced, kept here as the reference: each cell's ask (a
-building's cost, a resource side's face) added up per pair, on the positions
-of random and greedy games, true states and players' views."""
+"""Point City's fast paths against the code they replaced, kept here as the
+reference, on the positions of random and greedy games (true states and
+players' views): ``candidate_pairs`` (what ``random_command`` draws a pick
+from; each cell's ask, a building's cost or a resource side's face, added up
+per pair) and ``takes`` (every payment of a pick, as ``legal`` lists them)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from core.engine import CHANCE
 from core.point_city.cards import CARDS, WILD, face_of
 from core.point_city.game import GAME
 from core.point_city.payment import supply
-from core.point_city.rules import PAIRS, candidate_pairs
+from core.point_city.commands import PICKED, Pay, Take
+from core.point_city.payment import payments
+from core.point_city.rules import PAIRS, _token_choices, candidate_pairs, takes
 from core.point_city.state import State
 
 
@@ -51,9 +54,40 @@ def reference_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
     return out
 
 
+def reference_takes(s: State, seat: int, a: int, b: int) -> list[Take]:
+    slots = (s.market[a], s.market[b])
+    built = [c for c, x in zip((a, b), slots) if x.building]
+    if not built:
+        return [Take((a, b))]
+    me = s.seats[seat]
+    faces = tuple(face_of(x.card) for x in slots if not x.building)
+    hand = me.resources + faces
+    perms = tuple(x for x in me.buildings if CARDS[x].produces)
+
+    def pays_for(cell, cards, pr, toks):  # type: ignore[no-untyped-def]
+        card = CARDS[s.market[cell].card]
+        for pc, pp in payments(card.cost, cards, pr):
+            rest_c = tuple(c for c in cards if c not in pc)
+            rest_p = tuple(p for p in pr if p not in pp)
+            named = tuple(sorted(PICKED if c in faces else c for c in pc))
+            if card.kind == "civic":
+                for t in _token_choices(s.display, toks):
+                    yield Pay(cell, named, pp, t), rest_c, rest_p
+            else:
+                yield Pay(cell, named, pp), rest_c, rest_p
+
+    if len(built) == 1:
+        return [Take((a, b), (pay,)) for pay, _, _ in pays_for(built[0], hand, perms, ())]
+    return [
+        Take((a, b), (p1, p2))
+        for p1, rc, rp in pays_for(built[0], hand, perms, ())
+        for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,))
+    ]
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
-def test_candidate_pairs_equal_the_reference(seed: int, n: int, policy: str) -> None:
+def test_candidate_pairs_and_takes_equal_the_reference(seed: int, n: int, policy: str) -> None:
     positions: list[tuple[State, int]] = []
     play_game(
         GAME, ["a", "b", "c", "d"][:n], f"pairs/{seed}", [policy] * n,
@@ -66,5 +100,7 @@ def test_candidate_pairs_equal_the_reference(seed: int, n: int, policy: str) -> 
         for state in (s, GAME.view(s, seat)):
             perms = tuple(x for x in state.seats[seat].buildings if CARDS[x].produces)
             assert candidate_pairs(state, seat, perms) == reference_pairs(state, seat, perms)
+            for a, b in PAIRS:
+                assert list(takes(state, seat, a, b)) == reference_takes(state, seat, a, b)
             checked += 1
     assert checked > 0
