@@ -167,17 +167,10 @@ def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tup
     type's choices are filtered alone, before they are combined."""
     have = dict(shape)
     wilds = have.get(("card", WILD, 1), 0)
-    per_type: list[list[tuple[int, int, int, int]]] = []
-    for t, n in cost:
-        opts = []
-        for a in range(min(have.get(("perm", t, 1), 0), n) + 1):
-            for b in range(min(have.get(("card", t, 1), 0), n - a) + 1):
-                for d in range(min(have.get(("card", t, 2), 0), (n - a - b + 1) // 2) + 1):
-                    over = a + b + 2 * d - n
-                    if over >= 2 or (over >= 1 and (a or b)):
-                        continue  # a source of this type could be left out
-                    opts.append((a, b, d, max(0, -over)))
-        per_type.append(opts)
+    per_type = [
+        _type_choices(n, have.get(("perm", t, 1), 0), have.get(("card", t, 1), 0), have.get(("card", t, 2), 0))
+        for t, n in cost
+    ]
     out = []
     for combo in product(*per_type):
         deficit = sum(c[3] for c in combo)
@@ -188,6 +181,22 @@ def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tup
             plan += [(k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m]
         out.append(tuple(plan))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _type_choices(n: int, perms: int, singles: int, doubles: int) -> tuple[tuple[int, int, int, int], ...]:
+    """How a type asking ``n`` may be paid minimally from that many producers, single
+    and double cards: (producers, singles, doubles, symbols left to the wild cards),
+    in the order :func:`_plans` lists them.  A few small numbers: met again and again."""
+    opts = []
+    for a in range(min(perms, n) + 1):
+        for b in range(min(singles, n - a) + 1):
+            for d in range(min(doubles, (n - a - b + 1) // 2) + 1):
+                over = a + b + 2 * d - n
+                if over >= 2 or (over >= 1 and (a or b)):
+                    continue  # a source of this type could be left out
+                opts.append((a, b, d, max(0, -over)))
+    return tuple(opts)
 
 
 def _minimal(cost: Cost, plan: list[tuple[_Class, int]]) -> bool:
