@@ -461,10 +461,35 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
         move = moves[i]
         if type(move) is not tuple:
             return move  # type: ignore[return-value]
-        options = tuple(takes(s, seat, move[0], move[1], perms))
-        if options:
-            return options[rng.below(len(options))]
+        picked = _random_take(s, seat, move[0], move[1], perms, rng)
+        if picked is not None:
+            return picked
         del moves[i]
+
+
+def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
+    """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
+    the same draw as listing them; a pick with one building is counted, not listed:
+    its payments times its token choices, one of them built."""
+    slots = (s.market[a], s.market[b])
+    if slots[0].building == slots[1].building:  # no building, or two: list them
+        options = tuple(takes(s, seat, a, b, perms))
+        return options[rng.below(len(options))] if options else None
+    cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
+    face = face_of(other.card)
+    card = CARDS[s.market[cell].card]
+    pays = tuple(payments(card.cost, s.seats[seat].resources + (face,), perms))
+    tokens = _token_choices(s.display, ()) if card.kind == "civic" else None
+    count = len(pays) * (len(tokens) if tokens is not None else 1)
+    if not count:
+        return None
+    i = rng.below(count)
+    if tokens is not None:
+        (pc, pp), token = pays[i // len(tokens)], tokens[i % len(tokens)]
+    else:
+        pc, pp = pays[i]
+    named = tuple(sorted(PICKED if c == face else c for c in pc))  # as takes() names it
+    return Take((a, b), (Pay(cell, named, pp, token) if tokens is not None else Pay(cell, named, pp),))
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:

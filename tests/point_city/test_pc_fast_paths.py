@@ -2,7 +2,9 @@
 reference, on the positions of random and greedy games (true states and
 players' views): ``candidate_pairs`` (what ``random_command`` draws a pick
 from; each cell's ask, a building's cost or a resource side's face, added up
-per pair) and ``takes`` (every payment of a pick, as ``legal`` lists them)."""
+per pair), ``takes`` (every payment of a pick, as ``legal`` lists them) and
+``random_command`` (a pick with one building counted, not listed: the same
+command and the same draws as listing its takes)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,10 @@ from core.point_city.game import GAME
 from core.point_city.payment import supply
 from core.point_city.commands import PICKED, Pay, Take
 from core.point_city.payment import payments
-from core.point_city.rules import PAIRS, _token_choices, candidate_pairs, takes
+from core.point_city.commands import Flip, TakeDeck
+from core.point_city.rules import PAIRS, _token_choices, candidate_pairs, flippable_cells, random_command, takes
+from core.point_city.state import deck_size
+from core.rng import Rng
 from core.point_city.state import State
 
 
@@ -85,9 +90,28 @@ def reference_takes(s: State, seat: int, a: int, b: int) -> list[Take]:
     ]
 
 
+def reference_random_command(s: State, seat: int, rng: Rng) -> object:
+    moves: list[object] = []
+    if not s.flipped:
+        moves += [Flip(cell) for cell in flippable_cells(s)]
+    if deck_size(s) >= 2:
+        moves.append(TakeDeck())
+    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    moves += reference_pairs(s, seat, perms)
+    while True:
+        i = rng.below(len(moves))
+        move = moves[i]
+        if type(move) is not tuple:
+            return move
+        options = reference_takes(s, seat, move[0], move[1])
+        if options:
+            return options[rng.below(len(options))]
+        del moves[i]
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
-def test_candidate_pairs_and_takes_equal_the_reference(seed: int, n: int, policy: str) -> None:
+def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
     positions: list[tuple[State, int]] = []
     play_game(
         GAME, ["a", "b", "c", "d"][:n], f"pairs/{seed}", [policy] * n,
@@ -102,5 +126,9 @@ def test_candidate_pairs_and_takes_equal_the_reference(seed: int, n: int, policy
             assert candidate_pairs(state, seat, perms) == reference_pairs(state, seat, perms)
             for a, b in PAIRS:
                 assert list(takes(state, seat, a, b)) == reference_takes(state, seat, a, b)
+            for k in range(8):
+                fast, slow = Rng(f"{seed}/{checked}/{k}".encode()), Rng(f"{seed}/{checked}/{k}".encode())
+                assert random_command(state, seat, fast) == reference_random_command(state, seat, slow)
+                assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
             checked += 1
     assert checked > 0
