@@ -285,12 +285,15 @@ def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
 
 class _Geometry:
     """A city's grid, :class:`_Facts`, and each frontier square with the kinds
-    next to it (:func:`_frontier_kinds` as a dict), cached per city."""
+    next to it (:func:`_frontier_kinds` as a dict, and its squares in reading
+    order), cached per city."""
 
-    __slots__ = ("grid", "facts", "near")
+    __slots__ = ("grid", "facts", "near", "order")
 
-    def __init__(self, grid: dict[Square, str], facts: _Facts, near: dict[Square, frozenset[str]]) -> None:
-        self.grid, self.facts, self.near = grid, facts, near
+    def __init__(
+        self, grid: dict[Square, str], facts: _Facts, near: dict[Square, frozenset[str]], order: list[Square]
+    ) -> None:
+        self.grid, self.facts, self.near, self.order = grid, facts, near, order
 
 
 def _facts_grown(f: _Facts, sq: Square, kind: str) -> _Facts:
@@ -314,15 +317,21 @@ def _cells_geometry(cells: Cells) -> _Geometry:
             grid = dict(parent.grid)
             grid[sq] = kind
             near = dict(parent.near)
-            near.pop(sq, None)
+            order = parent.order.copy()
+            if near.pop(sq, None) is not None:
+                order.remove(sq)
             for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
                 if n not in grid:
                     kinds = near.get(n)
-                    near[n] = frozenset((kind,)) if kinds is None else kinds | {kind}
-            return _Geometry(grid, _facts_grown(parent.facts, sq, kind), near)
+                    if kinds is None:
+                        near[n] = frozenset((kind,))
+                        insort(order, n)
+                    else:
+                        near[n] = kinds | {kind}
+            return _Geometry(grid, _facts_grown(parent.facts, sq, kind), near, order)
     grid = {(r, c): k for r, c, k in cells}
     facts, squares = _frontier_kinds(grid)
-    return _Geometry(grid, facts, dict(squares))
+    return _Geometry(grid, facts, dict(squares), [sq for sq, _ in squares])
 
 
 @lru_cache(maxsize=8192)
@@ -330,8 +339,7 @@ def cells_frontier_kinds(cells: Cells) -> Near:
     """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
     g = _cells_geometry(cells)
     near = g.near
-    # sorting the squares alone compares pairs of ints, not (square, kinds) items
-    return g.facts, tuple([(sq, near[sq]) for sq in sorted(near)])
+    return g.facts, tuple([(sq, near[sq]) for sq in g.order])
 
 
 District = tuple[str, tuple[Square, ...]]

@@ -47,6 +47,7 @@ from core.card_city.fold import apply
 from core.card_city.scoring import cells_income, final_score, winners
 from core.card_city.state import HIDDEN, State
 from core.engine import CHANCE, IllegalCommand
+from core.rng import Rng
 
 
 # -- whose decision ---------------------------------------------------------
@@ -467,6 +468,27 @@ def legal(s: State, seat: int) -> Iterator[Command]:
         for r, c in cells_construction_squares(p.city, "I", True):
             yield Buy(r, c)
         yield Pass()
+
+
+def random_command(s: State, seat: int, rng: Rng) -> Command:
+    """One of :func:`legal`'s commands, uniformly: the same draw as listing them
+    (``Game.random_command``), but a construction hand's squares are counted
+    per card and only the drawn Build is made (the search's playouts build
+    most of the time)."""
+    if s.phase != "construction" or seat == CHANCE or seat not in to_act(s):
+        options = list(legal(s, seat))
+        return options[rng.below(len(options))]
+    p = s.players[seat]
+    hand = [
+        (card, cells_construction_squares(p.city, card, p.coins >= LEISURE_COST))
+        for card in sorted(set(p.hand.cards))
+    ]
+    i = rng.below(sum(len(squares) or 1 for _, squares in hand))  # a card with no square: one Discard
+    for card, squares in hand:
+        if i < (len(squares) or 1):
+            return Build(card, *squares[i]) if squares else Discard(card)
+        i -= len(squares) or 1
+    raise AssertionError("the draw is below the count")
 
 
 def _splits(s: State) -> Iterator[SplitCards]:

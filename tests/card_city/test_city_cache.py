@@ -1,7 +1,7 @@
 """The cached city answers (``cells_*``, grown from the parent city's) equal the
 plain functions of the grid, on the cities of random games and on arbitrary
 cities grown cell by cell (any square, any kind: frame, size limit and zoning
-broken too)."""
+broken too); and ``random_command`` draws as listing the legal commands does."""
 
 from __future__ import annotations
 
@@ -58,3 +58,31 @@ def test_cached_city_answers_on_any_grown_city(extra: list[tuple[int, int, str]]
         check_same(cells)
     for k in range(1, len(cells) + 1):
         check_same(cells[:k])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
+def test_random_command_draws_as_listing_the_legal_commands(seed: int, n: int, policy: str) -> None:
+    """``random_command`` (a construction hand counted, not listed) against
+    ``Game.random_command``'s definition: uniform over ``list(legal)``, the same draws."""
+    from core.card_city import rules
+    from core.engine import CHANCE
+    from core.rng import Rng
+
+    positions: list[tuple[object, int]] = []
+    play_game(
+        GAME, ["a", "b", "c", "d"][:n], f"random-command/{seed}", [policy] * n,
+        hook=lambda before, seat, _c, _e: positions.append((before, seat)),
+    )
+    checked = 0
+    for s, seat in positions:
+        if seat == CHANCE:
+            continue
+        for actor in GAME.to_act(s):  # construction: every seat with cards, at once
+            for k in range(4):
+                fast, slow = Rng(f"{seed}/{checked}/{k}".encode()), Rng(f"{seed}/{checked}/{k}".encode())
+                options = list(rules.legal(s, actor))
+                assert rules.random_command(s, actor, fast) == options[slow.below(len(options))]
+                assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
+            checked += 1
+    assert checked > 0
