@@ -469,27 +469,60 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
 
 def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
     """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
-    the same draw as listing them; a pick with one building is counted, not listed:
-    its payments times its token choices, one of them built."""
+    the same draw as listing them, but counted: each payment of a building
+    times its civic token choices (for two buildings, the second's counted on
+    what the first leaves), and only the Take drawn is made."""
     slots = (s.market[a], s.market[b])
-    if slots[0].building == slots[1].building:  # no building, or two: list them
-        options = tuple(takes(s, seat, a, b, perms))
+    if not slots[0].building and not slots[1].building:
+        options = tuple(takes(s, seat, a, b, perms))  # the one Take of two resource cards
         return options[rng.below(len(options))] if options else None
+    resources = s.seats[seat].resources
+    if slots[0].building and slots[1].building:
+        first, second = CARDS[slots[0].card], CARDS[slots[1].card]
+        # takes() lists, for each payment (and token) of the first, every one of the
+        # second from the sources left: blocks of options, counted before one is made
+        blocks: list[tuple[Pay, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], list[int] | None]] = []
+        first_tokens = _token_choices(s.display, ()) if first.kind == "civic" else None
+        for pc, pp in payments(first.cost, resources, perms):
+            rest = tuple(payments(
+                second.cost, tuple(c for c in resources if c not in pc), tuple(p for p in perms if p not in pp)
+            ))
+            firsts = [Pay(a, pc, pp)] if first_tokens is None else [Pay(a, pc, pp, t) for t in first_tokens]
+            for pay in firsts:
+                blocks.append((pay, rest, _token_choices(s.display, (pay.token,)) if second.kind == "civic" else None))
+        count = sum(len(rest) * (len(tokens) if tokens is not None else 1) for _, rest, tokens in blocks)
+        if not count:
+            return None
+        i = rng.below(count)
+        for pay, rest, tokens in blocks:
+            n = len(rest) * (len(tokens) if tokens is not None else 1)
+            if i < n:
+                return Take((a, b), (pay, _nth_pay(b, second, rest, tokens, i, ())))
+            i -= n
+        raise AssertionError("the draw is below the count")
     cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
     face = face_of(other.card)
     card = CARDS[s.market[cell].card]
-    pays = tuple(payments(card.cost, s.seats[seat].resources + (face,), perms))
+    pays = tuple(payments(card.cost, resources + (face,), perms))
     tokens = _token_choices(s.display, ()) if card.kind == "civic" else None
     count = len(pays) * (len(tokens) if tokens is not None else 1)
     if not count:
         return None
-    i = rng.below(count)
-    if tokens is not None:
-        (pc, pp), token = pays[i // len(tokens)], tokens[i % len(tokens)]
-    else:
+    return Take((a, b), (_nth_pay(cell, card, pays, tokens, rng.below(count), (face,)),))
+
+
+def _nth_pay(
+    cell: int, card: Card, pays: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    tokens: list[int] | None, i: int, faces: tuple[int, ...],
+) -> Pay:
+    """The ``i``-th Pay :func:`takes` would list for ``card`` at ``cell``: payment by
+    payment, each with every token choice; the pick's card (``faces``) named PICKED."""
+    if tokens is None:
         pc, pp = pays[i]
-    named = tuple(sorted(PICKED if c == face else c for c in pc))  # as takes() names it
-    return Take((a, b), (Pay(cell, named, pp, token) if tokens is not None else Pay(cell, named, pp),))
+    else:
+        (pc, pp), token = pays[i // len(tokens)], tokens[i % len(tokens)]
+    named = tuple(sorted(PICKED if c in faces else c for c in pc))
+    return Pay(cell, named, pp) if tokens is None else Pay(cell, named, pp, token)
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:
