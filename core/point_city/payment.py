@@ -96,11 +96,22 @@ def _classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[tuple[str, 
     """Sources grouped by what they give: ('card', type, symbols) or ('perm', type, 1)."""
     out: dict[tuple[str, str, int], list[int]] = {}
     for c in sorted(cards):
-        card = CARDS[c]
-        out.setdefault(("card", card.resource, card.symbols), []).append(c)
+        out.setdefault(_card_class(c), []).append(c)
     for b in sorted(perms):
-        out.setdefault(("perm", CARDS[b].produces, 1), []).append(b)
+        out.setdefault(_perm_class(b), []).append(b)
     return out
+
+
+@lru_cache(maxsize=None)
+def _card_class(card: int) -> tuple[str, str, int]:
+    """What a resource card gives (a fixed fact of the card list, looked up again and again)."""
+    c = CARDS[card]
+    return "card", c.resource, c.symbols
+
+
+@lru_cache(maxsize=None)
+def _perm_class(building: int) -> tuple[str, str, int]:
+    return "perm", CARDS[building].produces, 1
 
 
 def payments(
@@ -168,19 +179,31 @@ def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tup
     have = dict(shape)
     wilds = have.get(("card", WILD, 1), 0)
     per_type = [
-        _type_choices(n, have.get(("perm", t, 1), 0), have.get(("card", t, 1), 0), have.get(("card", t, 2), 0))
+        _type_parts(t, n, have.get(("perm", t, 1), 0), have.get(("card", t, 1), 0), have.get(("card", t, 2), 0))
         for t, n in cost
     ]
     out = []
     for combo in product(*per_type):
-        deficit = sum(c[3] for c in combo)
+        deficit = sum(lacking for lacking, _ in combo)
         if deficit > wilds:
             continue
-        plan: list[tuple[_Class, int]] = [(("card", WILD, 1), deficit)] if deficit else []
-        for (t, _), (a, b, d, _) in zip(cost, combo):
-            plan += [(k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m]
-        out.append(tuple(plan))
+        plan: tuple[tuple[_Class, int], ...] = ((("card", WILD, 1), deficit),) if deficit else ()
+        for _, part in combo:
+            plan += part
+        out.append(plan)
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _type_parts(
+    t: str, n: int, perms: int, singles: int, doubles: int
+) -> tuple[tuple[int, tuple[tuple[_Class, int], ...]], ...]:
+    """:func:`_type_choices` as the symbols each leaves to the wild cards and its part
+    of a plan: the classes of type ``t`` it uses, with how many of each."""
+    return tuple(
+        (lacking, tuple((k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m))
+        for a, b, d, lacking in _type_choices(n, perms, singles, doubles)
+    )
 
 
 @lru_cache(maxsize=4096)
