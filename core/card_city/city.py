@@ -390,34 +390,32 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
         return ()  # CC-3: a developed card is never Industrial
     if facts.bottom - facts.top >= FRAME or facts.right - facts.left >= FRAME:
         return ()  # CC-1: no square fits (as in _construction_squares)
-    groups, owner = _cells_districts_owned(cells)
+    owner = _cells_districts_owned(cells)[1]
     r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1  # CC-1, as in _construction_squares
     c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
-    # CC-5 needs N+1 Cultural cards (or Residential districts) in the whole city
-    # before any of them can touch a district of N: most districts fail that at once
-    cultural = sum(len(m) for k, m in groups if k in CULTURAL_KINDS)
-    residential = sum(1 for k, _ in groups if k == "R")
-    options: set[tuple[str, Square]] = set()
-    for kind, members in groups:
-        size = len(members)
-        if not (kind == "R" and cultural > size or kind == "C" and residential > size):
-            continue
-        if size == 1:  # most districts: the four squares around it, all distinct
-            r, c = members[0]
-            around: Iterable[Square] = ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
+    # CC-5, counted from the few cards that can make a district eligible: each
+    # Cultural card marks the Residential districts it touches, each Residential
+    # card its district on the Commercial districts it touches
+    marks: dict[District, set[object]] = {}
+    for (r, c), kind in grid.items():
+        if kind in CULTURAL_KINDS:
+            target, mark = "R", (r, c)
+        elif kind == "R":
+            target, mark = "C", owner[(r, c)][1]
         else:
-            inside = set(members)
-            around = {n for r, c in members for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if n not in inside}
-        if kind == "R":  # CC-5: touching at least N+1 distinct Cultural cards
-            touching = len([n for n in around if grid.get(n) in CULTURAL_KINDS])
-        else:  # at least N+1 distinct Residential districts
-            touching = len({owner[n][1] for n in around if grid.get(n) == "R"})
-        if touching <= size:
             continue
-        for n in around:
-            if n not in grid and r_lo <= n[0] <= r_hi and c_lo <= n[1] <= c_hi:
-                if kind == "C" or "I" not in near[n]:  # CB-6: no Residential next to Industrial
-                    options.add((kind, n))
+        for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+            if grid.get(n) == target:
+                marks.setdefault(owner[n], set()).add(mark)
+    options: set[tuple[str, Square]] = set()
+    for (kind, members), marked in marks.items():
+        if len(marked) <= len(members):  # N cards need N+1 distinct Cultural cards / Residential districts
+            continue
+        for r, c in members:
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                if n not in grid and r_lo <= n[0] <= r_hi and c_lo <= n[1] <= c_hi:
+                    if kind == "C" or "I" not in near[n]:  # CB-6: no Residential next to Industrial
+                        options.add((kind, n))
     return tuple(sorted(options))
 
 
