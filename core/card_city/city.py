@@ -358,16 +358,21 @@ def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Squ
     if len(cells) > 1:
         groups, owner = _cells_districts_owned(cells[:-1])
         if sq not in owner:
-            joined = {
-                d[1]: d
-                for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
-                if (d := owner.get(n)) is not None and d[0] == kind
-            }
-            merged: District = (kind, tuple(sorted([sq, *(m for members in joined for m in members)])))
+            # the districts of its kind the new cell touches, by their first square
+            # (districts are disjoint: a square names one, and hashes faster)
+            joined: dict[Square, District] = {}
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                d = owner.get(n)
+                if d is not None and d[0] == kind:
+                    joined[d[1][0]] = d
+            members = [sq]
+            for d in joined.values():
+                members += d[1]
+            merged: District = (kind, tuple(sorted(members)))
             # districts() lists them by their first square in reading order
-            kept = [d for d in groups if d[1] not in joined]
+            kept = [d for d in groups if d[1][0] not in joined] if joined else list(groups)
             insort(kept, merged, key=_first_square)
-            owner = dict(owner)
+            owner = owner.copy()
             for m in merged[1]:
                 owner[m] = merged
             return tuple(kept), owner
