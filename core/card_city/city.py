@@ -165,7 +165,9 @@ def construction_violation(
 def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
     """The squares where ``kind`` may be built now, in reading order: those where
     :func:`construction_violation` finds nothing (the same checks, as a yes or no)."""
-    return _construction_squares(_frontier_kinds(grid), kind, coins)
+    facts, near = _frontier_kinds(grid)
+    kinds = dict(near)  # in reading order, as near is
+    return _construction_squares(facts, kinds, kinds, kind, coins)
 
 
 Near = tuple[_Facts, tuple[tuple[Square, frozenset[str]], ...]]
@@ -185,8 +187,11 @@ def _frontier_kinds(grid: Grid) -> Near:
     return _Facts(grid), tuple((sq, frozenset(near[sq])) for sq in sorted(near))
 
 
-def _construction_squares(city: Near, kind: str, coins: int) -> list[Square]:
-    facts, near = city
+def _construction_squares(
+    facts: _Facts, order: Iterable[Square], near: Mapping[Square, frozenset[str]], kind: str, coins: int
+) -> list[Square]:
+    """The frontier squares (``order``: reading order) where ``kind`` may be built,
+    from the kinds next to each (``near``)."""
     if kind == "L" and coins < LEISURE_COST:
         return []
     if kind != "I" and facts.others + 1 > 5 * (1 + facts.industrial):
@@ -199,10 +204,12 @@ def _construction_squares(city: Near, kind: str, coins: int) -> list[Square]:
     r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1
     c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
     out = []
-    for sq, kinds in near:  # empty squares next to the city
+    for sq in order:  # empty squares next to the city
         r, c = sq
-        if r_lo <= r <= r_hi and c_lo <= c <= c_hi and clash not in kinds and same not in kinds:
-            out.append(sq)
+        if r_lo <= r <= r_hi and c_lo <= c <= c_hi:
+            kinds = near[sq]
+            if clash not in kinds and same not in kinds:
+                out.append(sq)
     return out
 
 
@@ -334,14 +341,6 @@ def _cells_geometry(cells: Cells) -> _Geometry:
     return _Geometry(grid, facts, dict(squares), [sq for sq, _ in squares])
 
 
-@lru_cache(maxsize=8192)
-def cells_frontier_kinds(cells: Cells) -> Near:
-    """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
-    g = _cells_geometry(cells)
-    near = g.near
-    return g.facts, tuple([(sq, near[sq]) for sq in g.order])
-
-
 District = tuple[str, tuple[Square, ...]]
 
 
@@ -428,4 +427,5 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
 def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
     """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
     coins = LEISURE_COST if affords_leisure else 0
-    return tuple(_construction_squares(cells_frontier_kinds(cells), kind, coins))
+    g = _cells_geometry(cells)
+    return tuple(_construction_squares(g.facts, g.order, g.near, kind, coins))

@@ -18,9 +18,12 @@ Cells = tuple[tuple[int, int, str], ...]
 
 def check_same(cells: Cells) -> None:
     grid = {(r, c): k for r, c, k in cells}
-    facts, near = city.cells_frontier_kinds(cells)
+    geometry = city._cells_geometry(cells)
+    facts = geometry.facts
     want_facts, want_near = city._frontier_kinds(grid)
-    assert near == want_near
+    assert geometry.grid == grid
+    assert tuple((sq, geometry.near[sq]) for sq in geometry.order) == want_near
+    assert len(geometry.near) == len(geometry.order)
     for field in city._Facts.__slots__:
         assert getattr(facts, field) == getattr(want_facts, field), field
     assert list(city.cells_districts(cells)) == city.districts(grid)
