@@ -192,11 +192,11 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
             raise IllegalCommand("PC-3", "a payment uses a permanent resource the player has not built")
         if set(pp) & used_perms:
             raise IllegalCommand("PC-3", "each permanent resource pays only once per turn")
-        if not covers(card.cost, pc, pp):
-            raise IllegalCommand(
-                "PC-3", f"the payment does not cover building {card.id}; an unpaid building cannot be taken"
-            )
-        if not is_minimal(card.cost, pc, pp):
+        if not is_minimal(card.cost, pc, pp):  # (which covers first): say which rule it breaks
+            if not covers(card.cost, pc, pp):
+                raise IllegalCommand(
+                    "PC-3", f"the payment does not cover building {card.id}; an unpaid building cannot be taken"
+                )
             raise IllegalCommand("PL-4", "the payment names a source the cost does not need")
         used_cards |= set(pc)
         used_perms |= set(pp)
@@ -366,7 +366,9 @@ def paid_cards(s: State, cmd: Take) -> tuple[int, ...]:
 def has_take(s: State, seat: int) -> bool:
     if deck_size(s) >= 2:
         return True
-    return any(next(takes(s, seat, a, b), None) is not None for a, b in PAIRS)
+    # only a candidate pair can have a take (its sources must cover the cost)
+    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    return any(next(takes(s, seat, a, b, perms), None) is not None for a, b in candidate_pairs(s, seat, perms))
 
 
 def legal(s: State, seat: int) -> Iterator[Command]:

@@ -3,8 +3,9 @@ reference, on the positions of random and greedy games (true states and
 players' views): ``candidate_pairs`` (what ``random_command`` draws a pick
 from; each cell's ask, a building's cost or a resource side's face, added up
 per pair), ``takes`` (every payment of a pick, as ``legal`` lists them) and
-``random_command`` (a pick with one building counted, not listed: the same
-command and the same draws as listing its takes)."""
+``random_command`` (a pick counted, not listed: the same command and the
+same draws as listing its takes) and ``has_take`` (only candidate pairs
+looked at)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ from core.point_city.payment import supply
 from core.point_city.commands import PICKED, Pay, Take
 from core.point_city.payment import payments
 from core.point_city.commands import Flip, TakeDeck
-from core.point_city.rules import PAIRS, _token_choices, candidate_pairs, flippable_cells, random_command, takes
+from msgspec.structs import replace
+
+from core.point_city.rules import (
+    PAIRS, _token_choices, candidate_pairs, flippable_cells, has_take, random_command, takes,
+)
 from core.point_city.state import deck_size
 from core.rng import Rng
 from core.point_city.state import State
@@ -118,6 +123,7 @@ def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
         hook=lambda before, seat, _c, _e: positions.append((before, seat)),
     )
     checked = 0
+    seen = {True: 0, False: 0}
     for s, seat in positions:
         if seat == CHANCE:
             continue
@@ -126,6 +132,14 @@ def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
             assert candidate_pairs(state, seat, perms) == reference_pairs(state, seat, perms)
             for a, b in PAIRS:
                 assert list(takes(state, seat, a, b)) == reference_takes(state, seat, a, b)
+            # with the deck empty has_take looks at the pairs: as every pair's takes say
+            # (and with every market card turned to its building side, where it is the payments that say)
+            empty = replace(state, hidden=(0, 0, 0), top=0)
+            built = replace(empty, market=tuple(replace(x, building=bool(x.card)) for x in empty.market))
+            for board in (empty, built):
+                want = any(reference_takes(board, seat, a, b) for a, b in PAIRS)
+                assert has_take(board, seat) == want
+                seen[want] += 1
             for k in range(8):
                 fast, slow = Rng(f"{seed}/{checked}/{k}".encode()), Rng(f"{seed}/{checked}/{k}".encode())
                 assert random_command(state, seat, fast) == reference_random_command(state, seat, slow)
