@@ -62,20 +62,21 @@ def is_minimal(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bo
     if deficit > wild:
         return False
 
-    def still_covers(t: str, k: int) -> bool:
-        """Whether the sources still cover ``cost`` with ``k`` symbols of type ``t`` fewer."""
-        if t not in need:
-            return True  # a type the cost does not ask for
-        return deficit - lack[t] + max(0, need[t] - typed.get(t, 0) + k) <= wild
-
+    # leaving out k symbols of type t still covers the cost when t is not asked
+    # for, or when the deficit it then adds stays within the wild symbols
     for c in cards:
         card = CARDS[c]
-        if card.resource == WILD:
-            if deficit <= wild - card.symbols:
+        t, k = card.resource, card.symbols
+        if t == WILD:
+            if deficit <= wild - k:
                 return False
-        elif still_covers(card.resource, card.symbols):
+        elif t not in need or deficit - lack[t] + max(0, need[t] - typed.get(t, 0) + k) <= wild:
             return False
-    return not any(still_covers(CARDS[b].produces, 1) for b in perms)
+    for b in perms:
+        t = CARDS[b].produces
+        if t not in need or deficit - lack[t] + max(0, need[t] - typed.get(t, 0) + 1) <= wild:
+            return False
+    return True
 
 
 def _is_minimal_by_dropping(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:

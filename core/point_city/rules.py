@@ -149,7 +149,7 @@ def _check_payable(card: Card, hand: set[int], producers: set[int]) -> None:
 
 def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     cells = tuple(cmd.cells)
-    if len(cells) != 2 or any(not isinstance(c, int) or not 0 <= c < 16 for c in cells):
+    if len(cells) != 2 or not all(isinstance(c, int) and 0 <= c < 16 for c in cells):
         raise IllegalCommand("PC-3", "name two market cells")
     if cells[0] == cells[1]:
         raise IllegalCommand("PC-3", "take two different market cards")
@@ -166,7 +166,8 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     # only its face); recorded logs may name it by its id
     picked = [x.card for x in slots if not x.building]
     hand = set(me.resources) | set(picked)
-    producers = {b for b in me.buildings if CARDS[b].produces}
+    # (a pick of two resource cards, paying nothing, needs no producers)
+    producers = {b for b in me.buildings if CARDS[b].produces} if built or pays else set()
     if sorted(p.cell for p in pays) != built:
         for c in built:
             if c not in {p.cell for p in pays}:
@@ -182,15 +183,16 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         card = CARDS[s.market[p.cell].card]
         pc = tuple(sorted(picked[0] if c == PICKED and picked else c for c in p.cards))
         pp = tuple(sorted(p.perms))
-        if len(set(pc)) != len(pc) or len(set(pp)) != len(pp):
+        pc_set, pp_set = set(pc), set(pp)
+        if len(pc_set) != len(pc) or len(pp_set) != len(pp):
             raise IllegalCommand("PC-3", "a source is named twice in one payment")
-        if not set(pc) <= hand:
+        if not pc_set <= hand:
             raise IllegalCommand("PC-3", "a payment uses a resource card the player does not have")
-        if set(pc) & used_cards:
+        if pc_set & used_cards:
             raise IllegalCommand("PL-3", "a resource card pays for one building only")
-        if not set(pp) <= producers:
+        if not pp_set <= producers:
             raise IllegalCommand("PC-3", "a payment uses a permanent resource the player has not built")
-        if set(pp) & used_perms:
+        if pp_set & used_perms:
             raise IllegalCommand("PC-3", "each permanent resource pays only once per turn")
         if not is_minimal(card.cost, pc, pp):  # (which covers first): say which rule it breaks
             if not covers(card.cost, pc, pp):
@@ -198,8 +200,8 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
                     "PC-3", f"the payment does not cover building {card.id}; an unpaid building cannot be taken"
                 )
             raise IllegalCommand("PL-4", "the payment names a source the cost does not need")
-        used_cards |= set(pc)
-        used_perms |= set(pp)
+        used_cards |= pc_set
+        used_perms |= pp_set
         token = p.token
         if card.kind == "civic":
             left = [t for t in s.display if t not in used_tokens]
