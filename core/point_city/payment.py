@@ -9,7 +9,7 @@ A card's symbols pay one building only [PL-3].
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from functools import lru_cache
 from itertools import product
 
@@ -93,13 +93,20 @@ def _is_minimal_by_dropping(cost: Cost, cards: tuple[int, ...], perms: tuple[int
     return True
 
 
-def _classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[tuple[str, str, int], list[int]]:
-    """Sources grouped by what they give: ('card', type, symbols) or ('perm', type, 1)."""
+def _classes(
+    cards: tuple[int, ...], perms: tuple[int, ...], types: Container[str]
+) -> dict[tuple[str, str, int], list[int]]:
+    """Sources grouped by what they give: ('card', type, symbols) or ('perm', type, 1),
+    lowest ids first; only those of ``types`` and the wild ones."""
     out: dict[tuple[str, str, int], list[int]] = {}
     for c in sorted(cards):
-        out.setdefault(_card_class(c), []).append(c)
+        k = _card_class(c)
+        if k[1] in types or k[1] == WILD:
+            out.setdefault(k, []).append(c)
     for b in sorted(perms):
-        out.setdefault(_perm_class(b), []).append(b)
+        k = _perm_class(b)
+        if k[1] in types or k[1] == WILD:
+            out.setdefault(k, []).append(b)
     return out
 
 
@@ -133,34 +140,37 @@ def _cached_payments(
 
 def _payments(
     cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every minimal payment of ``cost`` from the sources, up to equivalence.
 
     Sources giving the same thing (two single-economy cards, two energy
     producers) are interchangeable, so each distinct choice is listed once,
-    with the lowest ids.  Yields ``(cards, perms)``, both sorted.  Which
+    with the lowest ids.  Lists ``(cards, perms)``, both sorted.  Which
     choices there are depends only on the cost and how many sources of each
     class there are, so that part is worked out once per such shape
-    (:func:`_plans`, cached on immutable tuples).
+    (:func:`_plans`, cached on immutable tuples).  Only the classes a plan can
+    use are grouped: the cost's types and the wild cards.
     """
-    groups = _classes(cards, perms)
     need = dict(cost)
     total = sum(need.values())
+    groups = _classes(cards, perms, need)
     shape = []
     for k, v in groups.items():
         # how many of a class could ever be used: more are the same to _plans
         if k[1] == WILD:
             shape.append((k, min(len(v), total)))
-        elif k[1] in need:
+        else:
             n = need[k[1]]
             shape.append((k, min(len(v), (n + 1) // 2 if k[2] == 2 else n)))
     shape.sort()
+    out = []
     for plan in _plans(cost, tuple(shape)):
         pay_cards: list[int] = []
         pay_perms: list[int] = []
         for key, n in plan:
             (pay_perms if key[0] == "perm" else pay_cards).extend(groups[key][:n])
-        yield tuple(sorted(pay_cards)), tuple(sorted(pay_perms))
+        out.append((tuple(sorted(pay_cards)), tuple(sorted(pay_perms))))
+    return out
 
 
 _Class = tuple[str, str, int]

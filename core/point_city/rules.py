@@ -53,6 +53,8 @@ def to_act(s: State) -> tuple[int, ...]:
 def next_auto(s: State) -> object | None:
     """The next automatic event, or None when a decision (player or chance) is due."""
     step = s.step
+    if step == "turn":  # none of the steps below: a decision is due, unless the seat is stuck
+        return None if has_take(s, s.turn) else ev.GameEnded("stuck")  # PL-7
     if step == "remove":
         return ev.CardsRemoved(REMOVED[len(s.players)])
     if step == "start":
@@ -83,8 +85,6 @@ def next_auto(s: State) -> object | None:
             return opponent_move(s)
         seat = (s.turn + 1) % len(s.players)
         return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
-    if step == "turn" and not has_take(s, s.turn):
-        return ev.GameEnded("stuck")  # PL-7
     return None
 
 
@@ -444,6 +444,11 @@ def _ask(card: int, building: bool) -> Any:
     return face.resource, face.symbols
 
 
+_FLIPS = tuple(Flip(cell) for cell in range(16))
+_TAKE_DECK = TakeDeck()
+"""Commands are frozen values: one of each serves every playout's draw."""
+
+
 def random_command(s: State, seat: int, rng: Rng) -> Command:
     """A random legal command without listing every payment (the search's playouts):
     one move uniformly — each flippable cell, the deck, each pair of cells that
@@ -455,9 +460,9 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
     pairs that can really be taken."""
     moves: list[object] = []
     if not s.flipped:
-        moves += [Flip(cell) for cell in flippable_cells(s)]
+        moves += [_FLIPS[cell] for cell in flippable_cells(s)]
     if deck_size(s) >= 2:
-        moves.append(TakeDeck())
+        moves.append(_TAKE_DECK)
     perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
     moves += candidate_pairs(s, seat, perms)
     while True:
