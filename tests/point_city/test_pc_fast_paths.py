@@ -1,65 +1,43 @@
-"""Point City's fast paths against the code they replaced, kept here as the
-reference, on the positions of random and greedy games (true states and
-players' views): ``candidate_pairs`` (what ``random_command`` draws a pick
-from; each cell's ask, a building's cost or a resource side's face, added up
-per pair), ``takes`` (every payment of a pick, as ``legal`` lists them) and
-``random_command`` (a pick counted, not listed: the same command and the
-same draws as listing its takes) and ``has_take`` (only candidate pairs
-looked at)."""
+"""Point City's fast paths against simple references, on the positions of
+random and greedy games (true states and players' views): ``candidate_pairs``
+(what ``random_command`` draws a pick from) against the sources' shortfall of
+each pick's costs; ``takes`` (every payment of a pick, as ``legal`` lists
+them) against the former listing; ``_random_take`` (a pick's takes counted,
+not listed) against drawing from that listing, with the same draws; and
+``has_take`` (only candidate pairs looked at) against every pair's takes."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from core.autoplay import play_game
 from core.engine import CHANCE
-from core.point_city.cards import CARDS, WILD, face_of
-from core.point_city.game import GAME
-from core.point_city.payment import supply
+from core.point_city.cards import CARDS, face_of
 from core.point_city.commands import PICKED, Pay, Take
-from core.point_city.payment import payments
-from core.point_city.commands import Flip, TakeDeck
-from msgspec.structs import replace
-
-from core.point_city.rules import (
-    PAIRS, _token_choices, candidate_pairs, flippable_cells, has_take, random_command, takes,
-)
-from core.point_city.state import deck_size
-from core.rng import Rng
+from core.point_city.game import GAME
+from core.point_city.payment import payments, shortfall
+from core.point_city.rules import PAIRS, _random_take, _token_choices, candidate_pairs, has_take, takes
 from core.point_city.state import State
+from core.rng import Rng
 
 
 def reference_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[int, int]]:
-    typed, wild = supply(s.seats[seat].resources, perms)
-    asks: list[tuple[tuple[tuple[str, int], ...], int]] = []
-    for slot in s.market:
-        if not slot.card:
-            asks.append(((), 0))
-        elif slot.building:
-            asks.append((CARDS[slot.card].cost, 0))
-        else:
-            face = CARDS[face_of(slot.card)]
-            if face.resource == WILD:
-                asks.append(((), face.symbols))
-            else:
-                asks.append((((face.resource, -face.symbols),), 0))
-    built = [x.building for x in s.market]
+    """Two resource sides, or a pick whose building costs (added up) the seat's
+    sources and the pick's resource side cover in symbols."""
     out = []
     for a, b in PAIRS:
-        if not built[a] and not built[b]:
+        slots = (s.market[a], s.market[b])
+        if not any(x.building for x in slots):
             out.append((a, b))
             continue
-        (need_a, extra_a), (need_b, extra_b) = asks[a], asks[b]
-        need = dict(need_a)
-        for t, n in need_b:
-            need[t] = need.get(t, 0) + n
-        short = 0
-        for t, n in need.items():
-            have = typed.get(t, 0)
-            if n > have:
-                short += n - have
-        if short <= wild + extra_a + extra_b:
+        cost: dict[str, int] = {}
+        for x in slots:
+            for t, n in CARDS[x.card].cost if x.building else ():
+                cost[t] = cost.get(t, 0) + n
+        faces = tuple(face_of(x.card) for x in slots if x.card and not x.building)
+        if shortfall(tuple(cost.items()), s.seats[seat].resources + faces, perms)[0] == 0:
             out.append((a, b))
     return out
 
@@ -95,25 +73,6 @@ def reference_takes(s: State, seat: int, a: int, b: int) -> list[Take]:
     ]
 
 
-def reference_random_command(s: State, seat: int, rng: Rng) -> object:
-    moves: list[object] = []
-    if not s.flipped:
-        moves += [Flip(cell) for cell in flippable_cells(s)]
-    if deck_size(s) >= 2:
-        moves.append(TakeDeck())
-    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
-    moves += reference_pairs(s, seat, perms)
-    while True:
-        i = rng.below(len(moves))
-        move = moves[i]
-        if type(move) is not tuple:
-            return move
-        options = reference_takes(s, seat, move[0], move[1])
-        if options:
-            return options[rng.below(len(options))]
-        del moves[i]
-
-
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
 def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
@@ -140,9 +99,11 @@ def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
                 want = any(reference_takes(board, seat, a, b) for a, b in PAIRS)
                 assert has_take(board, seat) == want
                 seen[want] += 1
-            for k in range(8):
+            for k, (a, b) in enumerate(candidate_pairs(state, seat, perms)):
                 fast, slow = Rng(f"{seed}/{checked}/{k}".encode()), Rng(f"{seed}/{checked}/{k}".encode())
-                assert random_command(state, seat, fast) == reference_random_command(state, seat, slow)
+                options = reference_takes(state, seat, a, b)
+                want = options[slow.below(len(options))] if options else None
+                assert _random_take(state, seat, a, b, perms, fast) == want
                 assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
             checked += 1
     assert checked > 0
