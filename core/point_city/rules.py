@@ -407,11 +407,8 @@ def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
             out.append((a, b))
             continue
         if built_a and built_b:  # two buildings: their costs add up
-            need = dict(asks[a])
-            for t, n in asks[b]:
-                need[t] = need.get(t, 0) + n
             short = 0
-            for t, n in need.items():
+            for t, n in _costs_added(s.market[a].card, s.market[b].card):
                 have = typed.get(t, 0)
                 if n > have:
                     short += n - have
@@ -430,6 +427,16 @@ def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
         if short <= (wild + k if f == WILD else wild):
             out.append((a, b))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _costs_added(a: int, b: int) -> tuple[tuple[str, int], ...]:
+    """The costs of buildings ``a`` and ``b`` added up per type (half the market's
+    pairs are two buildings, and the pairs of cards recur)."""
+    need = dict(_ask(a, True))
+    for t, n in _ask(b, True):
+        need[t] = need.get(t, 0) + n
+    return tuple(need.items())
 
 
 @lru_cache(maxsize=None)
