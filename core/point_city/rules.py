@@ -399,44 +399,52 @@ def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
     face lowers what its type asks, a wild one adds to the wild symbols."""
     typed, wild = supply(s.seats[seat].resources, perms)
     out: list[tuple[int, int]] = []
-    asks = [_ask(x.card, x.building) for x in s.market]
-    built = [x.building for x in s.market]
+    market = s.market
+    built = [x.building for x in market]
     for a, b in PAIRS:
         built_a, built_b = built[a], built[b]
         if not built_a and not built_b:
             out.append((a, b))
             continue
-        if built_a and built_b:  # two buildings: their costs add up
-            short = 0
-            for t, n in _costs_added(s.market[a].card, s.market[b].card):
-                have = typed.get(t, 0)
-                if n > have:
-                    short += n - have
-            if short <= wild:
-                out.append((a, b))
-            continue
-        cost, face = (asks[a], asks[b]) if built_a else (asks[b], asks[a])
-        f, k = face if face is not None else ("", 0)  # (an empty cell gives nothing)
+        if built_a and built_b:
+            need, extra = _costs_added(market[a].card, market[b].card), 0
+        elif built_a:
+            need, extra = _pick_need(market[a].card, market[b].card)
+        else:
+            need, extra = _pick_need(market[b].card, market[a].card)
         short = 0
-        for t, n in cost:
-            if t == f:
-                n -= k
+        for t, n in need:
             have = typed.get(t, 0)
             if n > have:
                 short += n - have
-        if short <= (wild + k if f == WILD else wild):
+        if short <= wild + extra:
             out.append((a, b))
     return out
 
 
-@lru_cache(maxsize=4096)
+# What a pick asks, per pair of market cards: a few thousand pairs of cards,
+# met again and again, so cached on their ids.
+@lru_cache(maxsize=1 << 14)
 def _costs_added(a: int, b: int) -> tuple[tuple[str, int], ...]:
-    """The costs of buildings ``a`` and ``b`` added up per type (half the market's
-    pairs are two buildings, and the pairs of cards recur)."""
+    """The costs of buildings ``a`` and ``b`` added up per type."""
     need = dict(_ask(a, True))
     for t, n in _ask(b, True):
         need[t] = need.get(t, 0) + n
     return tuple(need.items())
+
+
+@lru_cache(maxsize=1 << 14)
+def _pick_need(building: int, other: int) -> tuple[tuple[tuple[str, int], ...], int]:
+    """What building ``building`` asks when picked with ``other`` on its resource
+    side, and the wild symbols that side adds: a typed face lowers its type."""
+    face = _ask(other, False)
+    cost = _ask(building, True)
+    if face is None:  # an empty cell gives nothing
+        return cost, 0
+    f, k = face
+    if f == WILD:
+        return cost, k
+    return tuple((t, n - k if t == f else n) for t, n in cost), 0
 
 
 @lru_cache(maxsize=None)
