@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterator
 from functools import lru_cache
-from itertools import product
 
 from core.point_city.cards import CARDS, TYPES, WILD
 
@@ -193,15 +192,19 @@ def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tup
         _type_parts(t, n, have.get(("perm", t, 1), 0), have.get(("card", t, 1), 0), have.get(("card", t, 2), 0))
         for t, n in cost
     ]
-    out = []
-    for combo in product(*per_type):
-        deficit = sum(lacking for lacking, _ in combo)
-        if deficit > wilds:
-            continue
-        plan: tuple[tuple[_Class, int], ...] = ((("card", WILD, 1), deficit),) if deficit else ()
-        for _, part in combo:
-            plan += part
-        out.append(plan)
+    out: list[tuple[tuple[_Class, int], ...]] = []
+
+    def combine(i: int, deficit: int, parts: tuple[tuple[_Class, int], ...]) -> None:
+        """Each type's choices in turn, in ``product`` order; what the types lack
+        only grows, so a branch past the wild cards is left at once."""
+        if i == len(per_type):
+            out.append(((("card", WILD, 1), deficit),) + parts if deficit else parts)
+            return
+        for lacking, part in per_type[i]:
+            if deficit + lacking <= wilds:
+                combine(i + 1, deficit + lacking, parts + part)
+
+    combine(0, 0, ())
     return tuple(out)
 
 
