@@ -8,8 +8,8 @@ next decision, computed by folding as it goes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 from functools import lru_cache
+from typing import Any
 from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
@@ -521,7 +521,7 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
         for pay, rest, tokens in blocks:
             n = len(rest) * (len(tokens) if tokens is not None else 1)
             if i < n:
-                return Take((a, b), (pay, _nth_pay(b, second, rest, tokens, i, ())))
+                return Take((a, b), (pay, _nth_pay(b, rest, tokens, i, ())))
             i -= n
         raise AssertionError("the draw is below the count")
     cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
@@ -532,14 +532,14 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
     count = len(pays) * (len(tokens) if tokens is not None else 1)
     if not count:
         return None
-    return Take((a, b), (_nth_pay(cell, card, pays, tokens, rng.below(count), (face,)),))
+    return Take((a, b), (_nth_pay(cell, pays, tokens, rng.below(count), (face,)),))
 
 
 def _nth_pay(
-    cell: int, card: Card, pays: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    cell: int, pays: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
     tokens: list[int] | None, i: int, faces: tuple[int, ...],
 ) -> Pay:
-    """The ``i``-th Pay :func:`takes` would list for ``card`` at ``cell``: payment by
+    """The ``i``-th Pay :func:`takes` would list for the building at ``cell``: payment by
     payment, each with every token choice; the pick's card (``faces``) named PICKED."""
     if tokens is None:
         pc, pp = pays[i]
