@@ -14,6 +14,7 @@ own coordinates.  Nothing here depends on where the origin is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from bisect import insort
 from functools import lru_cache
 
 from core.card_city.squares import square_label
@@ -164,7 +165,9 @@ def construction_violation(
 def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:
     """The squares where ``kind`` may be built now, in reading order: those where
     :func:`construction_violation` finds nothing (the same checks, as a yes or no)."""
-    return _construction_squares(_frontier_kinds(grid), kind, coins)
+    facts, near = _frontier_kinds(grid)
+    kinds = dict(near)  # in reading order, as near is
+    return _construction_squares(facts, kinds, kinds, kind, coins)
 
 
 Near = tuple[_Facts, tuple[tuple[Square, frozenset[str]], ...]]
@@ -184,8 +187,11 @@ def _frontier_kinds(grid: Grid) -> Near:
     return _Facts(grid), tuple((sq, frozenset(near[sq])) for sq in sorted(near))
 
 
-def _construction_squares(city: Near, kind: str, coins: int) -> list[Square]:
-    facts, near = city
+def _construction_squares(
+    facts: _Facts, order: Iterable[Square], near: Mapping[Square, frozenset[str]], kind: str, coins: int
+) -> list[Square]:
+    """The frontier squares (``order``: reading order) where ``kind`` may be built,
+    from the kinds next to each (``near``)."""
     if kind == "L" and coins < LEISURE_COST:
         return []
     if kind != "I" and facts.others + 1 > 5 * (1 + facts.industrial):
@@ -198,10 +204,12 @@ def _construction_squares(city: Near, kind: str, coins: int) -> list[Square]:
     r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1
     c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
     out = []
-    for sq, kinds in near:  # empty squares next to the city
+    for sq in order:  # empty squares next to the city
         r, c = sq
-        if r_lo <= r <= r_hi and c_lo <= c <= c_hi and clash not in kinds and same not in kinds:
-            out.append(sq)
+        if r_lo <= r <= r_hi and c_lo <= c <= c_hi:
+            kinds = near[sq]
+            if clash not in kinds and same not in kinds:
+                out.append(sq)
     return out
 
 
@@ -269,6 +277,12 @@ def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
 # A city in a game state is an immutable tuple of (row, col, kind) cells, so the
 # answers below are pure functions of it; the rules ask them many times per
 # decision (every automatic step re-checks every hand), hence the caches.
+#
+# A city only ever grows by one cell appended at the end (Built, Developed,
+# Bought), and its parent (``cells[:-1]``) was met one event earlier, so the
+# geometry of a new city is its parent's updated around the new cell (a few
+# squares) rather than found again from the whole grid.  The cached values are
+# shared: never mutate one (each update copies what it changes).
 Cells = tuple[tuple[int, int, str], ...]
 
 
@@ -276,25 +290,142 @@ def cells_can_construct(cells: Cells, kind: str, coins: int) -> bool:
     return bool(cells_construction_squares(cells, kind, coins >= LEISURE_COST))
 
 
+class _Geometry:
+    """A city's grid, :class:`_Facts`, and each frontier square with the kinds
+    next to it (:func:`_frontier_kinds` as a dict, and its squares in reading
+    order), cached per city."""
+
+    __slots__ = ("grid", "facts", "near", "order")
+
+    def __init__(
+        self, grid: dict[Square, str], facts: _Facts, near: dict[Square, frozenset[str]], order: list[Square]
+    ) -> None:
+        self.grid, self.facts, self.near, self.order = grid, facts, near, order
+
+
+def _facts_grown(f: _Facts, sq: Square, kind: str) -> _Facts:
+    """``f`` of a grid with ``kind`` added at the empty square ``sq``."""
+    out = _Facts.__new__(_Facts)
+    r, c = sq
+    out.top, out.bottom = min(f.top, r), max(f.bottom, r)
+    out.left, out.right = min(f.left, c), max(f.right, c)
+    out.industrial = f.industrial + (kind == "I")
+    out.others = f.others + (kind != "I")
+    return out
+
+
 @lru_cache(maxsize=8192)
-def cells_districts(cells: Cells) -> tuple[tuple[str, tuple[Square, ...]], ...]:
+def _cells_geometry(cells: Cells) -> _Geometry:
+    r, c, kind = cells[-1]
+    sq = (r, c)
+    if len(cells) > 1:
+        parent = _cells_geometry(cells[:-1])
+        if sq not in parent.grid:  # (a fold never repeats a square; a hand-made city might)
+            grid = dict(parent.grid)
+            grid[sq] = kind
+            near = dict(parent.near)
+            order = parent.order.copy()
+            if near.pop(sq, None) is not None:
+                order.remove(sq)
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                if n not in grid:
+                    kinds = near.get(n)
+                    if kinds is None:
+                        near[n] = frozenset((kind,))
+                        insort(order, n)
+                    else:
+                        near[n] = kinds | {kind}
+            return _Geometry(grid, _facts_grown(parent.facts, sq, kind), near, order)
+    grid = {(r, c): k for r, c, k in cells}
+    facts, squares = _frontier_kinds(grid)
+    return _Geometry(grid, facts, dict(squares), [sq for sq, _ in squares])
+
+
+District = tuple[str, tuple[Square, ...]]
+
+
+def _first_square(d: District) -> Square:
+    return d[1][0]
+
+
+@lru_cache(maxsize=8192)
+def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Square, District]]:
+    """:func:`districts` of a city, and the district holding each square: the
+    parent's, with the districts of the new cell's kind that it touches merged."""
+    r, c, kind = cells[-1]
+    sq = (r, c)
+    if len(cells) > 1:
+        groups, owner = _cells_districts_owned(cells[:-1])
+        if sq not in owner:
+            # the districts of its kind the new cell touches, by their first square
+            # (districts are disjoint: a square names one, and hashes faster)
+            joined: dict[Square, District] = {}
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                d = owner.get(n)
+                if d is not None and d[0] == kind:
+                    joined[d[1][0]] = d
+            members = [sq]
+            for d in joined.values():
+                members += d[1]
+            merged: District = (kind, tuple(sorted(members)))
+            # districts() lists them by their first square in reading order
+            kept = [d for d in groups if d[1][0] not in joined] if joined else list(groups)
+            insort(kept, merged, key=_first_square)
+            owner = owner.copy()
+            for m in merged[1]:
+                owner[m] = merged
+            return tuple(kept), owner
+    groups = tuple(districts({(r, c): k for r, c, k in cells}))
+    return groups, {m: d for d in groups for m in d[1]}
+
+
+def cells_districts(cells: Cells) -> tuple[District, ...]:
     """:func:`districts` of a city (development options and income both need them)."""
-    return tuple(districts({(r, c): k for r, c, k in cells}))
+    return _cells_districts_owned(cells)[0]
 
 
 @lru_cache(maxsize=8192)
 def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
-    return tuple(development_options({(r, c): k for r, c, k in cells}, cells_districts(cells)))
+    """:func:`development_options` of a city, from its cached geometry and districts
+    (the same checks: CC-5's eligible districts, then CC-4's squares around them)."""
+    g = _cells_geometry(cells)
+    facts, grid, near = g.facts, g.grid, g.near
+    if facts.others + 1 > 5 * (1 + facts.industrial):
+        return ()  # CC-3: a developed card is never Industrial
+    if facts.bottom - facts.top >= FRAME or facts.right - facts.left >= FRAME:
+        return ()  # CC-1: no square fits (as in _construction_squares)
+    owner = _cells_districts_owned(cells)[1]
+    r_lo, r_hi = facts.bottom - FRAME + 1, facts.top + FRAME - 1  # CC-1, as in _construction_squares
+    c_lo, c_hi = facts.right - FRAME + 1, facts.left + FRAME - 1
+    # CC-5, counted from the few cards that can make a district eligible: each
+    # Cultural card marks the Residential districts it touches, each Residential
+    # card its district on the Commercial districts it touches
+    marks: dict[District, set[object]] = {}
+    for (r, c), kind in grid.items():
+        if kind in CULTURAL_KINDS:
+            target, mark = "R", (r, c)
+        elif kind == "R":
+            target, mark = "C", owner[(r, c)][1]
+        else:
+            continue
+        for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+            if grid.get(n) == target:
+                marks.setdefault(owner[n], set()).add(mark)
+    options: set[tuple[str, Square]] = set()
+    for (kind, members), marked in marks.items():
+        if len(marked) <= len(members):  # N cards need N+1 distinct Cultural cards / Residential districts
+            continue
+        for r, c in members:
+            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                if n not in grid and r_lo <= n[0] <= r_hi and c_lo <= n[1] <= c_hi:
+                    if kind == "C" or "I" not in near[n]:  # CB-6: no Residential next to Industrial
+                        options.add((kind, n))
+    return tuple(sorted(options))
 
 
 @lru_cache(maxsize=16384)
 def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
     """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
     coins = LEISURE_COST if affords_leisure else 0
-    return tuple(_construction_squares(cells_frontier_kinds(cells), kind, coins))
-
-
-@lru_cache(maxsize=8192)
-def cells_frontier_kinds(cells: Cells) -> Near:
-    """:func:`_frontier_kinds` of a city: found once for all the kinds a hand may build."""
-    return _frontier_kinds({(r, c): k for r, c, k in cells})
+    g = _cells_geometry(cells)
+    return tuple(_construction_squares(g.facts, g.order, g.near, kind, coins))

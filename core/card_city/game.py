@@ -99,6 +99,9 @@ class CardCity(Game[State, ev.Event, Command]):
     def step(self, state: State, seat: int, command: Command) -> tuple[tuple[ev.Event, ...], State]:
         return rules.step(state, seat, command)
 
+    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
+        return rules.random_command(state, seat, rng)
+
     def chance(self, state: State, rng: Rng) -> Command:
         """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""
         k = state.need_draw

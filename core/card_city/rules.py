@@ -47,6 +47,7 @@ from core.card_city.fold import apply
 from core.card_city.scoring import cells_income, final_score, winners
 from core.card_city.state import HIDDEN, State
 from core.engine import CHANCE, IllegalCommand
+from core.rng import Rng
 
 
 # -- whose decision ---------------------------------------------------------
@@ -92,9 +93,9 @@ def draw_possible(s: State, cards: tuple[str, ...]) -> None:
         raise IllegalCommand("CB-1", f"{unknown[0]!r} is not a card that can be in the pool")
     unseen = s.pool_size - len(s.bottom)
     head, tail = cards[:unseen], cards[unseen:]
-    need = Counter(head)
     have = dict(zip(KINDS, s.pool, strict=True))
-    for kind, n in need.items():
+    for kind in dict.fromkeys(head):  # first seen first, as Counter(head) listed them
+        n = head.count(kind)
         if n > have[kind]:
             raise IllegalCommand(
                 "CB-1", f"the pool holds only {have[kind]} {NAMES[kind]} card(s), not {n}"
@@ -169,7 +170,7 @@ def _split(s: State, seat: int, cmd: SplitCards) -> tuple[ev.Event, ...]:
             f"with {2 * k} cards the split is a face-up pair against {half} face-up "
             f"and {half} face-down card(s)",
         )
-    if Counter(cmd.pair + cmd.up + cmd.down) != Counter(s.holding.cards):
+    if sorted(cmd.pair + cmd.up + cmd.down) != sorted(s.holding.cards):  # as multisets
         held = "".join(sorted(s.holding.cards))
         raise IllegalCommand("CC-7", f"the split must use exactly the cards held ({held})")
     return (
@@ -342,7 +343,8 @@ def advance(s: State) -> tuple[ev.Event, ...]:
         # CL-2: when no card left in a hand has a legal square, discard them one by one
         for seat, p in enumerate(s.players):
             cards = p.hand.cards
-            if cards and all(unbuildable_reason(s, seat, c) for c in cards):
+            # unbuildable_reason(s, seat, c) is not None, without wording the reason for each card
+            if cards and not any(c == HIDDEN or cells_can_construct(p.city, c, p.coins) for c in cards):
                 card = cards[0]
                 rule, reason = unbuildable_reason(s, seat, card) or ("CC-2", "")
                 return (ev.Discarded(seat=seat, card=card, rule=rule, reason=reason),)
@@ -466,6 +468,27 @@ def legal(s: State, seat: int) -> Iterator[Command]:
         for r, c in cells_construction_squares(p.city, "I", True):
             yield Buy(r, c)
         yield Pass()
+
+
+def random_command(s: State, seat: int, rng: Rng) -> Command:
+    """One of :func:`legal`'s commands, uniformly: the same draw as listing them
+    (``Game.random_command``), but a construction hand's squares are counted
+    per card and only the drawn Build is made (the search's playouts build
+    most of the time)."""
+    if s.phase != "construction" or seat == CHANCE or seat not in to_act(s):
+        options = list(legal(s, seat))
+        return options[rng.below(len(options))]
+    p = s.players[seat]
+    hand = [
+        (card, cells_construction_squares(p.city, card, p.coins >= LEISURE_COST))
+        for card in sorted(set(p.hand.cards))
+    ]
+    i = rng.below(sum(len(squares) or 1 for _, squares in hand))  # a card with no square: one Discard
+    for card, squares in hand:
+        if i < (len(squares) or 1):
+            return Build(card, *squares[i]) if squares else Discard(card)
+        i -= len(squares) or 1
+    raise AssertionError("the draw is below the count")
 
 
 def _splits(s: State) -> Iterator[SplitCards]:

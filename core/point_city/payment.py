@@ -9,9 +9,8 @@ A card's symbols pay one building only [PL-3].
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from functools import lru_cache
-from itertools import product
 
 from core.point_city.cards import CARDS, TYPES, WILD
 
@@ -49,7 +48,39 @@ def shortfall(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> tup
 
 
 def is_minimal(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
-    """Covers, and no single source can be left out."""
+    """Covers, and no single source can be left out.
+
+    Each source is left out in turn arithmetically (the supply found once): a
+    wild card's symbols come off the wild ones, a typed source's off its type,
+    which raises the deficit by what that type then lacks more.  The cost names
+    each type once (as every card's does)."""
+    typed, wild = supply(cards, perms)
+    need = dict(cost)
+    lack = {t: max(0, n - typed.get(t, 0)) for t, n in need.items()}
+    deficit = sum(lack.values())
+    if deficit > wild:
+        return False
+
+    # leaving out k symbols of type t still covers the cost when t is not asked
+    # for, or when the deficit it then adds stays within the wild symbols
+    for c in cards:
+        card = CARDS[c]
+        t, k = card.resource, card.symbols
+        if t == WILD:
+            if deficit <= wild - k:
+                return False
+        elif t not in need or deficit - lack[t] + max(0, need[t] - typed.get(t, 0) + k) <= wild:
+            return False
+    for b in perms:
+        t = CARDS[b].produces
+        if t not in need or deficit - lack[t] + max(0, need[t] - typed.get(t, 0) + 1) <= wild:
+            return False
+    return True
+
+
+def _is_minimal_by_dropping(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bool:
+    """:func:`is_minimal` by its definition: leave each source out and check again
+    (the tests compare the two)."""
     if not covers(cost, cards, perms):
         return False
     for i in range(len(cards)):
@@ -61,15 +92,33 @@ def is_minimal(cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]) -> bo
     return True
 
 
-def _classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[tuple[str, str, int], list[int]]:
-    """Sources grouped by what they give: ('card', type, symbols) or ('perm', type, 1)."""
+def _classes(
+    cards: tuple[int, ...], perms: tuple[int, ...], types: Container[str]
+) -> dict[tuple[str, str, int], list[int]]:
+    """Sources grouped by what they give: ('card', type, symbols) or ('perm', type, 1),
+    lowest ids first; only those of ``types`` and the wild ones."""
     out: dict[tuple[str, str, int], list[int]] = {}
     for c in sorted(cards):
-        card = CARDS[c]
-        out.setdefault(("card", card.resource, card.symbols), []).append(c)
+        k = _card_class(c)
+        if k[1] in types or k[1] == WILD:
+            out.setdefault(k, []).append(c)
     for b in sorted(perms):
-        out.setdefault(("perm", CARDS[b].produces, 1), []).append(b)
+        k = _perm_class(b)
+        if k[1] in types or k[1] == WILD:
+            out.setdefault(k, []).append(b)
     return out
+
+
+@lru_cache(maxsize=None)
+def _card_class(card: int) -> tuple[str, str, int]:
+    """What a resource card gives (a fixed fact of the card list, looked up again and again)."""
+    c = CARDS[card]
+    return "card", c.resource, c.symbols
+
+
+@lru_cache(maxsize=None)
+def _perm_class(building: int) -> tuple[str, str, int]:
+    return "perm", CARDS[building].produces, 1
 
 
 def payments(
@@ -90,34 +139,37 @@ def _cached_payments(
 
 def _payments(
     cost: Cost, cards: tuple[int, ...], perms: tuple[int, ...]
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every minimal payment of ``cost`` from the sources, up to equivalence.
 
     Sources giving the same thing (two single-economy cards, two energy
     producers) are interchangeable, so each distinct choice is listed once,
-    with the lowest ids.  Yields ``(cards, perms)``, both sorted.  Which
+    with the lowest ids.  Lists ``(cards, perms)``, both sorted.  Which
     choices there are depends only on the cost and how many sources of each
     class there are, so that part is worked out once per such shape
-    (:func:`_plans`, cached on immutable tuples).
+    (:func:`_plans`, cached on immutable tuples).  Only the classes a plan can
+    use are grouped: the cost's types and the wild cards.
     """
-    groups = _classes(cards, perms)
     need = dict(cost)
     total = sum(need.values())
+    groups = _classes(cards, perms, need)
     shape = []
     for k, v in groups.items():
         # how many of a class could ever be used: more are the same to _plans
         if k[1] == WILD:
             shape.append((k, min(len(v), total)))
-        elif k[1] in need:
+        else:
             n = need[k[1]]
             shape.append((k, min(len(v), (n + 1) // 2 if k[2] == 2 else n)))
     shape.sort()
+    out = []
     for plan in _plans(cost, tuple(shape)):
         pay_cards: list[int] = []
         pay_perms: list[int] = []
         for key, n in plan:
             (pay_perms if key[0] == "perm" else pay_cards).extend(groups[key][:n])
-        yield tuple(sorted(pay_cards)), tuple(sorted(pay_perms))
+        out.append((tuple(sorted(pay_cards)), tuple(sorted(pay_perms))))
+    return out
 
 
 _Class = tuple[str, str, int]
@@ -126,32 +178,67 @@ _Class = tuple[str, str, int]
 @lru_cache(maxsize=1 << 16)
 def _plans(cost: Cost, shape: tuple[tuple[_Class, int], ...]) -> tuple[tuple[tuple[_Class, int], ...], ...]:
     """The minimal payments of ``cost`` as (class, how many) choices, given how many
-    sources of each class there are; in the order :func:`payments` lists them."""
+    sources of each class there are; in the order :func:`payments` lists them.
+
+    Each type of the cost is paid by its producers (a), single cards (b) and
+    double cards (d), the Ingenuity cards making up the sum of what the types
+    lack.  Such a plan is minimal [PL-4] exactly when no type is overpaid by as
+    much as its smallest source used (:func:`_minimal` drops each source in
+    turn; the wild ones never go, they pay only what is lacking), so each
+    type's choices are filtered alone, before they are combined."""
     have = dict(shape)
     wilds = have.get(("card", WILD, 1), 0)
-    per_type: list[list[tuple[int, int, int]]] = []
-    for t, n in cost:
-        opts = []
-        for a in range(min(have.get(("perm", t, 1), 0), n) + 1):
-            for b in range(min(have.get(("card", t, 1), 0), n - a) + 1):
-                for d in range(min(have.get(("card", t, 2), 0), (n - a - b + 1) // 2) + 1):
-                    opts.append((a, b, d))
-        per_type.append(opts)
-    out = []
-    for combo in product(*per_type):
-        deficit = sum(max(0, n - (a + b + 2 * d)) for (_, n), (a, b, d) in zip(cost, combo))
-        if deficit > wilds:
-            continue
-        plan: list[tuple[_Class, int]] = [(("card", WILD, 1), deficit)] if deficit else []
-        for (t, _), (a, b, d) in zip(cost, combo):
-            plan += [(k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m]
-        if _minimal(cost, plan):
-            out.append(tuple(plan))
+    per_type = [
+        _type_parts(t, n, have.get(("perm", t, 1), 0), have.get(("card", t, 1), 0), have.get(("card", t, 2), 0))
+        for t, n in cost
+    ]
+    out: list[tuple[tuple[_Class, int], ...]] = []
+
+    def combine(i: int, deficit: int, parts: tuple[tuple[_Class, int], ...]) -> None:
+        """Each type's choices in turn, in ``product`` order; what the types lack
+        only grows, so a branch past the wild cards is left at once."""
+        if i == len(per_type):
+            out.append(((("card", WILD, 1), deficit),) + parts if deficit else parts)
+            return
+        for lacking, part in per_type[i]:
+            if deficit + lacking <= wilds:
+                combine(i + 1, deficit + lacking, parts + part)
+
+    combine(0, 0, ())
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _type_parts(
+    t: str, n: int, perms: int, singles: int, doubles: int
+) -> tuple[tuple[int, tuple[tuple[_Class, int], ...]], ...]:
+    """:func:`_type_choices` as the symbols each leaves to the wild cards and its part
+    of a plan: the classes of type ``t`` it uses, with how many of each."""
+    return tuple(
+        (lacking, tuple((k, m) for k, m in ((("perm", t, 1), a), (("card", t, 1), b), (("card", t, 2), d)) if m))
+        for a, b, d, lacking in _type_choices(n, perms, singles, doubles)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _type_choices(n: int, perms: int, singles: int, doubles: int) -> tuple[tuple[int, int, int, int], ...]:
+    """How a type asking ``n`` may be paid minimally from that many producers, single
+    and double cards: (producers, singles, doubles, symbols left to the wild cards),
+    in the order :func:`_plans` lists them.  A few small numbers: met again and again."""
+    opts = []
+    for a in range(min(perms, n) + 1):
+        for b in range(min(singles, n - a) + 1):
+            for d in range(min(doubles, (n - a - b + 1) // 2) + 1):
+                over = a + b + 2 * d - n
+                if over >= 2 or (over >= 1 and (a or b)):
+                    continue  # a source of this type could be left out
+                opts.append((a, b, d, max(0, -over)))
+    return tuple(opts)
+
+
 def _minimal(cost: Cost, plan: list[tuple[_Class, int]]) -> bool:
-    """The plan covers ``cost`` and no single source of it can be left out [PL-4]."""
+    """The plan covers ``cost`` and no single source of it can be left out [PL-4]
+    (the definition :func:`_plans` relies on; the tests check it against it)."""
 
     def covers(drop: _Class | None) -> bool:
         typed: dict[str, int] = {}

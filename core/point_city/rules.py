@@ -8,6 +8,8 @@ next decision, computed by folding as it goes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
 from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
@@ -51,6 +53,8 @@ def to_act(s: State) -> tuple[int, ...]:
 def next_auto(s: State) -> object | None:
     """The next automatic event, or None when a decision (player or chance) is due."""
     step = s.step
+    if step == "turn":  # none of the steps below: a decision is due, unless the seat is stuck
+        return None if has_take(s, s.turn) else ev.GameEnded("stuck")  # PL-7
     if step == "remove":
         return ev.CardsRemoved(REMOVED[len(s.players)])
     if step == "start":
@@ -81,8 +85,6 @@ def next_auto(s: State) -> object | None:
             return opponent_move(s)
         seat = (s.turn + 1) % len(s.players)
         return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
-    if step == "turn" and not has_take(s, s.turn):
-        return ev.GameEnded("stuck")  # PL-7
     return None
 
 
@@ -147,7 +149,7 @@ def _check_payable(card: Card, hand: set[int], producers: set[int]) -> None:
 
 def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     cells = tuple(cmd.cells)
-    if len(cells) != 2 or any(not isinstance(c, int) or not 0 <= c < 16 for c in cells):
+    if len(cells) != 2 or not all(isinstance(c, int) and 0 <= c < 16 for c in cells):
         raise IllegalCommand("PC-3", "name two market cells")
     if cells[0] == cells[1]:
         raise IllegalCommand("PC-3", "take two different market cards")
@@ -164,7 +166,8 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     # only its face); recorded logs may name it by its id
     picked = [x.card for x in slots if not x.building]
     hand = set(me.resources) | set(picked)
-    producers = {b for b in me.buildings if CARDS[b].produces}
+    # (a pick of two resource cards, paying nothing, needs no producers)
+    producers = {b for b in me.buildings if CARDS[b].produces} if built or pays else set()
     if sorted(p.cell for p in pays) != built:
         for c in built:
             if c not in {p.cell for p in pays}:
@@ -180,24 +183,25 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         card = CARDS[s.market[p.cell].card]
         pc = tuple(sorted(picked[0] if c == PICKED and picked else c for c in p.cards))
         pp = tuple(sorted(p.perms))
-        if len(set(pc)) != len(pc) or len(set(pp)) != len(pp):
+        pc_set, pp_set = set(pc), set(pp)
+        if len(pc_set) != len(pc) or len(pp_set) != len(pp):
             raise IllegalCommand("PC-3", "a source is named twice in one payment")
-        if not set(pc) <= hand:
+        if not pc_set <= hand:
             raise IllegalCommand("PC-3", "a payment uses a resource card the player does not have")
-        if set(pc) & used_cards:
+        if pc_set & used_cards:
             raise IllegalCommand("PL-3", "a resource card pays for one building only")
-        if not set(pp) <= producers:
+        if not pp_set <= producers:
             raise IllegalCommand("PC-3", "a payment uses a permanent resource the player has not built")
-        if set(pp) & used_perms:
+        if pp_set & used_perms:
             raise IllegalCommand("PC-3", "each permanent resource pays only once per turn")
-        if not covers(card.cost, pc, pp):
-            raise IllegalCommand(
-                "PC-3", f"the payment does not cover building {card.id}; an unpaid building cannot be taken"
-            )
-        if not is_minimal(card.cost, pc, pp):
+        if not is_minimal(card.cost, pc, pp):  # (which covers first): say which rule it breaks
+            if not covers(card.cost, pc, pp):
+                raise IllegalCommand(
+                    "PC-3", f"the payment does not cover building {card.id}; an unpaid building cannot be taken"
+                )
             raise IllegalCommand("PL-4", "the payment names a source the cost does not need")
-        used_cards |= set(pc)
-        used_perms |= set(pp)
+        used_cards |= pc_set
+        used_perms |= pp_set
         token = p.token
         if card.kind == "civic":
             left = [t for t in s.display if t not in used_tokens]
@@ -317,25 +321,33 @@ def takes(
     if perms is None:
         perms = tuple(x for x in me.buildings if CARDS[x].produces)
 
-    def pays_for(cell: int, cards: tuple[int, ...], pr: tuple[int, ...],
-                 toks: tuple[int, ...]) -> Iterator[tuple[Pay, tuple[int, ...], tuple[int, ...]]]:
+    picked = frozenset(faces)
+
+    def pays_for(cell: int, cards: tuple[int, ...], pr: tuple[int, ...], toks: tuple[int, ...],
+                 rest: bool) -> Iterator[tuple[Pay, tuple[int, ...], tuple[int, ...]]]:
+        """Each payment of ``cell`` with the sources it leaves (only when ``rest``: the
+        second building of a pick pays from them)."""
         card = CARDS[s.market[cell].card]
+        tokens = _token_choices(s.display, toks) if card.kind == "civic" else None
+        rest_c = rest_p = ()
         for pc, pp in payments(card.cost, cards, pr):
-            rest_c = tuple(c for c in cards if c not in pc)
-            rest_p = tuple(p for p in pr if p not in pp)
-            named = tuple(sorted(PICKED if c in faces else c for c in pc))
-            if card.kind == "civic":
-                for t in _token_choices(s.display, toks):
+            if rest:
+                rest_c = tuple(c for c in cards if c not in pc)
+                rest_p = tuple(p for p in pr if p not in pp)
+            # pc is sorted: without the pick's card it is already the sorted name
+            named = pc if picked.isdisjoint(pc) else tuple(sorted(PICKED if c in faces else c for c in pc))
+            if tokens is not None:
+                for t in tokens:
                     yield Pay(cell, named, pp, t), rest_c, rest_p
             else:
                 yield Pay(cell, named, pp), rest_c, rest_p
 
     if len(built) == 1:
-        for pay, _, _ in pays_for(built[0], hand, perms, ()):
+        for pay, _, _ in pays_for(built[0], hand, perms, (), False):
             yield Take((a, b), (pay,))
     else:
-        for p1, rc, rp in pays_for(built[0], hand, perms, ()):
-            for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,)):
+        for p1, rc, rp in pays_for(built[0], hand, perms, (), True):
+            for p2, _, _ in pays_for(built[1], rc, rp, (p1.token,), False):
                 yield Take((a, b), (p1, p2))
 
 
@@ -356,7 +368,9 @@ def paid_cards(s: State, cmd: Take) -> tuple[int, ...]:
 def has_take(s: State, seat: int) -> bool:
     if deck_size(s) >= 2:
         return True
-    return any(next(takes(s, seat, a, b), None) is not None for a, b in PAIRS)
+    # only a candidate pair can have a take (its sources must cover the cost)
+    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    return any(next(takes(s, seat, a, b, perms), None) is not None for a, b in candidate_pairs(s, seat, perms))
 
 
 def legal(s: State, seat: int) -> Iterator[Command]:
@@ -378,6 +392,78 @@ def legal(s: State, seat: int) -> Iterator[Command]:
         yield from takes(s, seat, a, b, perms)
 
 
+def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The pairs :func:`random_command` draws from, in ``PAIRS`` order: two resource
+    sides, or a pick holding a building whose cost (both costs together, for two)
+    the seat's sources and the pick's resource side cover in symbols: a typed
+    face lowers what its type asks, a wild one adds to the wild symbols."""
+    typed, wild = supply(s.seats[seat].resources, perms)
+    out: list[tuple[int, int]] = []
+    market = s.market
+    built = [x.building for x in market]
+    for a, b in PAIRS:
+        built_a, built_b = built[a], built[b]
+        if not built_a and not built_b:
+            out.append((a, b))
+            continue
+        if built_a and built_b:
+            need, extra = _costs_added(market[a].card, market[b].card), 0
+        elif built_a:
+            need, extra = _pick_need(market[a].card, market[b].card)
+        else:
+            need, extra = _pick_need(market[b].card, market[a].card)
+        short = 0
+        for t, n in need:
+            have = typed.get(t, 0)
+            if n > have:
+                short += n - have
+        if short <= wild + extra:
+            out.append((a, b))
+    return out
+
+
+# What a pick asks, per pair of market cards: a few thousand pairs of cards,
+# met again and again, so cached on their ids.
+@lru_cache(maxsize=1 << 14)
+def _costs_added(a: int, b: int) -> tuple[tuple[str, int], ...]:
+    """The costs of buildings ``a`` and ``b`` added up per type."""
+    need = dict(_ask(a, True))
+    for t, n in _ask(b, True):
+        need[t] = need.get(t, 0) + n
+    return tuple(need.items())
+
+
+@lru_cache(maxsize=1 << 14)
+def _pick_need(building: int, other: int) -> tuple[tuple[tuple[str, int], ...], int]:
+    """What building ``building`` asks when picked with ``other`` on its resource
+    side, and the wild symbols that side adds: a typed face lowers its type."""
+    face = _ask(other, False)
+    cost = _ask(building, True)
+    if face is None:  # an empty cell gives nothing
+        return cost, 0
+    f, k = face
+    if f == WILD:
+        return cost, k
+    return tuple((t, n - k if t == f else n) for t, n in cost), 0
+
+
+@lru_cache(maxsize=None)
+def _ask(card: int, building: bool) -> Any:
+    """What a market card asks of a pick: showing its building side, its cost; its
+    resource side, its face's (type, symbols) [PL-16]; an empty cell (0) nothing."""
+    if not card:
+        return () if building else None
+    if building:
+        return CARDS[card].cost
+    face = CARDS[face_of(card)]
+    return face.resource, face.symbols
+
+
+_FLIPS = tuple(Flip(cell) for cell in range(16))
+_TAKE_DECK = TakeDeck()
+"""Commands are frozen values: one of each serves every playout's draw."""
+
+
 def random_command(s: State, seat: int, rng: Rng) -> Command:
     """A random legal command without listing every payment (the search's playouts):
     one move uniformly — each flippable cell, the deck, each pair of cells that
@@ -389,51 +475,78 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
     pairs that can really be taken."""
     moves: list[object] = []
     if not s.flipped:
-        moves += [Flip(cell) for cell in flippable_cells(s)]
+        moves += [_FLIPS[cell] for cell in flippable_cells(s)]
     if deck_size(s) >= 2:
-        moves.append(TakeDeck())
-    me = s.seats[seat]
-    perms = tuple(x for x in me.buildings if CARDS[x].produces)
-    typed, wild = supply(me.resources, perms)
-    # what each cell asks of a pick: a building its cost, a resource side pays
-    # by its face (a typed face lowers the need, a wild one adds to the wild)
-    asks: list[tuple[tuple[tuple[str, int], ...], int]] = []
-    for slot in s.market:
-        if not slot.card:
-            asks.append(((), 0))
-        elif slot.building:
-            asks.append((CARDS[slot.card].cost, 0))
-        else:
-            face = CARDS[face_of(slot.card)]
-            if face.resource == WILD:
-                asks.append(((), face.symbols))
-            else:
-                asks.append((((face.resource, -face.symbols),), 0))
-    built = [x.building for x in s.market]
-    for a, b in PAIRS:
-        if not built[a] and not built[b]:
-            moves.append((a, b))
-            continue
-        (need_a, extra_a), (need_b, extra_b) = asks[a], asks[b]
-        need = dict(need_a)
-        for t, n in need_b:
-            need[t] = need.get(t, 0) + n
-        short = 0
-        for t, n in need.items():
-            have = typed.get(t, 0)
-            if n > have:
-                short += n - have
-        if short <= wild + extra_a + extra_b:
-            moves.append((a, b))
+        moves.append(_TAKE_DECK)
+    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    moves += candidate_pairs(s, seat, perms)
     while True:
         i = rng.below(len(moves))
         move = moves[i]
         if type(move) is not tuple:
             return move  # type: ignore[return-value]
-        options = tuple(takes(s, seat, move[0], move[1], perms))
-        if options:
-            return options[rng.below(len(options))]
+        picked = _random_take(s, seat, move[0], move[1], perms, rng)
+        if picked is not None:
+            return picked
         del moves[i]
+
+
+def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
+    """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
+    the same draw as listing them, but counted: each payment of a building
+    times its civic token choices (for two buildings, the second's counted on
+    what the first leaves), and only the Take drawn is made."""
+    slots = (s.market[a], s.market[b])
+    if not slots[0].building and not slots[1].building:
+        options = tuple(takes(s, seat, a, b, perms))  # the one Take of two resource cards
+        return options[rng.below(len(options))] if options else None
+    resources = s.seats[seat].resources
+    if slots[0].building and slots[1].building:
+        first, second = CARDS[slots[0].card], CARDS[slots[1].card]
+        # takes() lists, for each payment (and token) of the first, every one of the
+        # second from the sources left: blocks of options, counted before one is made
+        blocks: list[tuple[Pay, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], list[int] | None]] = []
+        first_tokens = _token_choices(s.display, ()) if first.kind == "civic" else None
+        for pc, pp in payments(first.cost, resources, perms):
+            rest = tuple(payments(
+                second.cost, tuple(c for c in resources if c not in pc), tuple(p for p in perms if p not in pp)
+            ))
+            firsts = [Pay(a, pc, pp)] if first_tokens is None else [Pay(a, pc, pp, t) for t in first_tokens]
+            for pay in firsts:
+                blocks.append((pay, rest, _token_choices(s.display, (pay.token,)) if second.kind == "civic" else None))
+        count = sum(len(rest) * (len(tokens) if tokens is not None else 1) for _, rest, tokens in blocks)
+        if not count:
+            return None
+        i = rng.below(count)
+        for pay, rest, tokens in blocks:
+            n = len(rest) * (len(tokens) if tokens is not None else 1)
+            if i < n:
+                return Take((a, b), (pay, _nth_pay(b, rest, tokens, i, ())))
+            i -= n
+        raise AssertionError("the draw is below the count")
+    cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
+    face = face_of(other.card)
+    card = CARDS[s.market[cell].card]
+    pays = tuple(payments(card.cost, resources + (face,), perms))
+    tokens = _token_choices(s.display, ()) if card.kind == "civic" else None
+    count = len(pays) * (len(tokens) if tokens is not None else 1)
+    if not count:
+        return None
+    return Take((a, b), (_nth_pay(cell, pays, tokens, rng.below(count), (face,)),))
+
+
+def _nth_pay(
+    cell: int, pays: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+    tokens: list[int] | None, i: int, faces: tuple[int, ...],
+) -> Pay:
+    """The ``i``-th Pay :func:`takes` would list for the building at ``cell``: payment by
+    payment, each with every token choice; the pick's card (``faces``) named PICKED."""
+    if tokens is None:
+        pc, pp = pays[i]
+    else:
+        (pc, pp), token = pays[i // len(tokens)], tokens[i % len(tokens)]
+    named = tuple(sorted(PICKED if c in faces else c for c in pc))
+    return Pay(cell, named, pp) if tokens is None else Pay(cell, named, pp, token)
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:
