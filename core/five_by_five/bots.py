@@ -16,7 +16,7 @@ from core.engine import random_bot
 from core.five_by_five import commands as cm
 from core.five_by_five.plans import section_squares
 from core.five_by_five.rules import legal, park_side
-from core.five_by_five.scoring import score_board
+from core.five_by_five.scoring import total_and_penalty
 from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, State
 from core.five_by_five.tiles import cell_of
 from core.rng import Rng
@@ -25,10 +25,10 @@ Cells = list[str]
 
 
 def _value(cells: Cells, s: State) -> float:
-    sc = score_board(tuple(cells), s.sides, s.planning or None)
+    total, penalty = total_and_penalty(tuple(cells), s.sides, s.planning or None)
     # tiles not yet seen can still fix a Park penalty: weigh it lightly mid-game
     filled = sum(1 for c in cells if c)
-    return sc.total - sc.categories["parks"] * (1 - filled / 25) * 0.5
+    return total - penalty * (1 - filled / 25) * 0.5
 
 
 def _best_completion(cells: Cells, hand: tuple[int, ...], free: list[int], s: State) -> tuple[float, cm.Place | None]:
