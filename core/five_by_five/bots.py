@@ -16,7 +16,7 @@ from core.engine import random_bot
 from core.five_by_five import commands as cm
 from core.five_by_five.plans import section_squares
 from core.five_by_five.rules import legal, park_side
-from core.five_by_five.scoring import total_and_penalty
+from core.five_by_five.scoring import COLUMNS, LINE_SHOPS, NEIGHBOURS, ROWS, total_and_penalty
 from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, State
 from core.five_by_five.tiles import cell_of
 from core.rng import Rng
@@ -31,15 +31,54 @@ def _value(cells: Cells, s: State) -> float:
     return total - penalty * (1 - filled / 25) * 0.5
 
 
-def _best_completion(cells: Cells, hand: tuple[int, ...], free: list[int], s: State) -> tuple[float, cm.Place | None]:
-    """The best value placing all of ``hand`` on ``free``, and its first placement."""
+OFFICE_REACH = 1.0
+"""Outlook: points a move for each empty square beside an Office (Offices A score
+their chains, so an Office with room around it is worth more than greedy sees)."""
+SHOP_REACH = 0.3
+"""Outlook: the share of a line's next Shop step counted while the line has room."""
+CIVIC_REACH = 0.3
+"""Outlook: points for each empty square beside a Public Office (its neighbours score)."""
+
+
+def _outlook(cells: Cells, s: State) -> float:
+    """:func:`_value` plus what greedy's measure ignores: room to grow.  Office
+    chains (side A), Shop lines and Public Offices with empty squares around
+    them are worth a share of their next step.  The search's valuation
+    (:func:`estimate`, :func:`candidates`); on a full board it is the score.
+    Weights tuned in bench/RESULTS.md (fourth pass)."""
+    base = _value(cells, s)
+    if all(cells):
+        return base
+    return base + _reach(tuple(c[:1] for c in cells), s.sides)
+
+
+def _reach(k: tuple[str, ...], sides: str) -> float:
+    bonus = 0.0
+    office_a = sides[3] == "A"
+    for i in range(25):
+        ki = k[i]
+        if ki == "O" and office_a:
+            bonus += OFFICE_REACH * sum(1 for j in NEIGHBOURS[i] if not k[j])
+        elif ki == "G":
+            bonus += CIVIC_REACH * sum(1 for j in NEIGHBOURS[i] if not k[j])
+    for line in ROWS if sides[2] == "A" else COLUMNS:
+        n = sum(1 for i in line if k[i] == "S")
+        if n and any(not k[i] for i in line):
+            bonus += SHOP_REACH * (LINE_SHOPS[min(5, n + 1)] - LINE_SHOPS[n])
+    return bonus
+
+
+def _best_completion(
+    cells: Cells, hand: tuple[int, ...], free: list[int], s: State, value: Any = _value
+) -> tuple[float, cm.Place | None]:
+    """The best ``value`` placing all of ``hand`` on ``free``, and its first placement."""
     best: tuple[float, cm.Place | None] = (float("-inf"), None)
     for squares in permutations(free, len(hand)):
         for faces in product((False, True), repeat=len(hand)):
             trial = list(cells)
             for t, q, f in zip(hand, squares, faces):
                 trial[q] = cell_of(t, f)
-            v = _value(trial, s)
+            v = value(trial, s)
             if v > best[0]:
                 best = (v, cm.Place(hand[0], squares[0], faces[0]) if hand else None)
     return best
@@ -87,7 +126,7 @@ def estimate(s: State) -> tuple[float, ...]:
     """Each board's worth by :func:`_value` (search cut-offs, ``Game.estimate``); the
     seat placing a set is valued by the best completion of its hand, as greedy
     judges a set (a set just chosen is worth nothing on a board not yet changed)."""
-    values = [_value(list(b.cells()), s) for b in s.boards]
+    values = [_outlook(list(b.cells()), s) for b in s.boards]
     if s.hand and 0 <= s.active < len(s.boards):
         board = s.boards[s.active]
         free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
@@ -101,7 +140,7 @@ def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, .
     """:func:`_best_completion`'s value, cached on immutable arguments (a search meets
     the same board and hand in iteration after iteration)."""
     scoring_only = State(players=(), sides=sides, planning=planning)  # all _value reads
-    return _best_completion(list(cells), hand, list(free), scoring_only)[0]
+    return _best_completion(list(cells), hand, list(free), scoring_only, _outlook)[0]
 
 
 TOP_K = 1
@@ -130,7 +169,7 @@ def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
                 trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
             elif isinstance(c, cm.Replace):
                 trial[c.square] = cell_of(c.tile, c.park)
-            scored.append((_value(trial, s), i))
+            scored.append((_outlook(trial, s), i))
     elif s.hand:
         free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
         places = tuple((c.tile, c.square, c.park) for c in options if isinstance(c, cm.Place))
