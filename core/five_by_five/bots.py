@@ -85,54 +85,51 @@ def _best_completion(
 
 
 def greedy(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
+    return _one_ply(game, s, seat, rng, _value)
+
+
+def planner(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
+    """Greedy on :func:`_outlook` instead of the board's score: how the search's
+    own seat plays its playouts (:func:`playout_command`)."""
+    return _one_ply(game, s, seat, rng, _outlook)
+
+
+def _one_ply(game: Any, s: State, seat: int, rng: Rng, value: Any) -> cm.Command:
     board = s.boards[seat]
     cells = list(board.cells())
     if s.park == PARK_OFFER:
         if park_side(s) == "B":
             return cm.UsePark()
-        best_v, best_c = _value(cells, s), cm.Decline()
+        best_v, best_c = value(cells, s), cm.Decline()
         for c in legal(s, seat):
             if isinstance(c, cm.Swap):
                 trial = list(cells)
                 trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
-                v = _value(trial, s)
+                v = value(trial, s)
                 if v > best_v:
                     best_v, best_c = v, c
         return best_c
     if s.park == PARK_REPLACE:
-        best_v2, best_c2 = _value(cells, s), cm.Keep()
+        best_v2, best_c2 = value(cells, s), cm.Keep()
         for c in legal(s, seat):
             if isinstance(c, cm.Replace):
                 trial = list(cells)
                 trial[c.square] = cell_of(c.tile, c.park)
-                v = _value(trial, s)
+                v = value(trial, s)
                 if v > best_v2:
                     best_v2, best_c2 = v, c
         return best_c2
     free = [q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0]
     if s.hand:
-        _, place = _best_completion(cells, s.hand, free, s)
+        _, place = _best_completion(cells, s.hand, free, s, value)
         return place if place is not None else random_bot(game, s, seat, rng)
     best: tuple[float, int] = (float("-inf"), 0)
     for i, st in enumerate(s.sets):
         if st:
-            v, _ = _best_completion(cells, st, free, s)
+            v, _ = _best_completion(cells, st, free, s, value)
             if v > best[0]:
                 best = (v, i + 1)
     return cm.Choose(best[1])
-
-
-def estimate(s: State) -> tuple[float, ...]:
-    """Each board's worth by :func:`_value` (search cut-offs, ``Game.estimate``); the
-    seat placing a set is valued by the best completion of its hand, as greedy
-    judges a set (a set just chosen is worth nothing on a board not yet changed)."""
-    values = [_outlook(list(b.cells()), s) for b in s.boards]
-    if s.hand and 0 <= s.active < len(s.boards):
-        board = s.boards[s.active]
-        free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
-        if len(free) >= len(s.hand):
-            values[s.active] = _completed(board.cells(), tuple(s.hand), free, s.sides, s.planning)
-    return tuple(values)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -146,8 +143,8 @@ def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, .
 TOP_K = 1
 """Placements and park moves a search expands (:func:`candidates`).  One: the
 search decides which set to take (and so which to leave the others) and places
-it as greedy would; expanding greedy's best 4 placements too spread 1,000
-playouts over placements the estimate hardly tells apart (bench/RESULTS.md)."""
+it by the outlook; expanding the best 4 placements too spread the playouts over
+placements the valuation hardly tells apart (bench/RESULTS.md)."""
 
 
 def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
@@ -207,3 +204,11 @@ def _best_places(
 
 
 BOTS = {"random": random_bot, "greedy": greedy}
+
+
+def playout_command(s: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
+    """How a flat search's playouts go on (``Game.playout_command``): the other
+    seats play greedy (the opponent modelled as the bot it is most likely to
+    be), the searching seat plays :func:`planner` (greedy on the outlook, the
+    measure :func:`candidates` ranks its own placements by)."""
+    return planner(None, s, seat, rng) if seat == searcher else greedy(None, s, seat, rng)
