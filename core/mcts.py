@@ -14,7 +14,13 @@ gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
 new leaf and scores the estimate instead of playing out.  A game may also name
 the commands worth expanding (:meth:`core.engine.Game.candidates`, 5x5 City:
 greedy's placement), so the tree spends its playouts on the decisions its
-estimate can tell apart.
+estimate can tell apart.  A game whose informative playouts are costly
+(:attr:`core.engine.Game.flat_search`, 5x5 City) is searched flat instead:
+every root option is played out to the end in the same sampled worlds, with
+the same chance stream (common random numbers), the seats playing
+:meth:`core.engine.Game.playout_command` (5x5 City: greedy for the others, a
+greedy with an outlook for the searcher), and the option with the best mean
+reward is played.
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,

@@ -4,6 +4,8 @@ For a set it tries every way to place the set's tiles (order × faces) and
 keeps the best end-of-game score of the resulting partial board; placing,
 it plays the first step of the best completion of its hand.  In the park it
 takes the best swap / replacement (or declines when nothing helps).
+``planner`` (not a registered bot) plays the same way on :func:`_outlook`,
+the board's score plus room to grow: the search's own seat in its playouts.
 """
 
 from __future__ import annotations
@@ -43,9 +45,9 @@ CIVIC_REACH = 0.3
 def _outlook(cells: Cells, s: State) -> float:
     """:func:`_value` plus what greedy's measure ignores: room to grow.  Office
     chains (side A), Shop lines and Public Offices with empty squares around
-    them are worth a share of their next step.  The search's valuation
-    (:func:`estimate`, :func:`candidates`); on a full board it is the score.
-    Weights tuned in bench/RESULTS.md (fourth pass)."""
+    them are worth a share of their next step.  The search's own measure
+    (:func:`candidates`, :func:`planner`); on a full board it is the score.
+    Weights tried in bench/RESULTS.md (fourth pass)."""
     base = _value(cells, s)
     if all(cells):
         return base
