@@ -29,7 +29,7 @@ Cells = list[str]
 def _value(cells: Cells, s: State) -> float:
     total, penalty = total_and_penalty(tuple(cells), s.sides, s.planning or None)
     # tiles not yet seen can still fix a Park penalty: weigh it lightly mid-game
-    filled = sum(1 for c in cells if c)
+    filled = 25 - cells.count("")
     return total - penalty * (1 - filled / 25) * 0.5
 
 
@@ -121,25 +121,33 @@ def _one_ply(game: Any, s: State, seat: int, rng: Rng, value: Any) -> cm.Command
                 if v > best_v2:
                     best_v2, best_c2 = v, c
         return best_c2
-    free = [q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0]
+    free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
     if s.hand:
-        _, place = _best_completion(cells, s.hand, free, s, value)
+        _, place = _completion(tuple(cells), s.hand, free, s.sides, s.planning, value)
         return place if place is not None else random_bot(game, s, seat, rng)
     best: tuple[float, int] = (float("-inf"), 0)
     for i, st in enumerate(s.sets):
         if st:
-            v, _ = _best_completion(cells, st, free, s, value)
+            v, _ = _completion(tuple(cells), st, free, s.sides, s.planning, value)
             if v > best[0]:
                 best = (v, i + 1)
     return cm.Choose(best[1])
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 15)
+def _completion(
+    cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, ...], sides: str, planning: int, value: Any
+) -> tuple[float, cm.Place | None]:
+    """:func:`_best_completion`, cached on immutable arguments: a bot that valued a
+    set places its first tile on the same board and hand, and a search meets the
+    same board and hand again and again."""
+    scoring_only = State(players=(), sides=sides, planning=planning)  # all a valuation reads
+    return _best_completion(list(cells), hand, list(free), scoring_only, value)
+
+
 def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, ...], sides: str, planning: int) -> float:
-    """:func:`_best_completion`'s value, cached on immutable arguments (a search meets
-    the same board and hand in iteration after iteration)."""
-    scoring_only = State(players=(), sides=sides, planning=planning)  # all _value reads
-    return _best_completion(list(cells), hand, list(free), scoring_only, _outlook)[0]
+    """The outlook of the best completion (:func:`candidates`' ranking)."""
+    return _completion(cells, hand, free, sides, planning, _outlook)[0]
 
 
 TOP_K = 1

@@ -65,7 +65,8 @@ def test_outlook_sees_room_around_an_office() -> None:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.text("abc0123", min_size=1, max_size=4))
 def test_cached_completion_is_the_uncached_one(seed: str) -> None:
-    """``_completed`` (cached on immutable arguments) answers as ``_best_completion``."""
+    """``_completion`` (cached on immutable arguments) answers as ``_best_completion``,
+    for greedy's measure and the outlook."""
     from core.five_by_five.plans import section_squares
 
     seen = []
@@ -78,5 +79,7 @@ def test_cached_completion_is_the_uncached_one(seed: str) -> None:
     for s in seen:
         board = s.boards[s.active]
         free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
-        want = bots._best_completion(list(board.cells()), s.hand, list(free), s, bots._outlook)[0]
-        assert bots._completed(board.cells(), s.hand, free, s.sides, s.planning) == want
+        for value in (bots._value, bots._outlook):
+            want = bots._best_completion(list(board.cells()), s.hand, list(free), s, value)
+            assert bots._completion(board.cells(), s.hand, free, s.sides, s.planning, value) == want
+        assert bots._completed(board.cells(), s.hand, free, s.sides, s.planning) == want[0]
