@@ -8,7 +8,10 @@
 Runs each command as a fresh process (interleaved, so machine load hits all
 alike) against a small SQLite database, and prints the median wall time and
 its ratio to ``python -c pass`` measured in the same run (goal ≤ 4×), and the
-same for CPU time (user + system), which a loaded machine inflates least.  Also
+same for CPU time (user + system), which a loaded machine inflates least.  Two
+"floor" lines time importing the client-fixed packages every command needs
+(msgspec to decode, Typer to parse arguments, sqlite3): what no start-up work in
+citylog can go below.  Also
 reports whether Textual, sqlite-utils or psycopg were imported by a command
 that does not need them.  No assertions.
 """
@@ -94,6 +97,10 @@ def main() -> None:
 
         cases: dict[str, Any] = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            # the floor the client's packages set: every command decodes with
+            # msgspec and parses its arguments with Typer (Click)
+            "floor: python -c 'import msgspec'": [sys.executable, "-c", "import msgspec"],
+            "floor: python -c 'import msgspec, typer, sqlite3'": [sys.executable, "-c", "import msgspec, typer, sqlite3"],
             "citylog --help": [*citylog(), "--help"],
             "citylog list": [*citylog(), "list"],
             f"citylog show {gid}": [*citylog(), "show", gid],

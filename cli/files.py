@@ -30,7 +30,7 @@ def export(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as JSON")] = False,
 ) -> None:
-    """Write a game as JSON Lines, a text record or an HTML replay page.
+    """Export a game: JSON Lines, a text record or an HTML replay.
 
     JSON Lines: a header, then one event per line with its hash.  A log file
     or record (a player's view file too) converts to another format as it is.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -12,8 +12,10 @@ from typer.core import TyperGroup
 
 try:  # typer ≥ 0.20 carries its own copy of Click
     from typer._click import exceptions as click_errors
+    from typer._click.utils import make_default_short_help
 except ImportError:  # pragma: no cover - older typer on plain Click
     from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click.utils import make_default_short_help  # type: ignore[no-redef]
 
 import importlib
 
@@ -138,6 +140,16 @@ class OneLineErrors(TyperGroup):
             conventions(sub)
         conventions(self, root=True)
 
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The command list; for the top-level help built without any command
+        (:func:`make_app`), from the table :data:`COMMANDS`, as Click would."""
+        if self.commands:
+            return super().format_commands(ctx, formatter)
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, make_default_short_help(summary, limit).strip()) for name, (_, summary) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -222,29 +234,56 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-# The modules that register commands, in the order ``--help`` lists them, and
-# which module registers each command: start-up imports only the module of the
-# command invoked (every module for the top-level ``--help`` or an unknown name).
-# tests/cli/test_startup.py checks this table against what the modules register.
+# The modules that register commands, in the order their commands are built.
 MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint")
-COMMAND_MODULES = {
-    "new": "games", "list": "games", "show": "games", "log": "games",
-    "delete": "library", "tag": "library", "untag": "library",
-    "move": "play", "autoplay": "play", "play": "play",
-    "explain": "inspect", "diff": "inspect", "verify": "inspect",
-    "export": "files", "import": "files", "fork": "files", "picture": "files",
-    "note": "notes", "tree": "notes",
-    "score": "referee", "where": "referee",
-    "rules": "rules",
-    "simulate": "simulate", "demo": "simulate",
-    "copy": "stores", "watch": "stores",
-    "tui": "tui",
-    "key": "keys",
-    "invite": "mail", "join": "mail", "apply": "mail", "outbox": "mail", "inbox": "mail", "legal": "mail",
-    "hint": "hint",
+# Every command, in the order ``--help`` lists them: the module that registers
+# it and its summary (the first paragraph of its help).  Start-up imports only
+# the invoked command's module; the top-level ``--help`` (and ``--version``)
+# import none and list the commands from this table.  tests/cli/test_startup.py
+# holds the table equal to what the modules register and the lazy ``--help``
+# byte-equal to the one built from every command.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("games", "Create a game."),
+    "list": ("games", "Games in the database, oldest first, a page at a time."),
+    "show": ("games", "The table: boards, coins, hands and whose turn."),
+    "log": ("games", "The numbered events, readable."),
+    "delete": ("library", "Delete games from the database, with their notes and tags."),
+    "tag": ("library", "Label a game with tags, to find it with 'list --tag'."),
+    "untag": ("library", "Take tags off a game."),
+    "move": ("play", "Make one move, non-interactively (scripts, email)."),
+    "autoplay": ("play", "Bots play every remaining decision to the end."),
+    "play": ("play", "Play at a prompt: the board and numbered legal commands."),
+    "explain": ("inspect", "Who did what at SEQ, and why it was legal."),
+    "diff": ("inspect", "Compare two games: where they part, if they do."),
+    "verify": ("inspect", "Check a game: hash chain, every event legal, chance re-derived."),
+    "export": ("files", "Export a game: JSON Lines, a text record or an HTML replay."),
+    "import": ("files", "Verify a log file or text record, then store it as a new game."),
+    "fork": ("files", "A new game holding events 1..SEQ of GAME: what if?"),
+    "picture": ("files", "The position as an SVG picture."),
+    "note": ("notes", "Attach a note to a point of a game, or list its notes."),
+    "tree": ("notes", "A game with its forks as a tree."),
+    "score": ("referee", "Score finished boards typed in from the table."),
+    "where": ("referee", "Where may this card be built?"),
+    "rules": ("rules", "Print a ruling by its id, or every ruling's id and first words."),
+    "simulate": ("simulate", "Many complete bot games, with statistics per seat."),
+    "demo": ("simulate", "A seeded bot game, recorded and printed as it plays."),
+    "copy": ("stores", "Copy games between stores (SQLite, PostgreSQL), verified."),
+    "watch": ("stores", "Follow a game as other processes append to it, until it ends."),
+    "tui": ("tui", "Browse, replay, fork, diff and play games in a terminal UI."),
+    "invite": ("mail", "Write a signed invitation for a seat of a play-by-email game."),
+    "join": ("mail", "Answer an invitation with your key and fresh entropy, signed."),
+    "apply": ("mail", "Apply move or join files received by email."),
+    "outbox": ("mail", "Write what each player needs now into DIR."),
+    "inbox": ("mail", "Apply every move and join file in DIR."),
+    "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
+    "hint": ("hint", "What would a good player do here?"),
+    "key": ("keys", "Ed25519 keys for play by email."),
 }  # fmt: skip
+COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 
 _ROOT_OPTIONS_WITH_VALUES = ("--db", "--durability")
+_COMPLETE_VAR = "_CITYLOG_COMPLETE"
+"""Set by the shell when it asks for completions (Click's protocol): every command is built."""
 
 
 def invoked_name(argv: Sequence[str]) -> str | None:
@@ -274,11 +313,18 @@ def new_app() -> typer.Typer:
 
 def make_app(argv: Sequence[str] | None = None) -> typer.Typer:
     """The application with the command ``argv`` invokes (if it names a known
-    one), else with every command: start-up imports and builds one command's
-    module and parameters instead of every command's."""
+    one); with no command at all when ``argv`` names none (the top-level help and
+    ``--version``: the help lists :data:`COMMANDS`); else (no ``argv``, an
+    unknown name, shell completion) with every command.  Start-up imports and
+    builds one command's module and parameters, or none, instead of every one."""
     app = new_app()
     name = invoked_name(argv or ())
-    wanted = [COMMAND_MODULES[name]] if name in COMMAND_MODULES else list(MODULES)
+    if name in COMMAND_MODULES:
+        wanted = [COMMAND_MODULES[name]]
+    elif argv is not None and name is None and _COMPLETE_VAR not in os.environ:
+        wanted = []
+    else:
+        wanted = list(MODULES)
     for module in wanted:
         importlib.import_module(f"cli.{module}").register(app)
     if name in COMMAND_MODULES:

@@ -22,7 +22,7 @@ import psycopg
 from psycopg import errors as pgerr
 
 from events.envelope import Recorded, chain_hash, line_nonces, payload_digest
-from events.sqlite_store import INSERT_GAME_COLS, _GAME_COLS, _json, filter_sql, game_from_row, game_row, scan_rows
+from events.game_rows import GAME_COLS, INSERT_GAME_COLS, JSON, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.store import (
     Conflict,
@@ -31,7 +31,6 @@ from events.store import (
     GameNotFound,
     GameRecord,
     NotCitylog,
-    Note,
     Status,
     StoreBusy,
     StoreError,
@@ -282,7 +281,7 @@ class PgStore(SideTables):
         return self._conn.execute("SELECT 1 FROM games WHERE id = %s", (game_id,)).fetchone() is not None
 
     def get_game(self, game_id: str) -> GameRecord:
-        row = self._conn.execute(f"SELECT {_GAME_COLS} FROM games WHERE id = %s", (game_id,)).fetchone()
+        row = self._conn.execute(f"SELECT {GAME_COLS} FROM games WHERE id = %s", (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
         return game_from_row(row)
@@ -293,14 +292,14 @@ class PgStore(SideTables):
     def list_games_with_counts(
         self, where: GameFilter | None = None
     ) -> list[tuple[GameRecord, int]]:
-        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLS.split(","))
         sql, args = filter_sql(where, "%s", "g.players::jsonb ? %s")
         cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)  # type: ignore[call-overload]
         return scan_rows(cur)[0]
 
     def damaged_games(self) -> list[str]:
         """One line per row of ``games`` that cannot be read, naming the game."""
-        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLS.split(","))
         return scan_rows(self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g"))[1]
 
     def integrity_problem(self) -> str | None:
@@ -312,7 +311,7 @@ class PgStore(SideTables):
         with self.transaction():
             cur = self._conn.execute(
                 "UPDATE games SET status = %s, winners = %s WHERE id = %s",
-                (status, _json.encode(tuple(winners)).decode(), game_id),
+                (status, JSON.encode(tuple(winners)).decode(), game_id),
             )
             if cur.rowcount == 0:
                 raise GameNotFound(game_id)

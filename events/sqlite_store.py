@@ -22,23 +22,16 @@ import functools
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import quote
 
-import msgspec
 
-from events.envelope import (
-    GameDefinition,
-    Recorded,
-    canonical_definition,
-    chain_hash,
-    genesis_hash,
-    line_nonces,
-    payload_digest,
-)
+from events.envelope import Recorded, chain_hash, line_nonces, payload_digest
+from events.game_rows import GAME_COLS, INSERT_GAME_COLS, JSON, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
+from events.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, check_ours, schema_version
 from events.store import (
     Conflict,
     GameExists,
@@ -46,7 +39,6 @@ from events.store import (
     GameNotFound,
     GameRecord,
     NotCitylog,
-    Note,
     Status,
     StoreBusy,
     StoreError,
@@ -54,144 +46,12 @@ from events.store import (
     check_new_game,
     check_status,
     default_db_target,
-    now_iso,
 )
 
 if TYPE_CHECKING:  # sqlite-utils is imported only to migrate (it costs ~90 ms)
     from sqlite_utils import Database
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SqliteStore"]
-
-
-# -- schema and migrations ---------------------------------------------------
-def _v1(db: Database) -> None:
-    db["games"].create(
-        {
-            "id": str,
-            "game": str,
-            "definition": str,
-            "options": str,
-            "players": str,
-            "bots": str,
-            "rules_version": str,
-            "seed": str,
-            "seed_commitment": str,
-            "table_game": int,
-            "parent": str,
-            "fork_at": int,
-            "status": str,
-            "created_at": str,
-        },
-        pk="id",
-        not_null={
-            "game", "definition", "options", "players", "bots", "rules_version",
-            "seed_commitment", "table_game", "status", "created_at",
-        },
-    )
-    db["events"].create(
-        {
-            "game_id": str,
-            "seq": int,
-            "type": str,
-            "payload": bytes,
-            "prev_hash": str,
-            "hash": str,
-        },
-        pk=("game_id", "seq"),
-        not_null={"type", "payload", "prev_hash", "hash"},
-        foreign_keys=[("game_id", "games", "id")],
-    )
-
-
-def _v2_genesis(db: Database) -> None:
-    """Store each game's genesis hash (hashed once instead of on every read)."""
-    db["games"].add_column("genesis", str)
-    rows = db.execute("SELECT id, definition FROM games").fetchall()
-    for game_id, definition in rows:
-        d = msgspec.json.decode(definition, type=GameDefinition)
-        db.execute("UPDATE games SET genesis = ? WHERE id = ?", (genesis_hash(d), game_id))
-
-
-_V6_HEADS = """
-ALTER TABLE games ADD COLUMN head_seq INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN head_hash TEXT;
-UPDATE games SET
-    head_seq = coalesce((SELECT max(seq) FROM events e WHERE e.game_id = games.id), 0),
-    head_hash = coalesce(
-        (SELECT hash FROM events e WHERE e.game_id = games.id ORDER BY seq DESC LIMIT 1), genesis);
-ALTER TABLE games ADD COLUMN winners TEXT NOT NULL DEFAULT '[]';
-CREATE INDEX IF NOT EXISTS games_game ON games (game, created_at, id);
-CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at, id);
-"""
-
-def _v7_pbem(db: "Database") -> None:
-    """Play by email (issue 10): the seed commitment's salt, the host's key, and the
-    signed statement (move or join file) behind each human decision."""
-    db.execute("ALTER TABLE games ADD COLUMN salt TEXT")
-    db.execute("ALTER TABLE games ADD COLUMN host_key TEXT NOT NULL DEFAULT ''")
-    db.execute(
-        "CREATE TABLE signed (game_id TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL, "
-        "statement BLOB NOT NULL, PRIMARY KEY (game_id, seq))"
-    )
-
-
-Migration = Union[str, Callable[["Database"], None]]
-MIGRATIONS: list[tuple[int, Migration]] = [
-    (1, _v1),
-    (2, _v2_genesis),
-    (3, "CREATE INDEX IF NOT EXISTS games_created ON games (created_at, id)"),
-    (4, "ALTER TABLE games ADD COLUMN reseeds TEXT NOT NULL DEFAULT '[]'"),
-    # games chained before line nonces keep unsalted digests (salted = 0)
-    (5, "ALTER TABLE games ADD COLUMN salted INTEGER NOT NULL DEFAULT 0"),
-    # each game's head (seq, hash) in its row, kept by append, and its winners (set with
-    # its status by the service; '[]' for games that ended before): list costs no history
-    (6, _V6_HEADS),
-    # notes (issue 15): comments on a point of a game, outside the hash chain
-    # issue 10, play by email: the seed commitment's salt, the host's key, and the
-    # signed statement (move or join file) behind each human decision
-    (7, _v7_pbem),
-    (
-        8,
-        "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, "
-        "game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, text TEXT NOT NULL); "
-        "CREATE INDEX IF NOT EXISTS notes_game ON notes (game_id, seq, id)",
-    ),
-    # tags (issue 14): labels outside the hash chain (``tag``, ``list --tag``, simulate's ``sim``)
-    (
-        9,
-        "CREATE TABLE IF NOT EXISTS tags (game_id TEXT NOT NULL REFERENCES games(id), "
-        "tag TEXT NOT NULL, PRIMARY KEY (game_id, tag)); "
-        "CREATE INDEX IF NOT EXISTS tags_tag ON tags (tag, game_id)",
-    ),
-]
-"""Applied in order on open, each in the same transaction as its version bump.
-Append only; never edit a released step (old databases went through it)."""
-SCHEMA_VERSION = MIGRATIONS[-1][0]
-
-
-def _schema_version(conn: sqlite3.Connection) -> int:
-    has_meta = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
-    ).fetchone()
-    if not has_meta:
-        return 0
-    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    try:
-        return int(row[0]) if row else 0
-    except (TypeError, ValueError):
-        raise NotCitylog(f"schema_version {str(row[0])[:40]!r} is not a number: not a citylog database, or a damaged one") from None
-
-
-def _check_ours(conn: sqlite3.Connection, path: str) -> None:
-    """Refuse, before anything is written, a database that is not citylog's."""
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if not tables:
-        return
-    ours = "meta" in tables and conn.execute(
-        "SELECT 1 FROM meta WHERE key = 'schema_version'"
-    ).fetchone()
-    if not ours:
-        raise NotCitylog(f"{path} is a SQLite database but not citylog's; left untouched")
 
 
 # SQLite result codes (primary) that are the environment's fault, not the input's.
@@ -241,16 +101,6 @@ def _max_rows(conn: sqlite3.Connection) -> int:
 
 
 # -- SQLite ------------------------------------------------------------------
-_GAME_COLS = (
-    "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at, reseeds, salted, winners, salt, host_key"
-)
-_options_dec = msgspec.json.Decoder(dict[str, str])
-_players_dec = msgspec.json.Decoder(tuple[str, ...])
-_bots_dec = msgspec.json.Decoder(dict[int, str])
-_reseeds_dec = msgspec.json.Decoder(tuple[tuple[int, str], ...])
-_json = msgspec.json.Encoder(order="sorted")
-
 _SQL_HEAD = "SELECT head_seq, head_hash FROM games WHERE id = ?"
 _SQL_INSERT = (
     "INSERT INTO events (game_id, seq, type, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?)"
@@ -286,133 +136,6 @@ _SQL_READ_UPTO = (
     "SELECT seq, type, payload, prev_hash, hash FROM events "
     "WHERE game_id = ? AND seq <= ? ORDER BY seq"
 )
-
-
-def game_from_row(row: Sequence[object]) -> GameRecord:
-    """A :class:`GameRecord` from the ``_GAME_COLS`` columns (both backends);
-    StoreError naming the game if the row is damaged."""
-    try:
-        return _decode_row(row)
-    except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError) as exc:
-        why = " ".join(str(exc).split())[:120]
-        raise StoreError(f"game {str(row[0])[:40]!r}: damaged row in the games table ({why})") from None
-
-
-def _decode_row(row: Sequence[object]) -> GameRecord:
-    (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created, reseeds, salted, winners, salt, host_key) = row
-    if status not in ("active", "over"):
-        raise ValueError(f"status {str(status)[:20]!r}")
-    for name, value in (("id", gid), ("game", game), ("rules_version", rules), ("seed_commitment", commitment)):
-        if not isinstance(value, str):
-            raise ValueError(f"{name} is not text")
-    if not (seed is None or isinstance(seed, str)) or not (parent is None or isinstance(parent, str)):
-        raise ValueError("seed or parent is not text")
-    if not (fork_at is None or isinstance(fork_at, int)):
-        raise ValueError("fork_at is not a number")
-    return GameRecord(
-        id=gid,  # type: ignore[arg-type]
-        game=game,  # type: ignore[arg-type]
-        rules_version=rules,  # type: ignore[arg-type]
-        options=_options_dec.decode(options),  # type: ignore[arg-type]
-        players=_players_dec.decode(players),  # type: ignore[arg-type]
-        seed_commitment=commitment,  # type: ignore[arg-type]
-        table_game=bool(table),
-        seed=seed,  # type: ignore[arg-type]
-        bots=_bots_dec.decode(bots),  # type: ignore[arg-type]
-        parent=parent,  # type: ignore[arg-type]
-        fork_at=fork_at,  # type: ignore[arg-type]
-        status=status,  # type: ignore[arg-type]
-        created_at=created,  # type: ignore[arg-type]
-        reseeds=_reseeds_dec.decode(reseeds),  # type: ignore[arg-type]
-        salted=bool(salted),
-        winners=_players_dec.decode(winners),  # type: ignore[arg-type]
-        salt=salt,  # type: ignore[arg-type]
-        host_key=host_key or "",  # type: ignore[arg-type]
-    )
-
-
-def scan_rows(rows: Any) -> tuple[list[tuple[GameRecord, int]], list[str]]:
-    """(readable games with their event counts, one line per damaged row): one bad
-    row hides no other game (``list`` lists the rest and names it)."""
-    good: list[tuple[GameRecord, int]] = []
-    bad: list[str] = []
-    for r in rows:
-        try:
-            good.append((game_from_row(r[:-1]), int(r[-1])))
-        except (StoreError, TypeError, ValueError) as exc:
-            bad.append(str(exc))
-    return good, bad
-
-
-def game_row(rec: GameRecord) -> tuple[object, ...]:
-    """The values of a new ``games`` row (both backends), in ``INSERT_GAME`` order."""
-    definition = rec.definition
-    genesis = genesis_hash(definition)
-    return (
-        rec.id,
-        rec.game,
-        canonical_definition(definition).decode(),
-        _json.encode(rec.options).decode(),
-        _json.encode(rec.players).decode(),
-        _json.encode({str(k): v for k, v in sorted(rec.bots.items())}).decode(),
-        rec.rules_version,
-        rec.seed,
-        rec.seed_commitment,
-        int(rec.table_game),
-        rec.parent,
-        rec.fork_at,
-        rec.status,
-        rec.created_at or now_iso(),
-        genesis,
-        _json.encode(rec.reseeds).decode(),
-        int(rec.salted),
-        genesis,
-        _json.encode(rec.winners).decode(),
-        rec.salt,
-        rec.host_key,
-    )
-
-
-INSERT_GAME_COLS = (
-    "id, game, definition, options, players, bots, rules_version, seed, seed_commitment, "
-    "table_game, parent, fork_at, status, created_at, genesis, reseeds, salted, head_hash, winners, "
-    "salt, host_key"
-)
-
-
-def filter_sql(where: GameFilter | None, mark: str, player_sql: str) -> tuple[str, list[object]]:
-    """``WHERE … ORDER BY … LIMIT …`` for a :class:`GameFilter` (both backends);
-    ``mark`` is the parameter marker, ``player_sql`` tests one player by name."""
-    where = where or GameFilter()
-    clauses: list[str] = []
-    args: list[object] = []
-    if where.game is not None:
-        clauses.append(f"g.game = {mark}")
-        args.append(where.game)
-    if where.status is not None:
-        clauses.append(f"g.status = {mark}")
-        args.append(where.status)
-    if where.player is not None:
-        clauses.append(player_sql)
-        args.append(where.player)
-    if where.tag is not None:
-        clauses.append(f"EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})")
-        args.append(where.tag)
-    if where.hidden_tag is not None:
-        clauses.append(f"NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})")
-        args.append(where.hidden_tag)
-    if where.after is not None:
-        clauses.append(
-            f"(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = {mark})"
-        )
-        args.append(where.after)
-    sql = (" WHERE " + " AND ".join(clauses)) if clauses else ""
-    sql += " ORDER BY g.created_at, g.id"
-    if where.limit is not None:
-        sql += f" LIMIT {mark}"
-        args.append(max(0, int(where.limit)))
-    return sql, args
 
 
 class SqliteStore(SideTables):
@@ -480,9 +203,9 @@ class SqliteStore(SideTables):
         self._db: Database | None = None
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            _check_ours(conn, self.path)
+            check_ours(conn, self.path)
             if readonly and not missing:
-                if _schema_version(conn) != SCHEMA_VERSION:
+                if schema_version(conn) != SCHEMA_VERSION:
                     self._readonly_schema()
             else:
                 if not memory:
@@ -499,7 +222,7 @@ class SqliteStore(SideTables):
     def _readonly_schema(self) -> None:
         """An older file opened read-only: migrate a private copy of nothing —
         refuse clearly instead (a read must not change the file)."""
-        current = _schema_version(self._conn)
+        current = schema_version(self._conn)
         if current > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {current}; this citylog knows "
@@ -530,13 +253,13 @@ class SqliteStore(SideTables):
         self.close()
 
     def schema_version(self) -> int:
-        return _schema_version(self._conn)
+        return schema_version(self._conn)
 
     def _migrate(self) -> None:
-        if _schema_version(self._conn) == SCHEMA_VERSION:
+        if schema_version(self._conn) == SCHEMA_VERSION:
             return
         with self.transaction():  # BEGIN IMMEDIATE: one process migrates
-            current = _schema_version(self._conn)
+            current = schema_version(self._conn)
             if current > SCHEMA_VERSION:
                 raise StoreError(
                     f"{self.path} has schema version {current}; this citylog knows "
@@ -629,7 +352,7 @@ class SqliteStore(SideTables):
 
     def get_game(self, game_id: str) -> GameRecord:
         row = self._conn.execute(
-            f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)
+            f"SELECT {GAME_COLS} FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise GameNotFound(game_id)
@@ -644,7 +367,7 @@ class SqliteStore(SideTables):
     ) -> list[tuple[GameRecord, int]]:
         """Games (filtered, paged) with each game's number of events, from the
         games rows alone: the cost does not grow with the events stored."""
-        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLS.split(","))
         sql, args = filter_sql(
             where, "?", "EXISTS (SELECT 1 FROM json_each(g.players) WHERE value = ?)"
         )
@@ -653,7 +376,7 @@ class SqliteStore(SideTables):
 
     def damaged_games(self) -> list[str]:
         """One line per row of ``games`` that cannot be read, naming the game."""
-        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLS.split(","))
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLS.split(","))
         return scan_rows(self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g"))[1]
 
     def integrity_problem(self) -> str | None:
@@ -674,7 +397,7 @@ class SqliteStore(SideTables):
         with self.transaction():
             cur = self._conn.execute(
                 "UPDATE games SET status = ?, winners = ? WHERE id = ?",
-                (status, _json.encode(tuple(winners)).decode(), game_id),
+                (status, JSON.encode(tuple(winners)).decode(), game_id),
             )
             if cur.rowcount == 0:
                 raise GameNotFound(game_id)

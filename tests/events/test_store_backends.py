@@ -13,7 +13,6 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import typer
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -545,40 +544,3 @@ def test_a_postgresql_schema_of_version_2_gains_tags(pg_url: str) -> None:
         assert before.list_games() == []
     finally:
         before.close()
-
-
-@pytest.mark.parametrize(
-    "argv, kept",
-    [
-        (["--db", "list", "show", "g1"], ["show"]),  # --db's value is not the command
-        (["--durability", "normal", "simulate", "card-city"], ["simulate"]),
-        (["--db=x.db", "watch", "g"], ["watch"]),
-        (["key", "new", "ada"], ["key"]),  # a command group
-        (["--help"], None),
-        (["nosuchcommand"], None),
-        ([], None),
-    ],
-)
-def test_start_up_builds_only_the_invoked_command(argv: list[str], kept: list[str] | None) -> None:
-    from cli import main as cli_main
-
-    def names(app: typer.Typer) -> list[str]:
-        return [c.name or "" for c in app.registered_commands] + [g.name or "" for g in app.registered_groups]
-
-    built = names(cli_main.make_app(argv))
-    assert built == (kept if kept is not None else names(cli_main.app))
-
-
-def test_the_start_up_table_names_every_command_s_module() -> None:
-    """COMMAND_MODULES (what start-up imports for a command) agrees with what
-    each module registers, and every module's commands are in the full app."""
-    import importlib
-
-    from cli import main as cli_main
-
-    for module in cli_main.MODULES:
-        app = typer.Typer()
-        importlib.import_module(f"cli.{module}").register(app)
-        for name in [c.name for c in app.registered_commands] + [g.name for g in app.registered_groups]:
-            assert cli_main.COMMAND_MODULES.get(name or "") == module, (name, module)
-    assert set(cli_main.COMMAND_MODULES.values()) == set(cli_main.MODULES)
