@@ -154,10 +154,11 @@ def search(
         deadline = time.perf_counter() + budget.ms / 1000 if budget.ms else None
         if game.flat_search:
             _flat(game, view, seat, rng, budget.playouts, root, searched, n, deadline)
-        for _ in range(0 if game.flat_search else budget.playouts):
-            _iterate(game, game.determinize(view, seat, rng), root, rng, n)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        else:
+            for _ in range(budget.playouts):
+                _iterate(game, game.determinize(view, seat, rng), root, rng, n)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
     out = []
     for cmd in options:
         child = root.children.get(cmd)
@@ -195,7 +196,9 @@ def _flat(
             result = game.result(end)
             if result is None:
                 raise RuntimeError("a playout did not end the game")
-            child = root.children.get(command) or root.children.setdefault(command, Node(seat))
+            child = root.children.get(command)
+            if child is None:
+                child = root.children[command] = Node(seat)
             child.visits += 1
             child.avail += 1
             child.total += _played(result, seat)
