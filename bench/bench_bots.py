@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core import registry  # noqa: E402
 from core.autoplay import greedy_margins, play_game  # noqa: E402
 
-BUDGETS = {"card-city": 60, "5x5-city": 1000, "point-city": 200}
+BUDGETS = {"card-city": 60, "5x5-city": 48, "point-city": 200}
 """Playouts a move keeping MCTS at about 1 s a move or less on the bench machine."""
 RULEBOOK_EXAMPLE = 19
 

@@ -186,6 +186,11 @@ class Game(ABC, Generic[S, E, C]):
     command_type: ClassVar[Any]
     """The tagged union of the game's commands, chance outcomes included."""
     bots: ClassVar[Mapping[str, Bot]]
+    flat_search: ClassVar[bool] = False
+    """Search (``core.mcts``) plays every root option out in the same sampled
+    worlds (common random numbers) with :meth:`playout_command`, instead of
+    growing a tree: for games whose informative playouts are costly and few
+    (5x5 City: greedy rollouts).  False: the tree search."""
 
     # -- lifecycle -----------------------------------------------------------
     @abstractmethod
@@ -232,6 +237,12 @@ class Game(ABC, Generic[S, E, C]):
         ``rng`` alone."""
         options = list(self.legal(state, seat))
         return options[rng.below(len(options))]
+
+    def playout_command(self, state: S, seat: int, searcher: int, rng: Rng) -> C:
+        """The command ``seat`` plays in a playout of ``searcher``'s flat search
+        (:attr:`flat_search`): a model of how the game goes on, seeded by ``rng``
+        alone.  The default: :meth:`random_command`."""
+        return self.random_command(state, seat, rng)
 
     @abstractmethod
     def chance(self, state: S, rng: Rng) -> C:

@@ -16,7 +16,13 @@ new leaf and scores the estimate instead of playing out (read through
 game plays a few cheap plies first: Point City, two of flip-less greedy).  A
 game may also name the commands worth expanding (:meth:`core.engine.Game.candidates`, 5x5 City:
 greedy's placement), so the tree spends its playouts on the decisions its
-estimate can tell apart.
+estimate can tell apart.  A game whose informative playouts are costly
+(:attr:`core.engine.Game.flat_search`, 5x5 City) is searched flat instead:
+every root option is played out to the end in the same sampled worlds, with
+the same chance stream (common random numbers), the seats playing
+:meth:`core.engine.Game.playout_command` (5x5 City: greedy for the others, a
+greedy with an outlook for the searcher), and the option with the best mean
+reward is played.
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -121,14 +127,19 @@ def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int |
     return state, seat
 
 
-def playout(game: Game[Any, Any, Any], state: Any, rng: Rng) -> Any:
+def playout(game: Game[Any, Any, Any], state: Any, rng: Rng, searcher: int | None = None) -> Any:
     """Random play to the end: every seat plays :meth:`Game.random_command`
-    (uniform over the legal commands unless the game samples otherwise)."""
+    (uniform over the legal commands unless the game samples otherwise), or,
+    for ``searcher``'s flat search, :meth:`Game.playout_command`."""
     while True:
         state, seat = _chance(game, state, rng)
         if seat is None:
             return state
-        state = _step(game, state, seat, game.random_command(state, seat, rng))
+        if searcher is None:
+            command = game.random_command(state, seat, rng)
+        else:
+            command = game.playout_command(state, seat, searcher, rng)
+        state = _step(game, state, seat, command)
 
 
 def search(
@@ -143,10 +154,13 @@ def search(
     searched = _options(game, view, seat)
     if len(searched) > 1:
         deadline = time.perf_counter() + budget.ms / 1000 if budget.ms else None
-        for _ in range(budget.playouts):
-            _iterate(game, game.determinize(view, seat, rng), root, rng, n)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+        if game.flat_search:
+            _flat(game, view, seat, rng, budget.playouts, root, searched, n, deadline)
+        else:
+            for _ in range(budget.playouts):
+                _iterate(game, game.determinize(view, seat, rng), root, rng, n)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
     out = []
     for cmd in options:
         child = root.children.get(cmd)
@@ -159,6 +173,49 @@ def search(
         key=lambda i: (-out[i].visits, -out[i].value, rank.get(out[i].command, len(rank)), i),
     )
     return [out[i] for i in order]
+
+
+def _flat(
+    game: Game[Any, Any, Any],
+    view: Any,
+    seat: int,
+    rng: Rng,
+    playouts: int,
+    root: Node,
+    options: list[Any],
+    n: int,
+    deadline: float | None,
+) -> None:
+    """:attr:`Game.flat_search`: ``playouts // len(options)`` sampled worlds (at
+    least one), each played out once after every option with the same chance
+    stream (common random numbers: the options are compared on the same
+    futures), the seats playing :meth:`Game.playout_command`."""
+    for _ in range(max(1, playouts // len(options))):
+        world = game.determinize(view, seat, rng)
+        key = b"citylog/flat/%d" % rng.bits(64)
+        for command in options:
+            end = playout(game, _step(game, world, seat, command), Rng(key), seat)
+            result = game.result(end)
+            if result is None:
+                raise RuntimeError("a playout did not end the game")
+            child = root.children.get(command)
+            if child is None:
+                child = root.children[command] = Node(seat)
+            child.visits += 1
+            child.avail += 1
+            child.total += _played(result, seat)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+
+
+def _played(result: Result, seat: int) -> float:
+    """A flat search's reward for ``seat``: its win share (0.9) plus a little for
+    its lead over the best other score (0.1, squashed on a scale of 10 points),
+    so options winning equally often are told apart by the margin."""
+    win = 1 / len(result.winners) if seat in result.winners else 0.0
+    others = [v for i, v in enumerate(result.scores) if i != seat]
+    lead = result.scores[seat] - max(others) if others else result.scores[seat]
+    return 0.9 * win + 0.1 * (0.5 + 0.5 * math.tanh(lead / 10))
 
 
 def _options(game: Game[Any, Any, Any], state: Any, seat: int) -> list[Any]:

@@ -26,8 +26,9 @@ class Alternative(msgspec.Struct, frozen=True):
     visits: int
     value: float
     """Mean search reward for the player, 0–1: a win share (with a little for the
-    margin) where the game is played out, the estimated lead squashed into 0–1
-    where the game gives an estimate (5x5 City, Point City); 0.5 is level."""
+    margin) where the game is played out (Card City; 5x5 City, flat, on greedy
+    playouts), the estimated lead squashed into 0–1 where the game gives an
+    estimate (Point City); 0.5 is level."""
 
 
 class Hint(msgspec.Struct, frozen=True):

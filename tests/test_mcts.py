@@ -65,6 +65,11 @@ def test_playouts_play_legal_commands(name: str, data: st.DataObject) -> None:
     command = game.random_command(state, seat, Rng.derive(seed, 3, "playout"))
     assert game.is_legal(state, seat, command)
     assert game.random_command(state, seat, Rng.derive(seed, 3, "playout")) == command
+    # a flat search's playouts: the searching seat and the others (5x5 City: two policies)
+    for searcher in {seat, (seat + 1) % len(game.players(state))}:
+        command = game.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout"))
+        assert game.is_legal(state, seat, command)
+        assert game.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout")) == command
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -102,9 +107,24 @@ def test_search_statistics_cover_every_root_command() -> None:
     assert sorted(map(game.format_command, (c.command for c in choices))) == sorted(
         map(game.format_command, game.legal(real, seat))
     )
-    assert sum(c.visits for c in choices) == 40
+    if game.flat_search:  # every option played out in the same whole worlds: 13 each
+        searched = game.candidates(game.view(real, seat), seat)
+        assert sorted(c.visits for c in choices if c.visits) == [40 // len(searched)] * len(searched)
+    else:
+        assert sum(c.visits for c in choices) == 40
     assert [c.visits for c in choices] == sorted((c.visits for c in choices), reverse=True)
     assert all(0.0 <= c.value <= 1.0 for c in choices)
+
+
+def test_flat_rewards_are_a_win_share_then_the_margin() -> None:
+    from core.engine import Result
+    from core.mcts import _played
+
+    won = _played(Result(scores=(80, 70), winners=(0,), breakdowns=()), 0)
+    just = _played(Result(scores=(71, 70), winners=(0,), breakdowns=()), 0)
+    lost = _played(Result(scores=(69, 70), winners=(1,), breakdowns=()), 0)
+    tie = _played(Result(scores=(70, 70), winners=(0, 1), breakdowns=()), 0)
+    assert 1.0 >= won > just > 0.9 > tie == 0.5 > 0.1 > lost >= 0.0
 
 
 def test_rewards_favour_the_winner_then_the_margin() -> None:

@@ -4,6 +4,8 @@ For a set it tries every way to place the set's tiles (order × faces) and
 keeps the best end-of-game score of the resulting partial board; placing,
 it plays the first step of the best completion of its hand.  In the park it
 takes the best swap / replacement (or declines when nothing helps).
+``planner`` (not a registered bot) plays the same way on :func:`_outlook`,
+the board's score plus room to grow: the search's own seat in its playouts.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from core.engine import random_bot
 from core.five_by_five import commands as cm
 from core.five_by_five.plans import section_squares
 from core.five_by_five.rules import legal, park_side
-from core.five_by_five.scoring import score_board
+from core.five_by_five.scoring import COLUMNS, LINE_SHOPS, NEIGHBOURS, ROWS, total_and_penalty
 from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, State
 from core.five_by_five.tiles import cell_of
 from core.rng import Rng
@@ -25,90 +27,134 @@ Cells = list[str]
 
 
 def _value(cells: Cells, s: State) -> float:
-    sc = score_board(tuple(cells), s.sides, s.planning or None)
+    total, penalty = total_and_penalty(tuple(cells), s.sides, s.planning or None)
     # tiles not yet seen can still fix a Park penalty: weigh it lightly mid-game
-    filled = sum(1 for c in cells if c)
-    return sc.total - sc.categories["parks"] * (1 - filled / 25) * 0.5
+    filled = 25 - cells.count("")
+    return total - penalty * (1 - filled / 25) * 0.5
 
 
-def _best_completion(cells: Cells, hand: tuple[int, ...], free: list[int], s: State) -> tuple[float, cm.Place | None]:
-    """The best value placing all of ``hand`` on ``free``, and its first placement."""
+OFFICE_REACH = 1.0
+"""Outlook: points a move for each empty square beside an Office (Offices A score
+their chains, so an Office with room around it is worth more than greedy sees)."""
+SHOP_REACH = 0.3
+"""Outlook: the share of a line's next Shop step counted while the line has room."""
+CIVIC_REACH = 0.3
+"""Outlook: points for each empty square beside a Public Office (its neighbours score)."""
+
+
+def _outlook(cells: Cells, s: State) -> float:
+    """:func:`_value` plus what greedy's measure ignores: room to grow.  Office
+    chains (side A), Shop lines and Public Offices with empty squares around
+    them are worth a share of their next step.  The search's own measure
+    (:func:`candidates`, :func:`planner`); on a full board it is the score.
+    Weights tried in bench/RESULTS.md (fourth pass)."""
+    base = _value(cells, s)
+    if all(cells):
+        return base
+    return base + _reach(tuple(c[:1] for c in cells), s.sides)
+
+
+def _reach(k: tuple[str, ...], sides: str) -> float:
+    bonus = 0.0
+    office_a = sides[3] == "A"
+    for i in range(25):
+        ki = k[i]
+        if ki == "O" and office_a:
+            bonus += OFFICE_REACH * sum(1 for j in NEIGHBOURS[i] if not k[j])
+        elif ki == "G":
+            bonus += CIVIC_REACH * sum(1 for j in NEIGHBOURS[i] if not k[j])
+    for line in ROWS if sides[2] == "A" else COLUMNS:
+        n = sum(1 for i in line if k[i] == "S")
+        if n and any(not k[i] for i in line):
+            bonus += SHOP_REACH * (LINE_SHOPS[min(5, n + 1)] - LINE_SHOPS[n])
+    return bonus
+
+
+def _best_completion(
+    cells: Cells, hand: tuple[int, ...], free: list[int], s: State, value: Any = _value
+) -> tuple[float, cm.Place | None]:
+    """The best ``value`` placing all of ``hand`` on ``free``, and its first placement."""
     best: tuple[float, cm.Place | None] = (float("-inf"), None)
     for squares in permutations(free, len(hand)):
         for faces in product((False, True), repeat=len(hand)):
             trial = list(cells)
             for t, q, f in zip(hand, squares, faces):
                 trial[q] = cell_of(t, f)
-            v = _value(trial, s)
+            v = value(trial, s)
             if v > best[0]:
                 best = (v, cm.Place(hand[0], squares[0], faces[0]) if hand else None)
     return best
 
 
 def greedy(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
+    return _one_ply(game, s, seat, rng, _value)
+
+
+def planner(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
+    """Greedy on :func:`_outlook` instead of the board's score: how the search's
+    own seat plays its playouts (:func:`playout_command`)."""
+    return _one_ply(game, s, seat, rng, _outlook)
+
+
+def _one_ply(game: Any, s: State, seat: int, rng: Rng, value: Any) -> cm.Command:
     board = s.boards[seat]
     cells = list(board.cells())
     if s.park == PARK_OFFER:
         if park_side(s) == "B":
             return cm.UsePark()
-        best_v, best_c = _value(cells, s), cm.Decline()
+        best_v, best_c = value(cells, s), cm.Decline()
         for c in legal(s, seat):
             if isinstance(c, cm.Swap):
                 trial = list(cells)
                 trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
-                v = _value(trial, s)
+                v = value(trial, s)
                 if v > best_v:
                     best_v, best_c = v, c
         return best_c
     if s.park == PARK_REPLACE:
-        best_v2, best_c2 = _value(cells, s), cm.Keep()
+        best_v2, best_c2 = value(cells, s), cm.Keep()
         for c in legal(s, seat):
             if isinstance(c, cm.Replace):
                 trial = list(cells)
                 trial[c.square] = cell_of(c.tile, c.park)
-                v = _value(trial, s)
+                v = value(trial, s)
                 if v > best_v2:
                     best_v2, best_c2 = v, c
         return best_c2
-    free = [q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0]
+    free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
     if s.hand:
-        _, place = _best_completion(cells, s.hand, free, s)
+        _, place = _completion(tuple(cells), s.hand, free, s.sides, s.planning, value)
         return place if place is not None else random_bot(game, s, seat, rng)
     best: tuple[float, int] = (float("-inf"), 0)
     for i, st in enumerate(s.sets):
         if st:
-            v, _ = _best_completion(cells, st, free, s)
+            v, _ = _completion(tuple(cells), st, free, s.sides, s.planning, value)
             if v > best[0]:
                 best = (v, i + 1)
     return cm.Choose(best[1])
 
 
-def estimate(s: State) -> tuple[float, ...]:
-    """Each board's worth by :func:`_value` (search cut-offs, ``Game.estimate``); the
-    seat placing a set is valued by the best completion of its hand, as greedy
-    judges a set (a set just chosen is worth nothing on a board not yet changed)."""
-    values = [_value(list(b.cells()), s) for b in s.boards]
-    if s.hand and 0 <= s.active < len(s.boards):
-        board = s.boards[s.active]
-        free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
-        if len(free) >= len(s.hand):
-            values[s.active] = _completed(board.cells(), tuple(s.hand), free, s.sides, s.planning)
-    return tuple(values)
+@lru_cache(maxsize=1 << 15)
+def _completion(
+    cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, ...], sides: str, planning: int, value: Any
+) -> tuple[float, cm.Place | None]:
+    """:func:`_best_completion`, cached on immutable arguments: a bot that valued a
+    set places its first tile on the same board and hand, and a search meets the
+    same board and hand again and again."""
+    scoring_only = State(players=(), sides=sides, planning=planning)  # all a valuation reads
+    return _best_completion(list(cells), hand, list(free), scoring_only, value)
 
 
-@lru_cache(maxsize=1 << 14)
 def _completed(cells: tuple[str, ...], hand: tuple[int, ...], free: tuple[int, ...], sides: str, planning: int) -> float:
-    """:func:`_best_completion`'s value, cached on immutable arguments (a search meets
-    the same board and hand in iteration after iteration)."""
-    scoring_only = State(players=(), sides=sides, planning=planning)  # all _value reads
-    return _best_completion(list(cells), hand, list(free), scoring_only)[0]
+    """The outlook of the best completion (:func:`candidates`' ranking)."""
+    return _completion(cells, hand, free, sides, planning, _outlook)[0]
 
 
 TOP_K = 1
 """Placements and park moves a search expands (:func:`candidates`).  One: the
 search decides which set to take (and so which to leave the others) and places
-it as greedy would; expanding greedy's best 4 placements too spread 1,000
-playouts over placements the estimate hardly tells apart (bench/RESULTS.md)."""
+it by the outlook; expanding the best 4 placements too spread the playouts over
+placements the valuation hardly tells apart (bench/RESULTS.md)."""
 
 
 def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
@@ -130,7 +176,7 @@ def candidates(s: State, seat: int, k: int | None = None) -> list[cm.Command]:
                 trial[c.a], trial[c.b] = trial[c.b], trial[c.a]
             elif isinstance(c, cm.Replace):
                 trial[c.square] = cell_of(c.tile, c.park)
-            scored.append((_value(trial, s), i))
+            scored.append((_outlook(trial, s), i))
     elif s.hand:
         free = tuple(q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0)
         places = tuple((c.tile, c.square, c.park) for c in options if isinstance(c, cm.Place))
@@ -168,3 +214,11 @@ def _best_places(
 
 
 BOTS = {"random": random_bot, "greedy": greedy}
+
+
+def playout_command(s: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
+    """How a flat search's playouts go on (``Game.playout_command``): the other
+    seats play greedy (the opponent modelled as the bot it is most likely to
+    be), the searching seat plays :func:`planner` (greedy on the outlook, the
+    measure :func:`candidates` ranks its own placements by)."""
+    return planner(None, s, seat, rng) if seat == searcher else greedy(None, s, seat, rng)

@@ -24,7 +24,7 @@ from core.engine import (
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five import rules, text, view
-from core.five_by_five.bots import BOTS, candidates, estimate
+from core.five_by_five.bots import BOTS, candidates, playout_command
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS
@@ -52,6 +52,8 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     event_type: ClassVar[Any] = ev.Event | Joined
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
+    flat_search: ClassVar[bool] = True
+    """Each set on offer is played out to the end in the same sampled worlds."""
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> ev.Event:
         names = check_players(SPEC, players)
@@ -154,10 +156,10 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
             out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
         return tuple(out)
 
-    def estimate(self, state: State) -> tuple[float, ...] | None:
-        """Each board's end-of-game score as it stands, Park penalty weighed by
-        how full it is (the greedy bot's measure): random placements say little."""
-        return estimate(state)
+    def playout_command(self, state: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
+        """Greedy for the other seats, greedy on the outlook for the searcher: random
+        placements say little, and the bots a seat meets play greedy."""
+        return playout_command(state, seat, searcher, rng)
 
     def candidates(self, state: State, seat: int) -> list[cm.Command] | None:
         """Greedy's best few placements or park moves (search prunes to these)."""

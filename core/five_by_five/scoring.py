@@ -274,3 +274,119 @@ def solo_title(total: int, advanced: bool) -> str:
         if total >= floor + shift:
             return title
     return "Keep trying harder!"
+
+
+def _chain_sizes(k: str, kind: str) -> list[int]:
+    """The sizes of the chains of ``kind`` (a one-letter type) in the kind string ``k``."""
+    seen = [False] * 25
+    sizes = []
+    start = k.find(kind)
+    while start >= 0:
+        if not seen[start]:
+            seen[start] = True
+            stack, size = [start], 0
+            while stack:
+                i = stack.pop()
+                size += 1
+                for j in NEIGHBOURS[i]:
+                    if not seen[j] and k[j] == kind:
+                        seen[j] = True
+                        stack.append(j)
+            sizes.append(size)
+        start = k.find(kind, start + 1)
+    return sizes
+
+
+def _where(k: str, kind: str) -> list[int]:
+    out = []
+    i = k.find(kind)
+    while i >= 0:
+        out.append(i)
+        i = k.find(kind, i + 1)
+    return out
+
+
+EDGE = tuple(sorted(CIRCUMFERENCE))
+STARTS = (0, 5, 10, 15, 20)
+
+
+def total_and_penalty(cells: Cells, sides: str, planning: int | None = None) -> tuple[int, int]:
+    """``score_board(cells, sides, planning)``'s total and Park penalty, without the
+    breakdown's wording: what the bots' valuations call thousands of times a move
+    (tests/five_by_five/test_fc_bots.py checks it against :func:`score_board`).
+    The board's kinds are one string (``.`` empty), counted with ``str`` methods."""
+    k = "".join([c[:1] if c else "." for c in cells])
+    nf = k.count("F")
+    np_ = k.count("P")
+    if sides[0] == "A":
+        total = FACTORY_A[nf if nf < 6 else 6]
+    else:
+        edge = sum(1 for i in EDGE if k[i] == "F")
+        total = 5 * edge + 2 * (nf - edge)
+    if "H" in k:
+        house_a = sides[1] == "A"
+        for i in _where(k, "H"):
+            around = [k[j] for j in NEIGHBOURS[i]]
+            cond_a = ("F" not in around) if house_a else ("H" in around)
+            cond_b = "P" in around
+            total += 5 if cond_a and cond_b else 2 if cond_a or cond_b else 0
+    if "S" in k:
+        if sides[2] == "A":
+            for r in STARTS:
+                total += LINE_SHOPS[k.count("S", r, r + 5)]
+        else:
+            for c in range(5):
+                total += LINE_SHOPS[k[c::5].count("S")]
+    if "O" in k:
+        if sides[3] == "A":
+            for n in _chain_sizes(k, "O"):
+                total += OFFICE_CHAIN[n if n < 6 else 6]
+        else:
+            total += OFFICE_ROWS[sum(1 for r in STARTS if "O" in k[r : r + 5])]
+    if "T" in k:
+        where = _where(k, "T")
+        for i in where:
+            share = any(j != i and (j // 5 == i // 5 or j % 5 == i % 5) for j in where)
+            total += (1 if share else 4) if sides[4] == "A" else (4 if share else 1)
+    if "W" in k:  # icons show only on tiles built building side up
+        icons = Counter(c[1:] for c in cells if len(c) == 2)
+        for c in cells:
+            if c[:1] != "W" or len(c) != 2:
+                continue
+            g = c[1]
+            if sides[5] == "A":
+                total += icons[g]
+            else:
+                has_s = f"S{g}" in cells
+                has_f = f"F{g}" in cells
+                total += 4 if has_s and has_f else 2 if has_s or has_f else 0
+    if "G" in k:
+        gov_a = sides[6] == "A"
+        for i in _where(k, "G"):
+            around = [k[j] for j in NEIGHBOURS[i]]
+            if gov_a:
+                total += len({x for x in around if x != "."})
+            else:
+                total += sum(1 for x in around if x in "FSOH")
+    if "E" in k:
+        want = "H" if sides[7] == "A" else "O"
+        for i in _where(k, "E"):
+            if any(k[j] == want for j in NEIGHBOURS[i]):
+                total += 4
+    if "N" in k:
+        n = k.count("N")
+        if sides[8] == "A":
+            kt = tuple("" if x == "." else x for x in k)
+            for group in chains(kt, frozenset("NP")):
+                in_group = sum(1 for i in group if kt[i] == "N")
+                total += in_group * min(len(group), FOUNTAIN_A_MAX)
+        else:
+            both = n + np_
+            each = 0 if both == 0 else 1 if both == 1 else 2 if both <= 3 else 3 if both <= 5 else 4 if both <= 7 else 5
+            total += n * each
+    diff = nf - np_
+    penalty = PARK_PENALTY[0 if diff <= 0 else diff if diff < 6 else 6]
+    total += penalty
+    if planning:
+        total += planning_score(tuple("" if x == "." else x for x in k), planning)
+    return total, penalty
