@@ -27,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core import registry  # noqa: E402
 from core.autoplay import greedy_margins, play_game  # noqa: E402
 
-BUDGETS = {"card-city": 60, "5x5-city": 48, "point-city": 200}
-"""Playouts a move keeping MCTS at about 1 s a move or less on the bench machine."""
+BUDGETS = {name: registry.get(name).search_playouts for name in ("card-city", "5x5-city", "point-city")}
+"""Playouts a move: each game's default (``Game.search_playouts``, what plain ``mcts``
+searches), which keeps MCTS under 1 s of CPU a move on average on the bench machine."""
 RULEBOOK_EXAMPLE = 19
 
 VARIANTS: dict[str, list[tuple[str, list[dict[str, str]]]]] = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -17,7 +17,9 @@ def hint(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     as_: Annotated[str, typer.Option("--as", help="The player to advise (their view only)")],
-    budget: Annotated[int, typer.Option(min=1, help="Playouts to search")] = 300,
+    budget: Annotated[
+        Optional[int], typer.Option(min=1, help="Playouts to search (default: what the mcts bot searches in this game)")
+    ] = None,
     seed: Annotated[str, typer.Option(help="Vary the search's stream (default: derived from the view)")] = "",
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -30,7 +32,7 @@ def hint(
       citylog hint last --as alice --budget 500
     """
     ref = game_or_file(ctx, ref)
-    h = compute_hint(open_log(service(ctx), ref, as_), budget, seed)
+    h = compute_hint(open_log(service(ctx), ref, as_), budget or 0, seed)
     if json:
         emit_json(as_data(h))
         return

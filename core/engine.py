@@ -186,6 +186,10 @@ class Game(ABC, Generic[S, E, C]):
     command_type: ClassVar[Any]
     """The tagged union of the game's commands, chance outcomes included."""
     bots: ClassVar[Mapping[str, Bot]]
+    search_playouts: ClassVar[int] = 1000
+    """The playouts a move of plain ``mcts`` (and a hint) searches: each game's
+    figure keeps a move under 1 s of CPU on average on the bench machine
+    (``bench/bench_bots.py``); ``mcts:N`` asks for N."""
     flat_search: ClassVar[bool] = False
     """Search (``core.mcts``) plays every root option out in the same sampled
     worlds (common random numbers) with :meth:`playout_command`, instead of

@@ -49,7 +49,8 @@ SOLO_SCALE = 100.0
 
 
 class Budget(msgspec.Struct, frozen=True):
-    playouts: int = 1000
+    playouts: int = 0
+    """Playouts a move; 0: the game's :attr:`~core.engine.Game.search_playouts`."""
     ms: int = 0
     """A wall-clock limit in milliseconds (0: none).  Opt-in: it makes the choice
     depend on the machine's speed, so it is never the default."""
@@ -152,12 +153,13 @@ def search(
     n = len(game.players(view))
     root = Node(-1)
     searched = _options(game, view, seat)
+    playouts = budget.playouts or game.search_playouts
     if len(searched) > 1:
         deadline = time.perf_counter() + budget.ms / 1000 if budget.ms else None
         if game.flat_search:
-            _flat(game, view, seat, rng, budget.playouts, root, searched, n, deadline)
+            _flat(game, view, seat, rng, playouts, root, searched, n, deadline)
         else:
-            for _ in range(budget.playouts):
+            for _ in range(playouts):
                 _iterate(game, game.determinize(view, seat, rng), root, rng, n)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
@@ -272,5 +274,5 @@ def mcts_bot(budget: Budget) -> Any:
     def bot(game: Game[Any, Any, Any], view: Any, seat: int, rng: Rng) -> Any:
         return search(game, view, seat, rng, budget)[0].command
 
-    bot.__name__ = f"mcts_{budget.playouts}"
+    bot.__name__ = f"mcts_{budget.playouts or 'default'}"
     return bot

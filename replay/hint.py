@@ -41,7 +41,9 @@ class Hint(msgspec.Struct, frozen=True):
     """Every legal command, the best first."""
 
 
-def hint(log: LogFile, playouts: int = 300, seed: str = "") -> Hint:
+def hint(log: LogFile, playouts: int = 0, seed: str = "") -> Hint:
+    """The search's choice for the log's player (0 playouts: the game's default,
+    what the ``mcts`` bot searches)."""
     seat = view_seat(log)
     if seat is None:
         raise ServiceError("a hint is computed from a player's view: give --as PLAYER")
@@ -58,6 +60,7 @@ def hint(log: LogFile, playouts: int = 300, seed: str = "") -> Hint:
         raise ServiceError(f"it is not {player}'s turn (waiting for {waiting})")
     last = log.lines[-1] if log.lines else None
     key = f"citylog/hint/{seed}/{last.hash if last else ''}/{player}".encode()
+    playouts = playouts or game.search_playouts
     choices = search(game, seen, seat, Rng(key), Budget(playouts))
     alternatives = tuple(Alternative(game.format_command(c.command), c.visits, c.value) for c in choices)
     seq = last.seq if last else 0

@@ -162,3 +162,20 @@ def test_estimated_rewards_are_smooth_in_the_lead() -> None:
     closer, _ = _estimated((50.0, 48.0), 2)
     assert 0.5 < closer < ahead  # a bigger lead is worth more, not just "ahead"
     assert _estimated((80.0,), 1)[0] > _estimated((78.0,), 1)[0]  # solo: the score itself
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_plain_mcts_searches_the_game_s_own_budget(name: str) -> None:
+    """``mcts`` (no N) searches the game's ``search_playouts``: the figure the
+    bench holds under 1 s of CPU a move (hints: tests/cli/test_hint.py)."""
+    game = registry.get(name)
+    assert 1 <= game.search_playouts <= 1000
+    real = game.apply(None, game.create(["a", "b"], {}))
+    while game.to_act(real) == (CHANCE,):
+        for e in game.decide(real, CHANCE, game.chance(real, Rng(b"c"))):
+            real = game.apply(real, e)
+    seat = game.to_act(real)[0]
+    seen = game.view(real, seat)
+    plain = search(game, seen, seat, Rng(b"s"), Budget())
+    assert plain == search(game, seen, seat, Rng(b"s"), Budget(game.search_playouts))
+    assert parse_budget("mcts") == Budget() and game.bots["mcts"](game, seen, seat, Rng(b"s")) == plain[0].command

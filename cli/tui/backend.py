@@ -21,10 +21,6 @@ from replay.tree import flatten, game_tree
 from cli.tui.model import DiffModel, GameModel, GameRow
 
 
-HINT_PLAYOUTS = 300
-"""The TUI's hint budget: a few seconds at most on a slow machine."""
-
-
 class Backend:
     def __init__(self, db: str, durability: str = "full") -> None:
         self.db = db
@@ -92,8 +88,9 @@ class Backend:
         with self.service() as svc:
             return svc.fork(game_id, at, seed)
 
-    def hint(self, game_id: str, player: str, playouts: int = HINT_PLAYOUTS) -> list[str]:
-        """``citylog hint``'s lines for ``player``, read through their view (open_log)."""
+    def hint(self, game_id: str, player: str, playouts: int = 0) -> list[str]:
+        """``citylog hint``'s lines for ``player``, read through their view (open_log);
+        0 playouts: the game's default, what the ``mcts`` bot searches."""
         with self.service() as svc:
             return describe(hint(open_log(svc, game_id, player), playouts))
 

@@ -59,6 +59,7 @@ SPEC = GameSpec(
 
 
 class CardCity(Game[State, ev.Event, Command]):
+    search_playouts = 60  # 0.18 s of CPU a move on average (bench/RESULTS.md)
     spec = SPEC
     event_type = ev.Event | Joined
     command_type = Command

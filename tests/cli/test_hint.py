@@ -38,3 +38,17 @@ def test_hint_refuses_out_of_turn_and_without_a_player(tmp_path: Path) -> None:
     assert code == 2
     code, _, _ = run(db, "hint", gid, "--budget", "5")
     assert code == 2
+
+
+def test_a_hint_without_budget_searches_what_the_mcts_bot_does(tmp_path: Path) -> None:
+    """No --budget: the game's own ``search_playouts`` (the mcts bot's, under
+    1 s of CPU a move), and the hint names the bot's move."""
+    from core import registry
+
+    db = tmp_path / "h.db"
+    gid = json.loads(ok(db, "new", "point-city", "--players", "alice,bob", "--seed", "s2", "--json"))["game_id"]
+    got = json.loads(ok(db, "hint", gid, "--as", "alice", "--json"))
+    game = registry.get("point-city")
+    assert got["playouts"] == game.search_playouts
+    explicit = json.loads(ok(db, "hint", gid, "--as", "alice", "--budget", str(game.search_playouts), "--json"))
+    assert explicit == got
