@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_store import raw_select_decode  # noqa: E402
 from core import registry  # noqa: E402
-from core.autoplay import play_game  # noqa: E402
 from core.mcts import playout  # noqa: E402
 from core.rng import Rng  # noqa: E402
 from events.codec import decoder_for  # noqa: E402
@@ -87,13 +88,8 @@ def _replay(store: SqliteStore, ids: list[str]) -> float:
 
 def _raw(conn: sqlite3.Connection, sql: str, decoder: Any, ids: list[str]) -> float:
     """µs per event of a bare select + msgspec decode of every game's rows."""
-    t0 = time.perf_counter()
-    m = 0
-    for gid in ids:
-        for row in conn.execute(sql, (gid,)).fetchall():
-            decoder.decode(row[2])
-            m += 1
-    return (time.perf_counter() - t0) / m * 1e6
+    m, seconds = raw_select_decode(conn, sql, decoder, ids)
+    return seconds / m * 1e6
 
 
 def _events_of_playout(game, state, rng) -> int:  # type: ignore[no-untyped-def]

@@ -33,7 +33,7 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_store import Result, raw_connect  # noqa: E402
+from bench_store import Result, raw_connect, raw_select_decode  # noqa: E402
 from core.autoplay import play_game  # noqa: E402
 from core.card_city.game import GAME  # noqa: E402
 from core.engine import CHANCE  # noqa: E402
@@ -104,13 +104,8 @@ def replay_rates(path: Path, repeats: int) -> tuple[float, float]:
         for gid in ids:
             n += svc.load(gid).version
         ours.append(n / (time.perf_counter() - t0))
-        t0 = time.perf_counter()
-        m = 0
-        for gid in ids:
-            for row in conn.execute(sql, (gid,)).fetchall():
-                decoder.decode(row[2])
-                m += 1
-        raw.append(m / (time.perf_counter() - t0))
+        m, seconds = raw_select_decode(conn, sql, decoder, ids)
+        raw.append(m / seconds)
     return statistics.median(ours), statistics.median(raw)
 
 

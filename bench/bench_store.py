@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,6 +52,18 @@ class Result:
             f"{self.label}: {self.ours:,.0f} {self.unit} vs raw {self.raw:,.0f} {self.unit}"
             f" = {self.ours / self.raw:.2f}×"
         )
+
+
+def raw_select_decode(conn: sqlite3.Connection, sql: str, decoder: Any, ids: list[str]) -> tuple[int, float]:
+    """The replay baseline: events and seconds of a bare ``SELECT`` (``sql``, one
+    game id bound) and msgspec decode of the payload of every game's rows."""
+    t0 = time.perf_counter()
+    m = 0
+    for gid in ids:
+        for row in conn.execute(sql, (gid,)).fetchall():
+            decoder.decode(row[2])
+            m += 1
+    return m, time.perf_counter() - t0
 
 
 def sample_items(n: int) -> list[tuple[str, bytes]]:
