@@ -134,6 +134,20 @@ def rows(records: list[Recorded]) -> list[tuple]:
 
 
 # -- the contract --------------------------------------------------------------
+class _RolledBack(Exception):
+    """Raised at the end of a :func:`rolled_back` block to undo it."""
+
+
+@contextlib.contextmanager
+def rolled_back(store: EventStore) -> Iterator[None]:
+    """A transaction whose block is undone: it ends by raising, and the raise
+    is expected."""
+    with pytest.raises(_RolledBack):
+        with store.transaction():
+            yield
+            raise _RolledBack
+
+
 class TestEventStoreContract:
     def test_notes_are_kept_outside_the_chain(self, store: EventStore) -> None:
         store.create_game(rec("g1"))
@@ -304,14 +318,9 @@ class TestEventStoreContract:
         assert [r.seq for r in store.append("g1", 1, items(2))] == [2, 3]
 
     def test_transaction_is_atomic(self, store: EventStore) -> None:
-        class Boom(Exception):
-            pass
-
-        with pytest.raises(Boom):
-            with store.transaction():
-                store.create_game(rec("g1"))
-                store.append("g1", 0, items(3))
-                raise Boom
+        with rolled_back(store):
+            store.create_game(rec("g1"))
+            store.append("g1", 0, items(3))
         with pytest.raises(GameNotFound):
             store.get_game("g1")
 
@@ -375,13 +384,8 @@ class TestEventStoreContract:
         other.close()
         with pytest.raises(Conflict, match="expected version 1, found 3"):
             store.append("g1", 1, items(1, start=9))
-        class Boom(Exception):
-            pass
-
-        with pytest.raises(Boom):
-            with store.transaction():
-                store.append("g1", 3, items(1, start=3))  # seq 4, rolled back
-                raise Boom
+        with rolled_back(store):
+            store.append("g1", 3, items(1, start=3))  # seq 4, rolled back
         with pytest.raises(Conflict, match="expected version 4, found 3"):
             store.append("g1", 4, items(1, start=9))
         written = store.append("g1", 3, items(1, start=3))
@@ -396,14 +400,8 @@ class TestEventStoreContract:
         its place: an append expecting version 2 chains onto the other's."""
         store.create_game(rec("g1", seed="s"))
         store.append("g1", 0, items(1))
-
-        class Boom(Exception):
-            pass
-
-        with pytest.raises(Boom):
-            with store.transaction():
-                store.append("g1", 1, items(1, start=7))  # seq 2, rolled back
-                raise Boom
+        with rolled_back(store):
+            store.append("g1", 1, items(1, start=7))  # seq 2, rolled back
         other = backend.open(where)  # type: ignore[arg-type]
         other.append("g1", 1, items(1, start=1))  # seq 2, another payload
         other.close()
