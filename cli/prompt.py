@@ -37,11 +37,11 @@ FORMS: dict[str, dict[str, tuple[str, str]]] = {
         "split": ("split PAIR UP DOWN", "split the drawn cards: the face-up pair, the face-up half, the face-down half"),
         "take": ("take pair|rest", "choose a group of the split on offer"),
         "keep": ("keep CARDS", "solo: keep two of the three cards drawn [CC-9]"),
-        "build": ("build CARD ROW,COL", "build a card of your hand; squares count from City Hall at 0,0 "
-                                        "(rows down, columns right)"),
+        "build": ("build CARD SQUARE", "build a card of your hand on SQUARE, as the board labels it "
+                                       "(A1–I9, City Hall at E5) [CL-10]"),
         "discard": ("discard CARD", "discard a card that has no legal square"),
-        "develop": ("develop CARD ROW,COL", "develop a district (Phase 3)"),
-        "buy": ("buy ROW,COL", "buy an Industrial card and place it [CC-10]"),
+        "develop": ("develop CARD SQUARE", "develop a district (Phase 3)"),
+        "buy": ("buy SQUARE", "buy an Industrial card and place it on SQUARE [CC-10]"),
         "pass": ("pass", "buy nothing"),
         "draw": ("draw CARDS", "chance: the cards drawn, as the table dealt them"),
     },

@@ -31,7 +31,7 @@ def test_help_lists_only_the_forms_of_this_moment(db: Path) -> None:
     helped = prompts(out, "alice")[0]
     assert "split PAIR UP DOWN" in helped and "e.g. 'split " in helped
     # not the chance form, not the solo form, not the other phases' forms
-    for absent in ("draw CARDS", "keep CARDS", "build CARD", "buy ROW"):
+    for absent in ("draw CARDS", "keep CARDS", "build CARD", "buy SQUARE"):
         assert absent not in helped
     for prompt_word in ("board", "log [N]", "score", "undo", "quit"):
         assert prompt_word in helped
@@ -39,6 +39,19 @@ def test_help_lists_only_the_forms_of_this_moment(db: Path) -> None:
     two = new(db, "card-city", "alice,bob", "s1")
     helped = prompts(ok(db, "play", two, "--as", "alice", input="help\nq\n"), "alice")[0]
     assert "split PAIR UP DOWN" in helped and "undo" not in helped
+
+
+def test_card_city_forms_write_squares_as_the_board_labels_them() -> None:
+    """[CL-10]: the help's Card City forms name a SQUARE of the frame (D4), never
+    the old City-Hall-relative ROW,COL, and the example square is on the frame."""
+    from cli.prompt import FORMS
+    from core.card_city.squares import square_label
+
+    forms = FORMS["card-city"]
+    for verb in ("build", "develop", "buy"):
+        assert forms[verb][0].endswith(" SQUARE"), forms[verb]
+    assert not any("ROW" in form or "0,0" in text for form, text in forms.values())
+    assert "E5" in forms["build"][1] and square_label(0, 0) == "E5"
 
 
 def test_a_refusal_is_one_line_with_the_closest_commands_and_no_board(db: Path) -> None:
