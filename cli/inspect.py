@@ -38,7 +38,7 @@ def explain(
     \b
     Example:
       citylog explain last --at 42
-      citylog explain last --at 42 --try 'build R 1,0' --as alice
+      citylog explain last --at 42 --try 'build R E6' --as alice
     """
     ref = game_or_file(ctx, ref, readonly=True)
     log = open_log(service(ctx, readonly=True), ref, as_)

@@ -69,7 +69,7 @@ def move(
 
     \b
     Example:
-      citylog move last --as alice 'build R 0,1'
+      citylog move last --as alice 'build R F5'
       citylog move GAME-seq4-alice.jsonl --as alice 'split RC PL IC' -o .
     """
     ref = game_or_file(ctx, ref)

@@ -78,6 +78,8 @@ def test_every_help_has_a_summary_an_example_and_one_metavar_style(argv: list[st
     assert "Example:\n" in text and f"citylog {argv[0]}" in text.split("Example:")[1], text
     assert "``" not in text  # no RST markup
     assert not re.search(r"<[a-z][a-z ]*>|\{\w", text), text  # <str>, <int range>, {game}: one style
+    # squares as the boards label them [CL-10]: 'build R F5', not the old 'build R 0,1'
+    assert not re.search(r"'(?:build|develop|buy)[^']*-?\d+,-?\d+'", text), text
     usage = text.splitlines()[0]
     assert usage.startswith(f"Usage: citylog {' '.join(argv)} [OPTIONS]")
     assert "{" not in usage and "<" not in usage, usage
