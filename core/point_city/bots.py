@@ -95,9 +95,14 @@ UNSEEN_VALUE = 0.45
 
 def greedy_bot(game: Any, state: State, seat: int, rng: Rng) -> Command:
     """One ply (a flip is judged by the best take it opens), ties broken by ``rng``."""
-    _, best = _best(game, state, seat, deck_size(state), rng)
+    return _one_ply(game, state, seat, rng, flips=True)
+
+
+def _one_ply(game: Any, s: State, seat: int, rng: Rng, flips: bool) -> Command:
+    """The best command by :func:`seat_value` (flips judged only if ``flips``), ties by ``rng``."""
+    _, best = _best(game, s, seat, deck_size(s), rng if flips else None)
     if not best:
-        return next(iter(game.legal(state, seat)))
+        return next(iter(game.legal(s, seat)))
     return best[rng.below(len(best))]
 
 
@@ -110,10 +115,7 @@ pass: 0 plies — the leaf read at once —, 1 and 4 plies all won less)."""
 
 def rollout_move(game: Any, s: State, seat: int, rng: Rng) -> Command:
     """Greedy without flips (cheap): the best take by :func:`seat_value`, ties by ``rng``."""
-    _, best = _best(game, s, seat, deck_size(s), None)
-    if not best:
-        return next(iter(game.legal(s, seat)))
-    return best[rng.below(len(best))]
+    return _one_ply(game, s, seat, rng, flips=False)
 
 
 def leaf_estimate(game: Any, s: State, rng: Rng, plies: int | None = None) -> tuple[float, ...]:
