@@ -228,3 +228,28 @@ def test_end_of_input_ends_the_process_with_exit_0(db: Path) -> None:
     assert done.returncode == 0 and done.stderr == b""
     first, second = (json.loads(x) for x in done.stdout.splitlines())
     assert first["ok"] and not second["ok"] and second["error"]["kind"] == "bad-request"
+
+
+@settings(max_examples=9)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 10**6), players=st.integers(1, 4))
+def test_every_command_a_view_lists_is_accepted_when_chosen(game: str, seed: int, players: int) -> None:
+    """Law (issue 26): a command listed in a seat's own ``position`` is never refused
+    when that seat sends it back as a ``move`` — whole random games, every seat
+    asking its own view, every choice drawn from what was listed."""
+    import random
+    import tempfile
+
+    spec = registry.get(game).spec
+    n = min(max(players, spec.min_players), spec.max_players)
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        s = session(Path(tmp) / "e.db")
+        pos = good(s, op="new", game=game, players=n, seed=f"law/{seed}")
+        gid = pos["game_id"]
+        while not pos["over"]:
+            player = pos["to_act"][0]
+            mine = good(s, op="position", game=gid, **{"as": player})
+            listed = mine["legal"][player]
+            assert listed, f"{player} must act but their view lists nothing"
+            good(s, op="move", game=gid, player=player, command=rng.choice(listed), seq=mine["seq"])
+            pos = good(s, op="position", game=gid)
