@@ -131,6 +131,9 @@ class Case:
         return f"{self.game} {','.join(self.players)} {' '.join(self.options)} seed={self.seed} choices={self.choices}"
 
 
+_STARTS: dict[tuple[Case, int | None], "Mail"] = {}
+
+
 class Mail:
     """One play-by-email game, host and players in their own directories."""
 
@@ -210,11 +213,29 @@ class Mail:
 
     # -- playing -------------------------------------------------------------
     def legal(self, party: Party, view: Path, name: str) -> list[str] | None:
-        code, out, err = party.run("legal", str(view), "--as", name, "--json")
-        if code != 0:
-            self.stuck = f"{name} cannot read {view.name}: {err.strip() or out.strip()}"
+        """``name``'s legal commands in the file received, as ``citylog legal FILE`` lists
+        them (read in-process: a fifth of a game's time otherwise)."""
+        from cli.games import legal_commands
+        from replay.sources import fold_log, read_path
+
+        try:
+            log = read_path(view)
+            game, _, states = fold_log(log)
+            seat = log.header.definition.players.index(name)
+            return list(legal_commands(game, game.view(states[-1], seat), seat))
+        except (ValueError, OSError) as exc:
+            self.stuck = f"{name} cannot read {view.name}: {' '.join(str(exc).split())[:300]}"
             return None
-        return list(json.loads(out)["legal"])
+
+    # -- an honest start, played once per case and copied -------------------------
+    def start(self, rounds: int | None = None) -> None:
+        """Everyone joins, then ``rounds`` honest round trips (None: to the end, with
+        the final views written).  Played once per (case, rounds) and copied here."""
+        src = honest_start(self.case, rounds)
+        shutil.rmtree(self.root)
+        shutil.copytree(src.root, self.root)
+        self.gid, self.answered, self.stuck = src.gid, set(src.answered), src.stuck
+        self.refusals = list(src.refusals)
 
     def round_trip(self) -> bool:
         """The host sends views; each seat to act answers its newest; the host reads
@@ -305,21 +326,33 @@ def verify_all(mail: Mail, received: Received) -> None:
         received.verdicts[name] = (code, (out + err).strip())
 
 
-_HONEST: dict[Case, dict[str, tuple[Any, ...] | None]] = {}
+def honest_start(case: Case, rounds: int | None = None) -> Mail:
+    """``case`` joined and played honestly for ``rounds`` round trips (None: to the
+    end, final views written), once per session; never change it (copy it:
+    :meth:`Mail.start`)."""
+    key = (case, rounds)
+    if key not in _STARTS:
+        import atexit
+        import tempfile
+
+        root = Path(tempfile.mkdtemp(prefix="citylog-red-team-"))
+        atexit.register(shutil.rmtree, root, True)
+        with deterministic(case.label):
+            m = Mail(root / "game", case)
+            m.join_all()
+            m.play(rounds)
+            if rounds is None:
+                m.finals()
+        _STARTS[key] = m
+    return _STARTS[key]
 
 
 def honest_outcomes(root: Path, case: Case) -> dict[str, tuple[Any, ...] | None]:
     """Each player's result when ``case`` is played honestly to the end."""
-    if case not in _HONEST:
-        with deterministic(case.label):
-            mail = Mail(root, case)
-            mail.join_all()
-            mail.play()
-            finals = mail.finals()
-        assert not mail.stuck, f"the honest game got stuck: {mail.stuck}"
-        _HONEST[case] = {p: outcome(f) for p, f in finals.items()}
-        assert all(v is not None for v in _HONEST[case].values()), _HONEST[case]
-    return _HONEST[case]
+    mail = honest_start(case)
+    out = {p: outcome(f) for p, f in mail.finals().items()}
+    assert not mail.stuck and all(v is not None for v in out.values()), f"the honest game: {mail.stuck} {out}"
+    return out
 
 
 def judge(root: Path, case: Case, received: Received, mail: Mail) -> str:
@@ -387,6 +420,22 @@ def reseal_write(mail: Mail, log: Any, path: Path) -> None:
         logfile.write(log, out)
 
 
+@contextlib.contextmanager
+def trusting() -> Iterator[None]:
+    """The host's own citylog, with every signature check answering yes (wherever
+    ``verify_signature`` was imported to)."""
+    import sys
+
+    from events import signing
+
+    real = signing.verify_signature
+    with contextlib.ExitStack() as stack:
+        for module in list(sys.modules.values()):
+            if module is not None and getattr(module, "verify_signature", None) is real:
+                stack.enter_context(mock.patch.object(module, "verify_signature", lambda *a, **k: True))
+        yield
+
+
 def force_move(mail: Mail, player: str, commands: list[str], stored: bytes) -> list[int]:
     """The host plays ``commands`` for ``player`` at the current position without any
     signed file, then records ``stored`` as the signed file behind the line(s).
@@ -402,7 +451,7 @@ def force_move(mail: Mail, player: str, commands: list[str], stored: bytes) -> l
         body.update(seq=loaded.version, hash=loaded.head_hash, commands=list(commands), command="",
                     signature="00" * 64, player=player, game_id=mail.gid)
         mv = msgspec.convert(body, MoveFile)
-        with mock.patch.object(MoveFile, "signs_with", lambda self, key: True):
+        with trusting():
             written = svc.submit_move(mv)
     game = loaded.game
     opened = [r.seq for r, e in zip(written, _decode(game, written), strict=True)
@@ -431,7 +480,7 @@ def force_join(mail: Mail, original: bytes) -> None:
         body = dict(json.loads(original))
         body["genesis"] = svc.store.get_game(mail.gid).genesis
         jf = msgspec.convert(body, JoinFile)
-        with mock.patch.object(JoinFile, "signed", lambda self: True):
+        with trusting():
             written = svc.join(jf)
     mail.sql("UPDATE signed SET statement = ? WHERE game_id = ? AND seq = ?", original, mail.gid, written[0].seq)
 
@@ -506,8 +555,7 @@ def _record(mail: Mail) -> Any:
 def reseeds(mail: Mail, at: int) -> Received:
     """[issue 22] The host writes ``reseeds`` into its own games row before the next
     chance events: the draws from then on are the host's choice."""
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     if mail.over():
         return Received(mail.finals(), mounted=False)
     mail.sql("UPDATE games SET reseeds = ? WHERE id = ?", json.dumps([[mail.version() + 1, "host-chosen"]]), mail.gid)
@@ -541,8 +589,7 @@ def _old_move(upper: bool) -> Attack:
                         state["done"] = True
                         return
 
-        mail.join_all()
-        mail.play(at)
+        mail.start(at)
         mail.on_inbox = hook
         mail.play()
         return Received(mail.finals(), mounted=state["done"])
@@ -564,8 +611,7 @@ def bots_row(mail: Mail, at: int) -> Received:
     host's bot plays that seat, and no signed file stands behind its moves."""
     from core import registry
 
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     if mail.over():
         return Received(mail.finals(), mounted=False)
     bot = sorted(registry.get(mail.case.game).bots)[0]
@@ -577,8 +623,7 @@ def bots_row(mail: Mail, at: int) -> Received:
 def status_row(mail: Mail, at: int) -> Received:
     """Once the game is over the host sets its row back to ``active``: the final
     views then say the game goes on (and reveal no seed)."""
-    mail.join_all()
-    mail.play()
+    mail.start()
     mail.sql("UPDATE games SET status = 'active', winners = '[]' WHERE id = ?", mail.gid)
     for path in mail.outbox.glob(f"{mail.gid}-final-*.jsonl"):
         path.unlink()  # not sent yet: the outbox writes them again from the row
@@ -588,8 +633,7 @@ def status_row(mail: Mail, at: int) -> Received:
 def lineage_row(mail: Mail, at: int) -> Received:
     """The host gives its game a parent and a fork point it never had (nothing that
     decides the game: harmless, or refused)."""
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     mail.sql("UPDATE games SET parent = 'deadbeef', fork_at = 2 WHERE id = ?", mail.gid)
     mail.play()
     return Received(mail.finals())
@@ -599,8 +643,7 @@ def fork_chosen_seed(mail: Mail, at: int) -> Received:
     """The host forks its game at the current position with a seed of its choosing,
     copies the signed files over, and passes the fork off as the game (same id,
     no lineage)."""
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     if mail.over():
         return Received(mail.finals(), mounted=False)
     v = mail.version()
@@ -625,8 +668,7 @@ def _final_edit(edit: Callable[[Mail, Any, int], Any | None], doc: str) -> Attac
     changed log (re-sealed by the host) or None (nothing to change in this one)."""
 
     def attack(mail: Mail, at: int) -> Received:
-        mail.join_all()
-        mail.play()
+        mail.start()
         finals = mail.finals()
         mounted = False
         for path in finals.values():
@@ -739,8 +781,7 @@ def _old_seal(mail: Mail, log: Any, at: int) -> Any | None:
 
 
 def _old_seal_attack(mail: Mail, at: int) -> Received:
-    mail.join_all()
-    mail.play()
+    mail.start()
     finals = mail.finals()
     for path in finals.values():
         if path.exists():
@@ -863,12 +904,14 @@ def judge_player(root: Path, case: Case, received: PlayerReceived, mail: Mail) -
     bad = {n: t for n, (code, t) in received.verdicts.items() if code != 0 or "deal proven" not in t}
     accepted = [c.name for c in received.cheats if c.code == 0]
     assert not bad, f"the host accepted {accepted} from {received.cheater}; then honest players' verify: {bad}"
+    if not accepted:
+        return "refused"  # and the game went on as honest play: every final view proves its deal
     honest = honest_outcomes(root / "honest", case)
     seen = {name: outcome(path) for name, path in received.finals.items()}
     wrong = {n: (seen[n], honest[n]) for n in received.finals if seen[n] != honest[n]}
     assert not wrong, (f"the host accepted {accepted} from {received.cheater} and every check passed, "
                        f"but the result changed (seen, honest): {wrong} [{received.note}]")
-    return "refused" if not accepted else "harmless"
+    return "harmless"
 
 
 PlayerAttack = Callable[[Mail, int], PlayerReceived]
@@ -957,8 +1000,7 @@ def _respelled(kind: str) -> PlayerAttack:
                 (m.inbox / mine[0].name).unlink(missing_ok=True)
                 mine[0].write_bytes(original)
 
-        mail.join_all()
-        mail.play(at)
+        mail.start(at)
         mail.on_inbox = hook
         mail.play()
         return PlayerReceived(_honest_finals(mail, cheater), mounted=bool(cheats), cheats=cheats, cheater=cheater)
@@ -969,8 +1011,7 @@ def _respelled(kind: str) -> PlayerAttack:
 
 def replay_other_join(mail: Mail, at: int) -> PlayerReceived:
     """A player sends another seat's join file again (copied from the mail)."""
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     names = list(mail.players)
     cheat = send(mail, Path(shutil.copy(mail.join_file(names[0]), mail.root / f"{mail.gid}-join-again.json")))
     mail.play()
@@ -979,8 +1020,7 @@ def replay_other_join(mail: Mail, at: int) -> PlayerReceived:
 
 def second_key_own_seat(mail: Mail, at: int) -> PlayerReceived:
     """A player who joined sends a second join for his own seat with another key."""
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     cheater = list(mail.players)[-1]
     party = mail.players[cheater]
     party.ok("key", "new", f"{cheater}-other")
@@ -993,8 +1033,7 @@ def second_key_own_seat(mail: Mail, at: int) -> PlayerReceived:
 
 def resend_old_move(mail: Mail, at: int) -> PlayerReceived:
     """A player sends one of his applied moves again, its signature re-spelled in upper case."""
-    mail.join_all()
-    mail.play(max(at, 1))
+    mail.start(max(at, 1))
     cheater = list(mail.players)[-1]
     cheats = []
     for old in mail.applied(f"-{cheater}-move")[:1]:
@@ -1021,8 +1060,7 @@ def move_for_other_seat(mail: Mail, at: int) -> PlayerReceived:
             forged = resign(d, m.players[cheater].key(), "move")
             cheats.append(send(m, write_json(m.root / f"forged-{theirs[0].name}", forged), along=True))
 
-    mail.join_all()
-    mail.play(at)
+    mail.start(at)
     mail.on_inbox = hook
     mail.play()
     return PlayerReceived(_honest_finals(mail, cheater), mounted=bool(cheats), cheats=cheats, cheater=cheater)

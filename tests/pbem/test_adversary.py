@@ -28,12 +28,12 @@ from adversary import Case, Mail, deterministic
 
 GAMES = ("card-city", "5x5-city", "point-city")
 FEW = settings(
-    max_examples=max(3, settings().max_examples // 6),
+    max_examples=max(2, settings().max_examples // 8),
     phases=[Phase.explicit, Phase.generate],  # a whole game by email per example: no shrinking
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     deadline=None,
 )
-"""A game by mail is a few seconds: a sixth of the profile's examples (ci: 4; thorough: 333)."""
+"""A game by mail is a few seconds: an eighth of the profile's examples (ci: 3; thorough: 250)."""
 
 EXAMPLE = Case("card-city", ("alice", "bob"), choices=1, label="red-team")
 """The game of the plain examples (one honest baseline for all of them)."""
