@@ -236,3 +236,30 @@ def test_a_bot_the_host_wrote_into_its_row_is_caught(tmp_path: Path) -> None:
 def test_a_fork_with_a_chosen_seed_passed_off_as_the_game_is_caught(tmp_path: Path) -> None:
     verdict = host_law(tmp_path, "fork_chosen_seed")
     assert verdict.startswith("detected"), verdict
+
+
+# -- the judge itself ------------------------------------------------------------
+
+
+def test_honest_play_passes_both_laws(tmp_path: Path) -> None:
+    """No attack at all: every final view verifies, proves its deal and folds to the
+    honest result (the law can pass)."""
+    mail = Mail(tmp_path / "honest", EXAMPLE)
+    mail.start()
+    assert adv.judge(tmp_path, EXAMPLE, adv.Received(mail.finals()), mail) == "harmless"
+    received = adv.PlayerReceived(mail.finals(), cheater="bob")
+    assert adv.judge_player(tmp_path, EXAMPLE, received, mail) == "refused"  # nothing was accepted from bob
+
+
+def test_the_law_can_fail(tmp_path: Path) -> None:
+    """What the law must call out: a final view that verifies but folds to another
+    result (here alice is sent her final view of another game with the same
+    players) is never judged harmless."""
+    other = Case(EXAMPLE.game, EXAMPLE.players, choices=EXAMPLE.choices + 1, label="other")
+    elsewhere = Mail(tmp_path / "b", other)
+    elsewhere.start()
+    received = adv.Received({"alice": elsewhere.finals()["alice"]})
+    assert adv.outcome(received.finals["alice"]) != adv.honest_outcomes(tmp_path, EXAMPLE)["alice"]
+    with pytest.raises(AssertionError, match="undetected"):
+        adv.judge(tmp_path, EXAMPLE, received, elsewhere)
+    assert received.verdicts["alice"][0] == 0  # its verify passed: only the result gives it away
