@@ -32,14 +32,14 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core import registry  # noqa: E402
-from core.rng import Rng  # noqa: E402
-from events.service import GameService  # noqa: E402
-from events.signing import new_private_key, public_hex, sign  # noqa: E402
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body  # noqa: E402
-from events.store import SqliteStore  # noqa: E402
-from replay.sources import export  # noqa: E402
-from replay.verify import verify  # noqa: E402
+from core import registry
+from core.rng import Rng
+from events.service import GameService
+from events.signing import new_private_key, public_hex, sign
+from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+from events.store import SqliteStore
+from replay.sources import export
+from replay.verify import verify
 
 PLAYERS = ["a", "b", "c"]
 
@@ -83,7 +83,7 @@ def one_game(name: str, seed: int, folder: Path) -> tuple[float, float, float, f
                 svc.submit(gid_, seat, cmd, expected_version=loaded.version)
                 t_plain += time.perf_counter() - start
                 plain_count += 1
-    sealer = lambda b: sign(host, "export", b)  # noqa: E731
+    sealer = lambda b: sign(host, "export", b)
     view = export(signed_svc, gid, "a", sealer)
     full = export(signed_svc, gid, None, sealer)
     start = time.perf_counter()

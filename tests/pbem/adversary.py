@@ -131,7 +131,7 @@ class Case:
         return f"{self.game} {','.join(self.players)} {' '.join(self.options)} seed={self.seed} choices={self.choices}"
 
 
-_STARTS: dict[tuple[Case, int | None], "Mail"] = {}
+_STARTS: dict[tuple[Case, int | None], Mail] = {}
 
 
 class Mail:
@@ -430,7 +430,7 @@ def trusting() -> Iterator[None]:
     from events import signing
 
     real = signing.verify_signature
-    yes = lambda *a, **k: True  # noqa: E731
+    yes = lambda *a, **k: True
     with contextlib.ExitStack() as stack:
         for name, module in list(sys.modules.items()):
             if module is None or name.split(".")[0] not in ("events", "replay", "cli", "core"):
@@ -496,7 +496,7 @@ def force_join(mail: Mail, original: bytes) -> None:
 def delete_game(mail: Mail, gid: str | None = None) -> None:
     gid = gid or mail.gid
     for table in ("signed", "events", "notes", "tags"):
-        mail.sql(f"DELETE FROM {table} WHERE game_id = ?", gid)  # noqa: S608 - our own table names
+        mail.sql(f"DELETE FROM {table} WHERE game_id = ?", gid)
     mail.sql("DELETE FROM games WHERE id = ?", gid)
 
 
@@ -622,7 +622,7 @@ def bots_row(mail: Mail, at: int) -> Received:
     mail.start(at)
     if mail.over():
         return Received(mail.finals(), mounted=False)
-    bot = sorted(registry.get(mail.case.game).bots)[0]
+    bot = min(registry.get(mail.case.game).bots)
     mail.sql("UPDATE games SET bots = ? WHERE id = ?", json.dumps({str(len(mail.players) - 1): bot}), mail.gid)
     mail.play()
     return Received(mail.finals())

@@ -19,12 +19,11 @@ import json
 import shutil
 from pathlib import Path
 
+import adversary as adv
 import pytest
+from adversary import Case, Mail, deterministic
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-
-import adversary as adv
-from adversary import Case, Mail, deterministic
 
 GAMES = ("card-city", "5x5-city", "point-city")
 FEW = settings(
