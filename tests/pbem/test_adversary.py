@@ -262,3 +262,24 @@ def test_the_law_can_fail(tmp_path: Path) -> None:
     with pytest.raises(AssertionError, match="undetected"):
         adv.judge(tmp_path, EXAMPLE, received, elsewhere)
     assert received.verdicts["alice"][0] == 0  # its verify passed: only the result gives it away
+
+
+def test_the_host_verifies_its_own_honest_game_and_its_copy_and_import(tmp_path: Path) -> None:
+    """[issue 22] ``verify GAME`` on the host's own database passes for an honest
+    play-by-email game, and so it does on a copy of the database and on an import
+    of the game's full export (signed files travel with the game)."""
+    mail = Mail(tmp_path / "honest", EXAMPLE)
+    mail.start()
+    out = mail.host.ok("verify", mail.gid)
+    assert "deal proven" in out, out
+    copied = tmp_path / "copy.db"
+    mail.host.ok("copy", "--from", str(mail.host.db), "--to", str(copied))
+    code, out, err = mail.host.run("--db", str(copied), "verify", mail.gid)
+    assert code == 0 and "deal proven" in out, out + err
+    full = tmp_path / "full.jsonl"
+    mail.host.ok("export", mail.gid, "-o", str(full))
+    other = adv.Party(tmp_path, "elsewhere")
+    imported = json.loads(other.ok("import", str(full), "--json"))
+    gid = imported.get("game_id") or imported.get("id")
+    out = other.ok("verify", str(gid))
+    assert "deal proven" in out, out
