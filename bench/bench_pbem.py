@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core import registry
 from core.rng import Rng
+from events import statements
 from events.service import GameService
 from events.signing import new_private_key, public_hex, sign
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
 from events.store import SqliteStore
 from replay.sources import export
 from replay.verify import verify
@@ -52,10 +52,8 @@ def one_game(name: str, seed: int, folder: Path) -> tuple[float, float, float, f
     host = new_private_key()
     gid = signed_svc.create(name, PLAYERS, seed=f"b{seed}", host_key=public_hex(host))
     keys = [new_private_key() for _ in PLAYERS]
-    genesis = signed_svc.store.get_game(gid).genesis
     for i, p in enumerate(PLAYERS):
-        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), f"{seed:032x}"[-32:])
-        signed_svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+        signed_svc.join(_join(signed_svc, gid, i, p, keys[i], f"{seed:032x}"[-32:]))
     # the plain game gets the same commands (its chance differs; commands are chosen per game)
     pid = plain_svc.create(name, PLAYERS, seed=f"b{seed}")
     rng = Rng.derive(f"b{seed}", 0, "bench")
@@ -71,9 +69,8 @@ def one_game(name: str, seed: int, folder: Path) -> tuple[float, float, float, f
             legal = list(game.legal(loaded.state, seat))
             cmd = legal[rng.below(len(legal))]
             if signed:
-                mv = MoveFile(MOVE_FORMAT, gid_, PLAYERS[seat], loaded.version, loaded.head_hash,
-                              commands=(game.format_command(cmd),), public_key=public_hex(keys[seat]))
-                mv = msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv)))
+                mv = _move(keys[seat], gid_, PLAYERS[seat], loaded.version, loaded.head_hash,
+                           (game.format_command(cmd),))
                 start = time.perf_counter()
                 svc.submit_move(mv)
                 t_signed += time.perf_counter() - start
@@ -93,6 +90,26 @@ def one_game(name: str, seed: int, folder: Path) -> tuple[float, float, float, f
     assert verify(full).ok
     t_full = time.perf_counter() - start
     return t_signed, t_plain, t_view, t_full, count, plain_count
+
+
+def _join(svc: GameService, gid: str, seat: int, player: str, key: object, entropy: str) -> object:
+    """A signed join file for ``seat`` (with its invitation's seat secret where the
+    statements have one: issue 22)."""
+    rec = svc.store.get_game(gid)
+    if hasattr(statements, "signed_join"):
+        secret = statements.seat_secret(rec.seed or "", rec.salt, rec.genesis, seat)
+        return statements.signed_join(key, gid, rec.genesis, player, entropy, secret)
+    jf = statements.JoinFile(statements.JOIN_FORMAT, gid, rec.genesis, player, public_hex(key), entropy)
+    return msgspec.structs.replace(jf, signature=sign(key, "join", statements.body(jf)))
+
+
+def _move(key: object, gid: str, player: str, seq: int, head: str, commands: tuple[str, ...]) -> object:
+    """A signed move file made at (seq, head)."""
+    if hasattr(statements, "signed_move"):
+        return statements.signed_move(key, gid, player, seq, head, commands)
+    mv = statements.MoveFile(statements.MOVE_FORMAT, gid, player, seq, head, commands=commands,
+                             public_key=public_hex(key))
+    return msgspec.structs.replace(mv, signature=sign(key, "move", statements.body(mv)))
 
 
 TODAY = {"card-city": (1.82, 0.96), "5x5-city": (1.31, 1.14), "point-city": (1.72, 2.06)}
