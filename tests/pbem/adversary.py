@@ -774,31 +774,31 @@ def _swap_signed(mail: Mail, log: Any, at: int) -> Any | None:
 swap_signed = _final_edit(_swap_signed, "The host swaps two players' signed move files between their lines.")
 
 
-def _old_seal(mail: Mail, log: Any, at: int) -> Any | None:
-    earlier = sorted(mail.outbox.glob(f"{mail.gid}-seq*-{log.header.view}.jsonl"))
-    if not earlier:
-        return None
-    seal = read_log(earlier[at % len(earlier)]).header.seal
-    log.header = msgspec.structs.replace(log.header, seal=seal)
+def _old_seal(mail: Mail, path: Path, at: int) -> bool:
+    """Cut ``path`` back to the length of an earlier export of the same player and put
+    that export's seal on it (game id, seq, head and view then match the seal); the
+    header keeps the final one's reveal.  Not sealed again.  False: no earlier export."""
     from replay import logfile
 
-    path = mail.outbox / f"{mail.gid}-final-{log.header.view}.jsonl"
-    with path.open("w", encoding="utf-8") as out:  # not re-sealed: the replayed seal stays
+    log = read_log(path)
+    earlier = sorted(mail.outbox.glob(f"{mail.gid}-seq*-{log.header.view}.jsonl"))
+    if not earlier:
+        return False
+    before = read_log(earlier[at % len(earlier)])
+    log.lines = log.lines[: len(before.lines)]
+    log.header = msgspec.structs.replace(log.header, seal=before.header.seal)
+    with path.open("w", encoding="utf-8") as out:
         logfile.write(log, out)
-    return None
+    return True
 
 
-def _old_seal_attack(mail: Mail, at: int) -> Received:
+def old_seal(mail: Mail, at: int) -> Received:
+    """The host replays the seal of an earlier export of a player on her final view cut
+    back to that export's length (the seal's game id, seq, head and view all match)."""
     mail.start()
     finals = mail.finals()
-    for path in finals.values():
-        if path.exists():
-            _old_seal(mail, read_log(path), at)
-    return Received(finals)
-
-
-old_seal = _old_seal_attack
-old_seal.__doc__ = "The host puts the seal of an earlier export of the same player on a changed final view."
+    mounted = [_old_seal(mail, path, at) for path in finals.values() if path.exists()]
+    return Received(finals, mounted=any(mounted))
 
 
 def _extra_redacted(mail: Mail, log: Any, at: int) -> Any | None:

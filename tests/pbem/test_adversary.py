@@ -220,19 +220,25 @@ def test_a_join_with_huge_entropy_cannot_brick_the_game(tmp_path: Path) -> None:
 
 
 def test_a_finished_view_without_the_reveal_does_not_pass_as_proven(tmp_path: Path) -> None:
-    """The host sets its row back to active at the end: the final views carry no seed.
-    A view that folds to a finished game must prove its deal, or fail."""
+    """(Found by the red team.)  The host sets its row back to active at the end: the
+    final views carry no seed, and ``verify`` returns before its status check
+    [CL-V4].  A view that folds to a finished game must prove its deal, or fail."""
     verdict = host_law(tmp_path, "status_row")
     assert verdict.startswith("detected"), verdict
 
 
 def test_a_bot_the_host_wrote_into_its_row_is_caught(tmp_path: Path) -> None:
-    """A bot in the games row plays a seat by email: its lines carry no signed file."""
+    """(Found by the red team.)  A bot written into the games row plays a seat of a game
+    by email: its lines carry no signed file, and a view skips every move line
+    without one, even a line its player can see."""
     verdict = host_law(tmp_path, "bots_row")
     assert verdict.startswith("detected"), verdict
 
 
 def test_a_fork_with_a_chosen_seed_passed_off_as_the_game_is_caught(tmp_path: Path) -> None:
+    """(Found by the red team.)  The host forks its game with a seed of its choosing
+    and passes the fork off as the game: chance from then on is the host's, however
+    well the new seed is bound; a view must not pass as a proven deal."""
     verdict = host_law(tmp_path, "fork_chosen_seed")
     assert verdict.startswith("detected"), verdict
 
