@@ -22,10 +22,11 @@ The spaces:
   from the sources left; a payment is combined only when it is minimal on
   its own by the definition of PL-4 (:func:`_minimal_by_definition`, written
   here from the card list), since ``decide`` checks each payment alone.
-* Card City: every card kind × every square of a frame wider than the city can
-  grow (build, develop), every discard, every square to buy, pass, both
-  groups of an offer, every pair to keep, every split of kinds into a pair, a
-  face-up and a face-down half of every size.
+* Card City: in the phase's decision, every card kind × every square of a frame
+  wider than the city can grow (build, develop), every discard, every square
+  to buy, pass, both groups of an offer (and another word), every one, two or
+  three kinds to keep, every split of kinds into a pair, a face-up and a
+  face-down half of every size; one command of each other kind.
 * 5x5 City: every set number (and one past each end), every tile of the hand,
   of the park draw and one other × every square (and two off the board) ×
   both sides, every swap of two squares, and the park's fixed commands.
@@ -217,30 +218,37 @@ def _pc_canonical(s: Any, cmd: Any) -> Any:
 
 # -- Card City ---------------------------------------------------------------
 def _cc_space(s: Any, seat: int) -> Iterator[Any]:
+    """The whole space of the phase's decision; one command of each other kind (the
+    phase gates them first, so the rest of their space is refused alike)."""
     from core.card_city.cards import KINDS
     from core.card_city.commands import Build, Buy, Develop, Discard, Keep, Pass, SplitCards, Take
 
     frame = [(r, c) for r in range(-5, 6) for c in range(-5, 6)]  # CC-1 keeps a city within ±4
+    full = {s.phase}
     yield Take("pair")
     yield Take("rest")
+    yield Take("other")
     yield Pass()
-    for size in (1, 2, 3):
+    for size in (1, 2, 3) if "acquisition" in full else (2,):
         for keep in combinations_with_replacement(KINDS, size):
             yield Keep(keep)
     for card in KINDS:
         yield Discard(card)
-        for r, c in frame:
+        for r, c in frame if "construction" in full else frame[:1]:
             yield Build(card, r, c)
+        for r, c in frame if "development" in full else frame[:1]:
             yield Develop(card, r, c)
-    for r, c in frame:
+    for r, c in frame if "purchase" in full else frame[:1]:
         yield Buy(r, c)
-    n = len(s.holding.cards)
+    n = len(s.holding.cards) if "acquisition" in full else 0
     if n >= 2:
         for pair in combinations_with_replacement(KINDS, 2):
             for up_size in range(n - 1):
                 for up in combinations_with_replacement(KINDS, up_size):
                     for down in combinations_with_replacement(KINDS, n - 2 - up_size):
                         yield SplitCards(pair, up, down)
+    else:
+        yield SplitCards(("R", "R"), ("C",), ("C",))
 
 
 def _cc_canonical(s: Any, cmd: Any) -> Any:
