@@ -214,3 +214,36 @@ def test_a_pc2_game_is_re_decided_by_pc2s_pl7_test() -> None:
     assert today != events and ev.GameEnded("stuck") not in today
     before = GAME.fold(events[:-2])
     assert has_take(before, before.turn)
+
+
+def test_a_card_and_its_face_give_and_show_the_same_symbols() -> None:
+    """One source for a card's symbols [PL-17]: every card, by id or by its face alone
+    [PL-16], gives what ``resource_symbols`` says (an Ingenuity side one wild symbol,
+    PL-5), pays the same in the planner and prints the same (``Ing``, never ``Ing×2``)."""
+    from core.point_city.cards import CARDS, WILD, face_of, resource_symbols
+    from core.point_city.payment import supply
+    from core.point_city.text import resource_text
+
+    for c in sorted(k for k in CARDS if k > 0):
+        card, face = CARDS[c], CARDS[face_of(c)]
+        assert (face.tier, face.resource, face.symbols) == (card.tier, card.resource, card.symbols), c
+        assert card.symbols == resource_symbols(card.tier, card.resource)
+        assert supply((c,), ()) == supply((face_of(c),), ())
+        assert resource_text(face) == resource_text(card)
+        if card.resource == WILD:
+            assert card.symbols == 1 and resource_text(face) == "Ing"
+
+
+def test_show_prints_a_market_ingenuity_card_as_one_wild_symbol(tmp_path: Path) -> None:
+    """The seeded position's market, as every seat sees it: its tier-2/3 Ingenuity cards
+    print as ``Ing`` (rules pc-2 printed them ``Ing×2``)."""
+    from core.point_city.cards import CARDS, WILD, face_of
+
+    _, s, take = _seeded_position(tmp_path / "c.db")
+    cell = next(c for c in take.cells if not s.market[c].building)
+    assert CARDS[s.market[cell].card].resource == WILD and CARDS[s.market[cell].card].tier >= 2
+    for seat in (0, 1, None):
+        shown = GAME.view(s, seat)
+        assert shown.market[cell].card == face_of(s.market[cell].card)
+        text = GAME.render(shown, seat)
+        assert "Ing×" not in text and "Ing" in text
