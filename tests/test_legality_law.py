@@ -267,7 +267,7 @@ def _fc_space(s: Any, seat: int) -> Iterator[Any]:
     from core.five_by_five import commands as cm
     from core.five_by_five.tiles import ALL_TILE_IDS
 
-    for i in range(0, len(s.sets) + 2):
+    for i in range(len(s.sets) + 2):
         yield cm.Choose(i)
     yield cm.UsePark()
     yield cm.Decline()

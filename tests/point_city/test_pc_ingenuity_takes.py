@@ -101,7 +101,7 @@ def test_a_take_paid_with_an_ingenuity_pick_is_listed_everywhere_decide_accepts_
     # the play prompt: the take is in the numbered list its prefix gives, and its number plays it
     prefix = text.split("=")[0].rsplit(" ", 1)[0]  # "take A1 B1 pay"
     out = ok(db, "play", gid, "--as", "alice", input=f"{prefix}\nq\n")
-    numbers = dict((t, n) for n, t in re.findall(r"^\s+(\d+)\. (.+)$", out, re.M))
+    numbers = {t: n for n, t in re.findall(r"^\s+(\d+)\. (.+)$", out, re.MULTILINE)}
     assert text in numbers
     ok(db, "play", gid, "--as", "alice", input=f"{numbers[text]}\nq\n")
     from events.service import GameService
