@@ -274,6 +274,13 @@ class Game(ABC, Generic[S, E, C]):
         """
         return None
 
+    def for_rules(self, version: str) -> Game[S, E, C] | None:
+        """The rules a log recorded under ``version`` is verified by: this game for the
+        current version, an older version's rules where the game keeps them (its
+        decisions re-made as they were then, e.g. Point City's pc-2, PL-17), None for
+        a version it can only replay (the fold never validates)."""
+        return self if version == self.spec.rules_version else None
+
     def is_legal(self, state: S, seat: int, command: C) -> bool:
         try:
             checked_decide(self, state, seat, command)

@@ -69,7 +69,8 @@ def decode_events(log: LogFile) -> tuple[Any, list[Any]] | Verdict:
         if getattr(type(e), "__struct_config__").tag != line.type:
             return _bad(line.seq, f"type {line.type!r} does not match the payload", len(log.lines))
         events.append(e)
-    return game, events
+    # a log of an older rules version the game still keeps is checked by those rules
+    return game.for_rules(d.rules_version) or game, events
 
 
 def header_problem(log: LogFile) -> Verdict | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from core import registry
 from replay.logfile import read
 from replay.sources import fold_log
 from replay.verify import verify
@@ -34,6 +35,11 @@ OLDER = {  # logs of rules versions this citylog no longer plays, with their rec
     "point-city-solo-level-3.pc-1": ("pc-1", (47,)),
 }
 
+KEPT = {  # logs of older rules versions the game still verifies by [PL-17], with their scores
+    "point-city-two-players.pc-2": ("pc-2", (35, 35)),
+    "point-city-solo-level-3.pc-2": ("pc-2", (36,)),
+}
+
 
 @pytest.mark.parametrize("name", sorted(OLDER))
 def test_a_log_of_older_rules_stays_readable_but_is_not_vouched_for(name: str) -> None:
@@ -57,3 +63,22 @@ def test_a_log_of_older_rules_stays_readable_but_is_not_vouched_for(name: str) -
     assert result is not None and tuple(result.scores) == scores
     assert tuple(result.winners) == tuple(events[-1].winners)
     assert any("under an older card list" in b.title for b in result.breakdowns)
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_a_log_of_kept_older_rules_replays_and_verifies_under_its_own_version(name: str) -> None:
+    """Point City pc-2 (before PL-17's Ingenuity count) is verified by its own rules
+    (``Game.for_rules``): every decision re-made as pc-2 made it, to its scores."""
+    rules, scores = KEPT[name]
+    with (GOLDEN / "older" / f"{name}.jsonl").open() as handle:
+        log = read(handle, name)
+    assert log.header.definition.rules_version == rules
+    verdict = verify(log)
+    assert verdict.ok, verdict.message(name)
+    assert "every event legal" in verdict.message(name)
+    game, events, states = fold_log(log)
+    assert game.spec.rules_version == rules != registry.get(log.header.definition.game).spec.rules_version
+    assert len(states) == len(events) and game.to_act(states[-1]) == ()
+    result = game.result(states[-1])
+    assert result is not None and tuple(result.scores) == tuple(events[-1].scores) == scores
+    assert tuple(result.winners) == tuple(events[-1].winners)

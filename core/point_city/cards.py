@@ -81,6 +81,18 @@ _BUILDINGS: dict[int, dict[str, tuple[int, range, frozenset[int]]]] = {
 _RESOURCES: dict[int, tuple[int, int, int]] = {1: (1, 13, 0), 2: (2, 6, 20), 3: (2, 5, 20)}
 
 
+def resource_symbols(tier: int, resource: str) -> int:
+    """How many symbols a resource side of ``tier`` showing ``resource`` gives: the one
+    source of truth for a card's symbols [PC-1, PL-5].  An Ingenuity side — starting,
+    tier 2 or tier 3 — gives one wild symbol; a type side of tier 1 one symbol, of
+    tiers 2 and 3 two.  The card file must agree with it (:func:`parse_cards`), and a
+    card known by its face only (:data:`FACES`) is built from it, so a face and the
+    card behind it never differ in what they pay."""
+    if resource == WILD or tier in (START, 1):
+        return 1
+    return _RESOURCES[tier][0]
+
+
 def _parse_resource(text: str, fail: _Fail) -> tuple[str, int]:
     if text == WILD:
         return WILD, 1
@@ -139,14 +151,14 @@ def parse_cards(text: str, source: str = "cards.txt") -> dict[int, Card]:
         if stier == "start":
             if resource != WILD or (kind, scost, svp, makes) != ("-", "-", "-", "-"):
                 fail("a starting card is a single Ingenuity resource with no building side")
-            cards[cid] = Card(cid, START, WILD, 1, line=number)
+            cards[cid] = Card(cid, START, WILD, resource_symbols(START, WILD), line=number)
             continue
         if stier not in ("1", "2", "3"):
             fail(f"tier {stier!r}: use 1, 2, 3 or start")
         tier = int(stier)
-        per_type_symbols = _RESOURCES[tier][0]
-        if resource != WILD and symbols != per_type_symbols:
-            fail(f"tier {tier} resource cards show {per_type_symbols} symbol(s), not {symbols}")
+        if symbols != resource_symbols(tier, resource):
+            fail(f"tier {tier} {resource} resource cards show {resource_symbols(tier, resource)} symbol(s), "
+                 f"not {symbols} [PC-1, PL-5]")
         if resource == WILD and tier == 1:
             fail("tier 1 has no Ingenuity cards [PC-1]")
         if kind not in KINDS:
@@ -222,12 +234,14 @@ def face_id(tier: int, resource: str) -> int:
 
 
 FACES: dict[int, Card] = {
-    face_id(t, r): Card(face_id(t, r), t, r, 1 if t == 1 else 2)
+    face_id(t, r): Card(face_id(t, r), t, r, resource_symbols(t, r))
     for t in (1, 2, 3)
     for r in TYPES + (WILD,)
 }
 """Resource sides with no building side known [PL-16]: what a player sees of a
-card lying resource side up, and of a resource card in another player's hand."""
+card lying resource side up, and of a resource card in another player's hand.
+Their symbols come from :func:`resource_symbols`, as the cards' do: a tier-2/3
+Ingenuity face gives one wild symbol [PL-5] (rules pc-2 gave it two, PL-17)."""
 
 CARDS: dict[int, Card] = _CardList(load_cards())
 TIER_CARDS: dict[int, tuple[int, ...]] = {

@@ -7,6 +7,8 @@ from core.scene import Scene
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
+import msgspec
+
 from core.engine import (
     Breakdown, Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
 )
@@ -15,6 +17,7 @@ from core.point_city.bots import greedy_bot, seat_value
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
 from core.point_city.fold import fold_event
+from core.point_city.older import pc2_has_take
 from core.point_city.state import State, deck_size
 from core.bots import BotRegistry
 from core.rng import Rng
@@ -28,7 +31,9 @@ class PointCity(Game[State, Any, Any]):
         title="Point City",
         min_players=1,
         max_players=4,
-        rules_version="pc-2",  # pc-2: the card list repriced (PL-15)
+        # pc-2: the card list repriced (PL-15); pc-3: a tier-2/3 Ingenuity face gives
+        # one wild symbol, as its card does, so every take decide accepts is listed (PL-17)
+        rules_version="pc-3",
         options=(
             OptionSpec("solo-level", "1", ("1", "2", "3"),
                        "solo opponent level [PC-7] (used with 1 player)"),
@@ -53,6 +58,11 @@ class PointCity(Game[State, Any, Any]):
 
     def legal(self, state: State, seat: int) -> Iterator[Command]:
         return rules.legal(state, seat)
+
+    def for_rules(self, version: str) -> PointCity | None:
+        """pc-3 (today's rules) and pc-2, whose logs are re-decided with pc-2's PL-7 test
+        (:mod:`core.point_city.older`, PL-17); pc-1 (another card list) only replays."""
+        return {"pc-3": GAME, "pc-2": GAME_PC2}.get(version)
 
     def decide(self, state: State, seat: int, command: Command) -> tuple[Any, ...]:
         return rules.decide(state, seat, command)
@@ -144,3 +154,20 @@ class PointCity(Game[State, Any, Any]):
 
 
 GAME = PointCity()
+
+
+class PointCityPc2(PointCity):
+    """Rules pc-2, kept to verify the games recorded under them [PL-17]: today's
+    rules but for PL-7's test, pc-2's :func:`core.point_city.older.pc2_has_take`
+    (its ``decide`` judged every command as today's does)."""
+
+    spec: ClassVar[GameSpec] = msgspec.structs.replace(PointCity.spec, rules_version="pc-2")
+
+    def decide(self, state: State, seat: int, command: Command) -> tuple[Any, ...]:
+        return rules.decide(state, seat, command, pc2_has_take)
+
+    def step(self, state: State, seat: int, command: Command) -> tuple[tuple[Any, ...], State]:
+        return rules.step(state, seat, command, pc2_has_take)
+
+
+GAME_PC2 = PointCityPc2()

@@ -111,8 +111,14 @@ def _classes(
 
 @lru_cache(maxsize=None)
 def _card_class(card: int) -> tuple[str, str, int]:
-    """What a resource card gives (a fixed fact of the card list, looked up again and again)."""
+    """What a resource card gives (a fixed fact of the card list, looked up again and again).
+
+    The planner (:func:`_plans`) pays wild symbols from one class, one symbol a
+    card: an Ingenuity card of any other count would be silently never used (rules
+    pc-2's bug, PL-17), so it is refused loudly instead."""
     c = CARDS[card]
+    if c.resource == WILD and c.symbols != 1:
+        raise ValueError(f"card {card}: an Ingenuity side gives one wild symbol [PL-5], not {c.symbols}")
     return "card", c.resource, c.symbols
 
 

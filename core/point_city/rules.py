@@ -7,7 +7,7 @@ next decision, computed by folding as it goes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 from msgspec.structs import replace
@@ -50,11 +50,17 @@ def to_act(s: State) -> tuple[int, ...]:
 
 
 # -- automatic steps ---------------------------------------------------------
-def next_auto(s: State) -> object | None:
-    """The next automatic event, or None when a decision (player or chance) is due."""
+CanTake = Callable[[State, int], bool]
+"""Whether a seat has a take (PL-7's test): :func:`has_take`, or an older rules
+version's (:mod:`core.point_city.older`)."""
+
+
+def next_auto(s: State, can_take: CanTake | None = None) -> object | None:
+    """The next automatic event, or None when a decision (player or chance) is due;
+    ``can_take`` is PL-7's test (default :func:`has_take`)."""
     step = s.step
     if step == "turn":  # none of the steps below: a decision is due, unless the seat is stuck
-        return None if has_take(s, s.turn) else ev.GameEnded("stuck")  # PL-7
+        return None if (can_take or has_take)(s, s.turn) else ev.GameEnded("stuck")  # PL-7
     if step == "remove":
         return ev.CardsRemoved(REMOVED[len(s.players)])
     if step == "start":
@@ -88,11 +94,11 @@ def next_auto(s: State) -> object | None:
     return None
 
 
-def run(s: State, first: object) -> tuple[tuple[object, ...], State]:
+def run(s: State, first: object, can_take: CanTake | None = None) -> tuple[tuple[object, ...], State]:
     """``first`` and every automatic step after it, with the state they lead to."""
     out = [first]
     s = fold_event(s, first)
-    while (nxt := next_auto(s)) is not None:
+    while (nxt := next_auto(s, can_take)) is not None:
         out.append(nxt)
         s = fold_event(s, nxt)
     return tuple(out), s
@@ -242,14 +248,17 @@ def _check_chance(s: State, cmd: Command) -> object:
     raise IllegalCommand("GL-1", "a player's command is not a chance outcome")
 
 
-def decide(s: State, seat: int, cmd: Command) -> tuple[object, ...]:
-    return step(s, seat, cmd)[0]
+def decide(s: State, seat: int, cmd: Command, can_take: CanTake | None = None) -> tuple[object, ...]:
+    return step(s, seat, cmd, can_take)[0]
 
 
-def step(s: State, seat: int, cmd: Command) -> tuple[tuple[object, ...], State]:
-    """``decide``'s events and the state after them (folded while deciding)."""
+def step(
+    s: State, seat: int, cmd: Command, can_take: CanTake | None = None
+) -> tuple[tuple[object, ...], State]:
+    """``decide``'s events and the state after them (folded while deciding);
+    ``can_take``: PL-7's test, for an older rules version (default :func:`has_take`)."""
     if seat == CHANCE:
-        return run(s, _check_chance(s, cmd))
+        return run(s, _check_chance(s, cmd), can_take)
     if s.step != "turn" or seat != s.turn:
         raise IllegalCommand("GL-1", "it is not this seat's turn")
     if isinstance(cmd, Flip):
@@ -262,7 +271,7 @@ def step(s: State, seat: int, cmd: Command) -> tuple[tuple[object, ...], State]:
         first = ev.DeckTaken(seat, s.top)
     else:
         raise IllegalCommand("GL-1", "a chance outcome is not a player's command")
-    return run(s, first)
+    return run(s, first, can_take)
 
 
 def command_of(e: object) -> tuple[int, Command] | None:
@@ -302,12 +311,14 @@ def _token_choices(display: tuple[int, ...], taken: tuple[int, ...]) -> list[int
 
 
 def takes(
-    s: State, seat: int, a: int, b: int, perms: tuple[int, ...] | None = None
+    s: State, seat: int, a: int, b: int, perms: tuple[int, ...] | None = None,
+    unused: Callable[[int], bool] | None = None,
 ) -> Iterator[Take]:
     """The legal takes of cells a, b (a < b, adjacent), one per distinct payment.
 
     ``perms``: the seat's producers, if the caller has them already (legal lists
-    every pair of the market)."""
+    every pair of the market).  ``unused``: resource cards an older rules
+    version's planner never paid with (:mod:`core.point_city.older`)."""
     slots = (s.market[a], s.market[b])
     built = [c for c, x in zip((a, b), slots) if x.building]
     if not built:
@@ -318,6 +329,9 @@ def takes(
     # and is written PICKED in the command
     faces = tuple(face_of(x.card) for x in slots if not x.building)
     hand = me.resources + faces
+    if unused is not None:
+        hand = tuple(c for c in hand if not unused(c))
+        faces = tuple(c for c in faces if not unused(c))
     if perms is None:
         perms = tuple(x for x in me.buildings if CARDS[x].produces)
 
