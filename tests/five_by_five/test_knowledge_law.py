@@ -177,7 +177,7 @@ def test_a_view_hides_only_what_two_consistent_games_differ_in(data: st.DataObje
     options["sides"] = data.draw(st.sampled_from(["B", "random", "BABABABABA"]), label="sides")
     policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
     _, events = play_game(GAME, [f"p{i}" for i in range(n)], seed, policies, options)
-    stride = data.draw(st.integers(5, 15), label="stride")
+    stride = data.draw(st.integers(25, 60), label="stride")
     views, *_ = check_game(events, n, stride)
     assert views > 0
 
@@ -199,12 +199,16 @@ def test_an_unknown_tile_no_other_tile_can_be_is_shown() -> None:
 
     from core.five_by_five.state import HIDDEN_PARK
 
-    _, events = play_game(GAME, ["a", "b", "c"], "front", ["greedy"] * 3, {"sides": "B"})
-    state = None
-    for e in events:
-        state = GAME.apply(state, e)
-        owner = next((i for i, b in enumerate(state.boards) if b.secret >= 0), None)
-        if owner is not None and not state.park_drawn:
+    owner = state = None
+    for seed in (f"front{i}" for i in range(40)):  # a game where a front stays hidden
+        _, events = play_game(GAME, ["a", "b", "c"], seed, ["random"] * 3, {"sides": "B"})
+        state = None
+        for e in events:
+            state = GAME.apply(state, e)
+            owner = next((i for i, b in enumerate(state.boards) if b.secret >= 0), None)
+            if owner is not None and not state.park_drawn:
+                break
+        if owner is not None:
             break
     assert owner is not None
     b = state.boards[owner]
