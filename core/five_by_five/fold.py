@@ -20,6 +20,7 @@ from core.five_by_five.state import (
     HIDDEN,
     Board,
     State,
+    draw_pool,
     plus,
     without,
 )
@@ -34,7 +35,7 @@ def _put(board: Board, square: int, tile: int, park: bool, secret: int | None = 
     tiles = list(board.tiles)
     parks = list(board.parks)
     tiles[square], parks[square] = tile, park
-    return Board(tuple(tiles), tuple(parks), board.token, board.secret if secret is None else secret)
+    return replace(board, tiles=tuple(tiles), parks=tuple(parks), secret=board.secret if secret is None else secret)
 
 
 def _created(_: State | None, e: ev.GameCreated) -> State:
@@ -67,7 +68,7 @@ def _token(s: State, e: ev.ParkTokenSpent) -> State:
     b = s.boards[e.seat]
     return replace(
         s,
-        boards=_board(s, e.seat, Board(b.tiles, b.parks, False, b.secret)), park=PARK_OFFER, active=e.seat
+        boards=_board(s, e.seat, replace(b, token=False)), park=PARK_OFFER, active=e.seat
     )
 
 
@@ -85,6 +86,23 @@ def _replaced(s: State, e: ev.ParkReplaced) -> State:
     drawn.remove(e.tile if e.tile in drawn else HIDDEN)  # another player's view: HIDDEN
     board = _put(b, e.square, e.tile, e.park, secret=e.square if e.park else -1)
     return replace(s, boards=_board(s, e.seat, board), park_drawn=tuple(drawn) + (removed,))
+
+
+def _park_drawn(s: State, e: ev.ParkTilesDrawn) -> State:
+    """The drawer's board records the draw: its place in draw order, what it could
+    have brought (public), and what it brought (the drawer's) [GN-1]."""
+    b = replace(s.boards[e.seat], drawn_at=s.draws, pool=draw_pool(s), drew=e.tiles)
+    return replace(
+        s, park_drawn=e.tiles, bag=without(s.bag, e.tiles), park=PARK_REPLACE,
+        boards=_board(s, e.seat, b), draws=s.draws + 1,
+    )
+
+
+def _sets_drawn(s: State, e: ev.SetsDrawn) -> State:
+    """A public draw: its tiles were in the bag, so none is a Park-side front [GN-1]."""
+    drawn = {t for st in e.sets for t in st}
+    boards = tuple(replace(b, pool=tuple(t for t in b.pool if t not in drawn)) if b.pool else b for b in s.boards)
+    return replace(s, sets=e.sets, phase=PLAY, bag=without(s.bag, tuple(t for st in e.sets for t in st)), boards=boards)
 
 
 def _park_returned(s: State, e: ev.ParkTilesReturned) -> State:
@@ -109,18 +127,14 @@ _MUTATORS: dict[type, Callable[[Any, Any], State]] = {
     ev.PlotDrawn: lambda s, e: replace(s, 
         plot=e.plot, phase=DRAW, plots=tuple(p for p in s.plots if p != e.plot)
     ),
-    ev.SetsDrawn: lambda s, e: replace(s, 
-        sets=e.sets, phase=PLAY, bag=without(s.bag, tuple(t for st in e.sets for t in st))
-    ),
+    ev.SetsDrawn: _sets_drawn,
     ev.SetChosen: _chosen,
     ev.TilePlaced: _placed,
     ev.ParkTokenSpent: _token,
     ev.ParkSwapped: _swapped,
     ev.ParkDeclined: lambda s, e: replace(s, park=PARK_NONE),
     ev.ParkUsed: lambda s, e: replace(s, park=PARK_DRAW),
-    ev.ParkTilesDrawn: lambda s, e: replace(s, 
-        park_drawn=e.tiles, bag=without(s.bag, e.tiles), park=PARK_REPLACE
-    ),
+    ev.ParkTilesDrawn: _park_drawn,
     ev.ParkReplaced: _replaced,
     ev.ParkKept: lambda s, e: s,
     ev.ParkTilesReturned: _park_returned,

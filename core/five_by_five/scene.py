@@ -9,6 +9,7 @@ from core.five_by_five.plans import layout
 from core.five_by_five.rules import to_act
 from core.five_by_five.scoring import score_board
 from core.five_by_five.state import OVER, PARK_REPLACE, PLAY, State
+from core.five_by_five.text import bag_text
 from core.five_by_five.tiles import GOODS_NAMES, TILES, TYPE_NAMES, cell_of
 from core.scene import Cell, Panel, Scene
 
@@ -90,6 +91,7 @@ def scene(s: State, seat: int | None) -> Scene:
     status = [
         f"round {s.round}/12 · plot {s.plot or '-'} · plan {s.plan or '-'} · bag {len(s.bag)} tiles"
         if actors or s.phase != OVER else "game over",
+        bag_text(s, seat),
         "sides: " + " ".join(f"{c.name} {x}" for c, x in zip(BUILDING_CARDS, sides)),
     ]
     if actors:

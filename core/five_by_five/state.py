@@ -43,6 +43,15 @@ class Board(msgspec.Struct, frozen=True):
     secret: int = -1
     """The square of a tile that Park action B put down Park side up: its front
     is known to the board's owner only [FL-10]; -1 if none."""
+    drawn_at: int = -1
+    """The number of Park-B draws made before this board's own (its place in
+    draw order, public), -1 if it has made none."""
+    pool: tuple[int, ...] = ()
+    """The tiles that could have been drawn by this board's Park-B draw: the
+    bag and the Park-side fronts at that moment, less every tile seen since in
+    a public draw (public knowledge by counting) [GN-1] [FL-10]."""
+    drew: tuple[int, ...] = ()
+    """The tiles this board's Park-B draw brought: its owner's knowledge only."""
 
     def cells(self) -> tuple[str, ...]:
         return tuple("" if t < 0 else cell_of(t, p) for t, p in zip(self.tiles, self.parks))
@@ -83,6 +92,8 @@ class State(msgspec.Struct, frozen=True):
     boards: tuple[Board, ...] = ()
     scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    draws: int = 0
+    """Park-B draws made so far (the next draw's ``Board.drawn_at``)."""
 
     @property
     def n(self) -> int:
@@ -124,6 +135,24 @@ def missing_from(bag: tuple[int, ...], tiles: tuple[int, ...]) -> list[int]:
         else:
             missing.append(t)
     return missing
+
+
+def in_sight(state: State) -> set[int]:
+    """Tile ids ``state`` shows anywhere outside the bag (sets, hand, park draw, boards)."""
+    seen = {t for st in state.sets for t in st}
+    seen.update(state.hand)
+    seen.update(t for t in state.park_drawn if t >= 0)
+    for b in state.boards:
+        seen.update(t for t in b.tiles if 0 <= t != HIDDEN_PARK)
+    return seen
+
+
+def draw_pool(state: State) -> tuple[int, ...]:
+    """What a Park-B draw may bring, as a seat without the drawer's knowledge counts
+    it: every tile not in sight, and every Park-side front (sorted) [GN-1]."""
+    seen = in_sight(state)
+    fronts = {b.tiles[b.secret] for b in state.boards if b.secret >= 0}
+    return tuple(t for t in range(108) if t not in seen or t in fronts)
 
 
 def tile_count(state: State) -> int:

@@ -36,7 +36,7 @@ from core.five_by_five import events as ev
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS
 from core.five_by_five.plans import layout, section_squares, square_index, square_name
 from core.five_by_five.rules import to_act
-from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, PLAY, State
+from core.five_by_five.state import HIDDEN, PARK_OFFER, PARK_REPLACE, PLAY, State
 from core.five_by_five.tiles import TILES, TYPE_NAMES, cell_of, tile_code, tile_label
 from core.markup import escape
 
@@ -292,6 +292,35 @@ def _cell(s: State, seat: int, q: int) -> str:
     return f"[{COLOURS[code[0]]}]{code:>3}[/]"
 
 
+def makeup(tiles: Sequence[int]) -> str:
+    """Tiles by face, in tile order: ``Fe×2 H×5 P…``."""
+    counts: dict[str, int] = {}
+    for t in sorted(tiles):
+        counts[tile_code(t)] = counts.get(tile_code(t), 0) + 1
+    return " ".join(f"{c}×{n}" for c, n in counts.items()) or "empty"
+
+
+def bag_text(s: State, seat: int | None) -> str:
+    """The bag as the seat can count it [GN-1]: its make-up, or the unseen tiles'
+    less the unknown ones (each with the faces it can have)."""
+    if HIDDEN not in s.bag:
+        return f"bag {len(s.bag)} tiles: {makeup(s.bag)}"
+    from core.five_by_five.view import knowledge
+
+    k = knowledge(s, seat)
+    every = {tile_code(t) for t in k.unseen}
+    parts: dict[str, int] = {}
+    for u in k.unknown:
+        who = _who(s.players, u.owner)
+        where = f"{who}'s Park front" if u.where >= 0 else f"{who}'s park draw"
+        faces = sorted({tile_code(t) for t in u.can_be})
+        what = "any face" if set(faces) == every and len(faces) > 1 else "/".join(faces)
+        what += " (by counting)" if len(faces) == 1 else ""
+        parts[f"{where}: {what}"] = parts.get(f"{where}: {what}", 0) + 1
+    said = "; ".join(f"{p} ×{n}" if n > 1 else p for p, n in parts.items())
+    return f"bag {len(s.bag)} tiles: the {len(k.unseen)} unseen ({makeup(k.unseen)}) less {len(k.unknown)} unknown ({said})"
+
+
 def render_board(s: State, seat: int) -> str:
     b = s.boards[seat]
     token = "token held" if b.token else "token spent"
@@ -305,8 +334,8 @@ def render_board(s: State, seat: int) -> str:
 def render(s: State, seat: int | None) -> str:
     sides = s.sides or "?" * 10
     lines = [
-        f"[bold]5x5 City[/] — round {s.round}/12, plot {s.plot or '-'}, plan {s.plan or '-'}, "
-        f"bag {len(s.bag)} tiles",
+        f"[bold]5x5 City[/] — round {s.round}/12, plot {s.plot or '-'}, plan {s.plan or '-'}",
+        escape("B" + bag_text(s, seat)[1:]),
         "Sides: " + " ".join(f"{c.name} {x}" for c, x in zip(BUILDING_CARDS, sides)),
     ]
     if s.planning:

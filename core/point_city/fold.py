@@ -48,10 +48,12 @@ def _taken(
         else:
             res += (c,)
     resources = _add(who.resources, res)
-    return Seat(
+    return replace(
+        who,
         resources=_remove(resources, paid) if paid else resources,
         buildings=who.buildings + built,
         tokens=who.tokens + tokens,
+        paid=_add(who.paid, paid) if paid else who.paid,
     )
 
 
@@ -96,7 +98,7 @@ def _cards_removed(s: State, e: ev.CardsRemoved) -> State:
 
 
 def _start_cards_dealt(s: State, e: ev.StartCardsDealt) -> State:
-    seats = tuple(Seat(resources=_add(x.resources, (c,))) for x, c in zip(s.seats, e.cards))
+    seats = tuple(replace(x, resources=_add(x.resources, (c,))) for x, c in zip(s.seats, e.cards))
     return replace(s, seats=seats, step="deal")
 
 
@@ -144,13 +146,13 @@ def _cards_taken(s: State, e: ev.CardsTaken) -> State:
 
 def _deck_taken(s: State, e: ev.DeckTaken) -> State:
     who = s.seats[e.seat]
-    new = Seat(_add(who.resources, (e.card,)), who.buildings, who.tokens)
+    new = replace(who, resources=_add(who.resources, (e.card,)))
     return replace(s, seats=_replace_seat(s, e.seat, new), top=0, mover=e.seat, step="second")
 
 
 def _second_taken(s: State, e: ev.SecondTaken) -> State:
     who = s.seats[e.seat]
-    new = Seat(_add(who.resources, (e.card,)), who.buildings, who.tokens)
+    new = replace(who, resources=_add(who.resources, (e.card,)))
     return replace(s, seats=_replace_seat(s, e.seat, new), top=0, step="after")
 
 

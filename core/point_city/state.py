@@ -33,6 +33,9 @@ class Seat(msgspec.Struct, frozen=True):
     """Built buildings, in build order."""
     tokens: tuple[int, ...] = ()
     """Civic tokens, in taking order."""
+    paid: tuple[int, ...] = ()
+    """The resource cards this seat has discarded, sorted: it held them, so it
+    knows them in the discard pile [GN-1] [PL-16]."""
 
 
 class State(msgspec.Struct, frozen=True):

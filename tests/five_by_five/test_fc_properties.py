@@ -15,8 +15,9 @@ from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five.game import GAME
 from core.five_by_five.plans import section_squares
-from core.five_by_five.state import HIDDEN, State, tile_count
+from core.five_by_five.state import HIDDEN, HIDDEN_PARK, State, tile_count
 from core.five_by_five.tiles import tile_label
+from core.five_by_five.view import knowledge
 from core.rng import Rng
 
 ENC = msgspec.json.Encoder()
@@ -168,7 +169,7 @@ def test_seeded_games_keep_every_invariant(g: dict[str, Any]) -> None:
 
 
 @given(games)
-def test_views_hide_the_bag_and_others_park_draws(g: dict[str, Any]) -> None:
+def test_views_hide_others_park_draws_and_count_the_bag(g: dict[str, Any]) -> None:
     players = ("ann", "bob", "cat", "dan")[: max(g["n"], 2)]
     seen: list[tuple[State, int]] = []
 
@@ -179,6 +180,8 @@ def test_views_hide_the_bag_and_others_park_draws(g: dict[str, Any]) -> None:
                 tiles = hidden.tiles if isinstance(e, ev.ParkTilesDrawn) else hidden.unused
                 assert set(tiles) <= {HIDDEN}
                 assert GAME.redact(e, e.seat) == e
+            elif isinstance(e, ev.ParkReplaced) and e.park:  # the front stays the drawer's [FL-10]
+                assert GAME.redact(e, None).tile == HIDDEN_PARK and GAME.redact(e, e.seat) == e
             else:
                 assert GAME.redact(e, None) == e
         if before.park_drawn:
@@ -186,7 +189,9 @@ def test_views_hide_the_bag_and_others_park_draws(g: dict[str, Any]) -> None:
 
     s, _ = play(g["seed"], players, {"sides": "B"}, ["greedy"] * len(players), hook=hook)
     v = GAME.view(s, 0)
-    assert len(v.bag) == len(s.bag) and set(v.bag) <= {HIDDEN}
+    assert len(v.bag) == len(s.bag) and set(v.bag) - {HIDDEN} <= set(s.bag)
+    if not knowledge(v, 0).unknown:  # nothing unknown: the bag is counted whole [GN-1]
+        assert v.bag == s.bag
     for before, active in seen:
         assert GAME.view(before, active).park_drawn == before.park_drawn
         assert set(GAME.view(before, (active + 1) % len(players)).park_drawn) == {HIDDEN}

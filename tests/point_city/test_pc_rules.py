@@ -348,7 +348,9 @@ def test_text_round_trip_and_syntax_errors() -> None:
 def test_view_hides_the_unseen_cards() -> None:
     mid = table(top=res("industry")[0], hidden=(5, 2, 0), hands=[(), ()])
     v = GAME.view(mid, 1)
-    assert v.unseen == ((), (), ()) and v.hidden == mid.hidden
+    # GN-1: the unseen stock is shown as counted: each card by id where counting names it, else by face
+    assert [sorted(map(face_of, u)) for u in v.unseen] == [sorted(map(face_of, u)) for u in mid.unseen]
+    assert all(c in u for t, u in zip(v.unseen, mid.unseen) for c in t if c > 0) and v.hidden == mid.hidden
     # PL-16: the deck's top card shows its resource side only, never its id
     assert v.top == face_of(mid.top) < 0 and CARDS[v.top].resource == "industry"
     assert msgspec.structs.replace(v, unseen=mid.unseen, top=mid.top, market=mid.market) == mid
