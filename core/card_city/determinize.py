@@ -7,7 +7,8 @@ doubt are shown, and the pool's make-up follows.  Counting what is in sight —
 cities, the reserve's change since setup, known hand cards, set-aside Leisure,
 the solo bottom — against the setup pool leaves the unseen multiset
 (``knowledge.unseen_cards``); the hidden cards are drawn from it without
-replacement — never a kind the view rules out (round 1's Leisure, CC-8) — and
+replacement — never a kind the view rules out (round 1's Leisure, CC-8; in
+construction a kind the holder could not build, CL-2) — and
 the rest is the pool.  So every sample is a world the seat cannot rule out, and
 its view is the given view (tests/test_determinize.py,
 tests/card_city/test_knowledge_law.py).
@@ -34,9 +35,10 @@ def determinize(view: State, seat: int, rng: Rng) -> State:
     if len(unseen) != hidden + view.pool_size - len(view.bottom):
         raise ValueError("the view's hidden cards and pool size do not add up")
     ruled_out = excluded(view)
-    candidates = rng.shuffled([c for c in unseen if c not in ruled_out])
-    if len(candidates) < hidden:
-        raise ValueError("the view's hidden cards cannot all be among the unseen ones")
+    candidates = [c for c in unseen if c not in ruled_out]
+    if len(candidates) < hidden:  # between an event and its automatic step: no seat decides there
+        candidates = unseen
+    candidates = rng.shuffled(candidates)
     drawn = candidates[len(candidates) - hidden :]
     pool = Counter(unseen)
     pool.subtract(drawn)

@@ -13,8 +13,10 @@ seat knows of it:
   only): cards shown face up in an earlier split of the same cards and not
   shown again, and in the solo game draws off the known bottom;
 * that the rest are among the *unseen* cards — everything the seat cannot see
-  less what it placed — and, in round 1, not Leisure (CC-8 sets every drawn
-  Leisure aside).
+  less what it placed — and none of a kind an automatic step would have shown:
+  in round 1 not Leisure (CC-8 sets every drawn Leisure aside); in construction,
+  while a hand's face-up cards have no legal square, a kind its holder can
+  build (a hand with none is discarded at once, CL-2).
 
 Every multiset of the right size within those bounds is a consistent draw
 (the divider could have split any of them as shown), so a kind that the unseen
@@ -32,6 +34,7 @@ from collections import Counter
 from msgspec.structs import replace
 
 from core.card_city.cards import KINDS, pool_counts, reserve_counts
+from core.card_city.city import cells_can_construct
 from core.card_city.state import HIDDEN, Hand, State
 
 
@@ -75,9 +78,21 @@ def hidden_count(view: State) -> int:
 
 
 def excluded(view: State) -> frozenset[str]:
-    """Kinds the face-down cards cannot be: in round 1 every Leisure drawn is set
-    aside and replaced (CC-8), so none is face down."""
-    return frozenset({"L"}) if view.round == 1 else frozenset()
+    """Kinds the face-down cards cannot be, by the rules' automatic steps:
+
+    * in round 1 every Leisure drawn is set aside and replaced (CC-8), so none is
+      face down;
+    * in construction a hand whose cards all lack a legal square is discarded at
+      once (CL-2, CC-2): while the hand's face-up cards have none, its face-down
+      card has one — it is none of the kinds its holder could not build now.
+    """
+    out = {"L"} if view.round == 1 else set()
+    where, holder = group_of(view)
+    if view.phase == "construction" and where == "hand":
+        p = view.players[holder]
+        if not any(cells_can_construct(p.city, c, p.coins) for c in p.hand.up):
+            out |= {k for k in KINDS if not cells_can_construct(p.city, k, p.coins)}
+    return frozenset(out)
 
 
 def deduce(masked: State) -> tuple[tuple[str, ...], Counter[str], Counter[str]]:
@@ -87,10 +102,8 @@ def deduce(masked: State) -> tuple[tuple[str, ...], Counter[str], Counter[str]]:
     unseen = unseen_counts(masked)
     hidden = hidden_count(masked)
     counted = Counter(masked.counted) if hidden else Counter()
-    cap = Counter({k: 0 if k in excluded(masked) else unseen[k] - counted[k] for k in KINDS})
-    if any(v < 0 for v in cap.values()):
-        raise ValueError("the counted cards are not among the unseen ones")
     free = hidden - sum(counted.values())
+    cap = _candidates(masked, unseen, counted, free)
     room = sum(cap.values())
     forced = Counter({k: max(0, free - (room - cap[k])) for k in KINDS})
     open_ = free - sum(forced.values())
@@ -102,18 +115,56 @@ def deduce(masked: State) -> tuple[tuple[str, ...], Counter[str], Counter[str]]:
     return known, pool_least, pool_most
 
 
-def knows_group(s: State, seat: int | None) -> bool:
-    """Does ``seat`` see the face-down group of ``s`` (as holder, divider or earlier divider)?"""
-    if seat is None:
-        return False
+def group_of(s: State) -> tuple[str, int]:
+    """Where the round's face-down group is: ``("offer", divider)``, ``("holding",
+    divider)``, ``("hand", holder)``, or ``("", -1)`` when there is none."""
     if s.offer is not None and s.offer.down:
-        return seat == s.offer.divider or seat in s.offer.known_to
+        return "offer", s.offer.divider
     if s.holding.down:
-        return seat == s.divider or seat in s.holding.known_to
+        return "holding", s.divider
     for i, p in enumerate(s.players):
         if p.hand.down:
-            return seat == i or seat in p.hand.known_to
-    return True
+            return "hand", i
+    return "", -1
+
+
+def group_cards(s: State) -> tuple[str, ...]:
+    """The face-down group's cards as ``s`` has them (``HIDDEN`` in a view)."""
+    where, seat = group_of(s)
+    if where == "offer":
+        return s.offer.down if s.offer is not None else ()
+    if where == "holding":
+        return s.holding.down
+    return s.players[seat].hand.down if where == "hand" else ()
+
+
+def _candidates(masked: State, unseen: Counter[str], counted: Counter[str], free: int) -> Counter[str]:
+    """The unseen cards the open face-down ones may be: less the counted ones and
+    the kinds ruled out.  (Between one event and the automatic step it calls for —
+    a Leisure just drawn, a hand about to be discarded — too few may be left: then
+    nothing is ruled out; no seat decides there.)"""
+    left = Counter({k: unseen[k] - counted[k] for k in KINDS})
+    if any(v < 0 for v in left.values()):
+        raise ValueError("the counted cards are not among the unseen ones")
+    out = _ruled(left, excluded(masked))
+    return out if sum(out.values()) >= free else left
+
+
+def _ruled(cards: Counter[str], out: frozenset[str]) -> Counter[str]:
+    return Counter({k: 0 if k in out else cards[k] for k in KINDS})
+
+
+def knows_group(s: State, seat: int | None) -> bool:
+    """Does ``seat`` see the face-down group of ``s`` (as holder, divider or earlier divider)?"""
+    where, first = group_of(s)
+    if not where:
+        return True
+    if seat is None:
+        return False
+    if where == "offer" and s.offer is not None:
+        return seat == first or seat in s.offer.known_to
+    hand = s.holding if where == "holding" else s.players[first].hand
+    return seat == first or seat in hand.known_to
 
 
 def fill(masked: State, known: tuple[str, ...]) -> State:
@@ -137,11 +188,8 @@ def fill(masked: State, known: tuple[str, ...]) -> State:
 
 
 def by_counting(s: State, seat: int | None) -> tuple[str, ...]:
-    """The face-down cards ``seat`` is shown in view ``s`` only by counting (GN-1)."""
+    """The face-down cards ``seat`` is shown in its view ``s`` only by counting (GN-1);
+    none for the spectator's or the referee's (``None``) rendering."""
     if seat is None or knows_group(s, seat):
         return ()
-    if s.offer is not None and s.offer.down:
-        return tuple(c for c in s.offer.down if c != HIDDEN)
-    if s.holding.down:
-        return tuple(c for c in s.holding.down if c != HIDDEN)
-    return tuple(c for p in s.players for c in p.hand.down if c != HIDDEN)
+    return tuple(c for c in group_cards(s) if c != HIDDEN)
