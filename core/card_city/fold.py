@@ -41,6 +41,23 @@ def _pool_plus(pool: tuple[int, ...], cards: list[str], sign: int = 1) -> tuple[
     return add_counts(pool, counts_of(cards), sign)
 
 
+def _less(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
+    """``cards`` less ``gone`` as multisets (what is not there is ignored), sorted."""
+    left = list(cards)
+    for c in gone:
+        if c in left:
+            left.remove(c)
+    return tuple(sorted(left))
+
+
+def _counted_less(s: State, seat: int, card: str) -> tuple[str, ...]:
+    """``counted`` once ``seat`` built or discarded ``card``: a card that leaves the
+    face-down part is no longer in the group (GN-1)."""
+    if not s.counted or card in s.players[seat].hand.up:
+        return s.counted
+    return _less(s.counted, (card,))
+
+
 @singledispatch
 def _apply(event: object, state: State) -> State:
     raise TypeError(f"not a Card City event: {event!r}")
@@ -84,10 +101,15 @@ def _(e: ev.CardsDrawn, s: State) -> State:
     unseen = s.pool_size - len(bottom)
     if len(from_pool) > unseen:
         extra = len(from_pool) - unseen
+        # GN-1: the cards off the bottom are known to all (the bottom is public)
+        counted = tuple(sorted(s.counted + bottom[:extra]))
         bottom = bottom[extra:]
         from_pool = from_pool[:unseen]
+    else:
+        counted = s.counted
     return replace(
         s,
+        counted=counted,
         pool=_pool_plus(s.pool, from_pool, -1),
         pool_size=s.pool_size - len(e.cards),
         bottom=bottom,
@@ -122,8 +144,12 @@ def _(e: ev.LeisureReturned, s: State) -> State:
 
 @_apply.register
 def _(e: ev.Split, s: State) -> State:
+    # GN-1/CL-8: a card of the held group that everyone knows (face up, or counted)
+    # and that the split does not show face up is in the face-down half
+    known = s.holding.up + s.counted
     return replace(
         s,
+        counted=_less(known, e.pair + e.up),
         holding=Hand(),
         offer=Offer(divider=e.seat, to=e.to, pair=e.pair, up=e.up, down=e.down, known_to=e.known_to),
     )
@@ -164,6 +190,7 @@ def _(e: ev.SoloChose, s: State) -> State:
         s,
         players=_player(s, e.seat, hand=Hand(e.keep, ())),
         holding=Hand(),
+        counted=(),
         bottom=s.bottom + (e.bottom,),
         pool_size=s.pool_size + 1,
     )
@@ -192,6 +219,7 @@ def _(e: ev.Built, s: State) -> State:
             hand=p.hand.without(e.card),
             coins=p.coins - e.paid,
         ),
+        counted=_counted_less(s, e.seat, e.card),
     )
 
 
@@ -202,6 +230,7 @@ def _(e: ev.Discarded, s: State) -> State:
         s,
         players=_player(s, e.seat, hand=p.hand.without(e.card)),
         reserve=_reserve_plus(s, e.card),
+        counted=_counted_less(s, e.seat, e.card),
     )
 
 
@@ -264,7 +293,7 @@ def _(e: ev.PawnPassed, s: State) -> State:
 
 @_apply.register
 def _(e: ev.RoundStarted, s: State) -> State:
-    return replace(s, round=e.round, phase="acquisition", need_draw=e.draw, turn=-1)
+    return replace(s, round=e.round, phase="acquisition", need_draw=e.draw, turn=-1, counted=())
 
 
 @_apply.register

@@ -7,10 +7,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from core.card_city.cards import KINDS, NAMES
+from core.card_city.knowledge import by_counting, group_of
 from core.card_city.rules import to_act
 from core.card_city.scoring import final_score
 from core.card_city.squares import column_label, row_label, square_label, window
 from core.card_city.state import HIDDEN, State
+from core.card_city.text import pool_text
 from core.scene import Cell, Panel, Scene
 
 COLOUR = {
@@ -26,16 +28,18 @@ INK = {"H": "#ffffff", "R": "#0b2e0c", "C": "#ffffff", "L": "#ffffff", "I": "#3a
 EMPTY = "#f4f1ea"
 
 
-def _card(row: int, col: int, kind: str) -> Cell:
+def _card(row: int, col: int, kind: str, counted: bool = False) -> Cell:
+    """A card; ``counted``: face down, shown because counting leaves no doubt [GN-1]."""
     hidden = kind == HIDDEN
+    detail = "a face-down card you may not see [CC-7]" if hidden else NAMES.get(kind, kind)
     return Cell(
         row,
         col,
         kind,
         COLOUR.get(kind, "#cccccc"),
         kind,
-        ("hidden",) if hidden else (),
-        "a face-down card you may not see [CC-7]" if hidden else NAMES.get(kind, kind),
+        ("hidden",) if hidden else ("counted",) if counted else (),
+        f"{detail} — face down, known by counting [GN-1]" if counted else detail,
         INK.get(kind, "#111111"),
     )
 
@@ -46,13 +50,18 @@ def _score_now(seat: int, city: tuple[tuple[int, int, str], ...], coins: int, de
     return final_score(seat, {(r, c): k for r, c, k in city}, coins, decentralization, solo).total
 
 
-def _cards_row(title: str, groups: list[tuple[str, tuple[str, ...]]]) -> Panel:
+def _cards_row(title: str, groups: list[tuple[str, tuple[str, ...]]], counted: tuple[str, ...] = ()) -> Panel:
+    """Cards in a row; the last ``len(counted)`` non-hidden ones of the last group
+    were face down and are known by counting [GN-1]."""
     cells = []
     col = 0
     labels = []
-    for name, cards in groups:
-        for k in cards:
-            cells.append(_card(0, col, k))
+    last = groups[-1][1] if groups else ()
+    marked = {j for j, k in enumerate(last) if k != HIDDEN}
+    marked = set(sorted(marked)[len(marked) - len(counted) :]) if counted else set()
+    for g, (name, cards) in enumerate(groups):
+        for j, k in enumerate(cards):
+            cells.append(_card(0, col, k, g == len(groups) - 1 and j in marked))
             labels.append(name)
             name = ""
             col += 1
@@ -62,6 +71,8 @@ def _cards_row(title: str, groups: list[tuple[str, tuple[str, ...]]]) -> Panel:
 def scene(s: State, seat: int | None) -> Scene:
     actors = to_act(s)
     panels: list[Panel] = []
+    counted = by_counting(s, seat)
+    where, whose = group_of(s)
     for i, p in enumerate(s.players):
         top, left, rows, cols = window(p.city)
         cells = []
@@ -72,7 +83,10 @@ def scene(s: State, seat: int | None) -> Scene:
                 cells.append(_card(r, c, k) if k else Cell(r, c, "empty", EMPTY, "", (), square_label(r, c)))
         notes = [f"{p.coins} coins" + ("  · first mayor" if i == s.first else "")]
         if len(p.hand):
-            notes.append("hand: " + " ".join(p.hand.up + p.hand.down))
+            mine = counted if (where, whose) == ("hand", i) else ()
+            notes.append(
+                "hand: " + " ".join(p.hand.up + p.hand.down) + (f" ({''.join(mine)} by counting)" if mine else "")
+            )
         marks = ("board",) + tuple(m for m, on in (("active", i in actors), ("you", i == seat)) if on)
         panels.append(
             Panel(
@@ -95,17 +109,24 @@ def scene(s: State, seat: int | None) -> Scene:
             _cards_row(
                 f"split by {s.players[o.divider].name} for {s.players[o.to].name}",
                 [("pair", o.pair), ("rest", o.up + o.down)],
+                counted if where == "offer" else (),
             )
         )
     elif len(s.holding) and s.divider >= 0:
-        panels.append(_cards_row(f"{s.players[s.divider].name} holds", [("drawn", s.holding.cards)]))
+        panels.append(
+            _cards_row(
+                f"{s.players[s.divider].name} holds",
+                [("drawn", s.holding.cards)],
+                counted if where == "holding" else (),
+            )
+        )
     if s.set_aside:
         panels.append(_cards_row("set aside [CC-8]", [("", s.set_aside)]))
     reserve = " ".join(f"{k}{n}" for k, n in zip(KINDS, s.reserve, strict=True) if k in "RCI" or n)
     waiting = "the draw" if actors == (-1,) else ", ".join(s.players[a].name for a in actors if a >= 0)
     status = [
         f"round {s.round}/10 · {s.phase} phase" if s.phase != "over" else "game over",
-        f"pool {s.pool_size} card(s) · reserve {reserve}",
+        f"{pool_text(s)} · reserve {reserve}",
     ]
     if actors:
         status.append(f"to act: {waiting}")

@@ -108,6 +108,16 @@ class State(msgspec.Struct, frozen=True):
     purchase_left: int = 0
     scores: tuple[Breakdown, ...] = ()
     winners: tuple[int, ...] = ()
+    counted: tuple[str, ...] = ()
+    """The round's face-down group (a holding, an offer's face-down half, or a hand's
+    face-down cards) holds these cards, and every seat can tell from the face-up
+    cards alone: one shown in an earlier split of the same cards and not shown
+    again, or a solo draw off the known bottom [GN-1] [CL-8].  Sorted; the fold
+    keeps it from the public parts of events, so a redacted log folds to the same."""
+    pool_most: tuple[int, ...] = ()
+    """In a seat's view where counting leaves the pool's make-up open: the most of
+    each kind the pool may hold, ``pool`` then holding the least [GN-1]; () when
+    ``pool`` is exact (always, in a true state)."""
 
     @property
     def n(self) -> int:

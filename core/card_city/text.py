@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from core.card_city import events as ev
 from core.card_city.cards import KINDS, NAMES
+from core.card_city.knowledge import by_counting, group_of
 from core.card_city.commands import (
     Build,
     Buy,
@@ -222,26 +223,63 @@ def render_city(cells: Sequence[tuple[int, int, str]]) -> list[str]:
     return lines
 
 
+def pool_text(s: State) -> str:
+    """The pool as the state shows it: its size, then its make-up when known — each
+    kind exactly, or ``least–most`` while a face-down group leaves it open [GN-1];
+    the solo bottom (public, in order) after it [CC-9].
+
+    >>> from core.card_city.state import Options
+    >>> s = State((), Options(), False, 1, "acquisition", 0, (18, 9, 9, 12, 12), 60)
+    >>> pool_text(s)
+    'pool 60 card(s): R18 C9 L9 I12 P12'
+    >>> from msgspec.structs import replace
+    >>> pool_text(replace(s, pool=(16, 9, 9, 11, 12), pool_most=(18, 9, 9, 12, 12), pool_size=57))
+    'pool 57 card(s): R16–18 C9 L9 I11–12 P12'
+    """
+    out = f"pool {s.pool_size} card(s)"
+    if len(s.pool) == len(KINDS) and sum(s.pool_most or s.pool):
+        most = s.pool_most or s.pool
+        out += ": " + " ".join(
+            f"{k}{n}" if n == m else f"{k}{n}–{m}" for k, n, m in zip(KINDS, s.pool, most, strict=True)
+        )
+    if s.bottom:
+        out += f", {''.join(s.bottom)} at the bottom"
+    return out
+
+
+def counted_note(s: State, seat: int | None) -> str:
+    """`` (L by counting)``: the face-down cards ``seat`` is shown only because
+    counting leaves no doubt (GN-1), to follow the group that holds them."""
+    cards = by_counting(s, seat)
+    return f" ({''.join(cards)} by counting)" if cards else ""
+
+
 def render(s: State, seat: int | None) -> str:
     lines = [
         f"[bold]Card City[/] — round {s.round}/10, {s.phase} phase; "
-        f"pool {s.pool_size} card(s); reserve "
+        f"{pool_text(s)}; reserve "
         + " ".join(f"{k}{n}" for k, n in zip(KINDS, s.reserve, strict=True) if k in "RCI" or n)
     ]
+    note = counted_note(s, seat)
+    where, whose = group_of(s)
     for i, p in enumerate(s.players):
         pawn = " (first mayor)" if i == s.first else ""
         you = " ← you" if i == seat else ""
-        hand = "".join(p.hand.cards)
+        hand = "".join(p.hand.cards) + (note if (where, whose) == ("hand", i) else "")
         lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else ""))
         lines.extend(render_city(p.city))
     if s.offer is not None:
         o = s.offer
         lines.append(
             f"offer to {escape(s.players[o.to].name)}: pair {''.join(o.pair)} | rest {''.join(o.up)} + "
-            f"{''.join(o.down)}"
+            f"{''.join(o.down)}" + (note if where == "offer" else "")
         )
     if len(s.holding) and s.divider >= 0:
-        lines.append(f"{escape(s.players[s.divider].name)} holds {''.join(s.holding.cards)}")
+        held = s.holding
+        lines.append(
+            f"{escape(s.players[s.divider].name)} holds {''.join(held.cards)}"
+            + (note if where == "holding" else "")
+        )
     if s.set_aside:
         lines.append(f"set aside [CC-8]: {''.join(s.set_aside)}")
     if s.scores:
