@@ -28,7 +28,7 @@ from core.card_city.game import GAME  # noqa: E402
 from core.rng import Rng  # noqa: E402
 from events.service import GameService  # noqa: E402
 from events.signing import new_private_key, public_hex, sign  # noqa: E402
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body  # noqa: E402
+from events.statements import seat_secret, signed_join, signed_move  # noqa: E402
 from events.store import SqliteStore  # noqa: E402
 from replay.sources import export  # noqa: E402
 from replay.verify import verify  # noqa: E402
@@ -43,10 +43,10 @@ def one_game(seed: int, folder: Path) -> tuple[float, float, float, float, int, 
     host = new_private_key()
     gid = signed_svc.create("card-city", PLAYERS, seed=f"b{seed}", host_key=public_hex(host))
     keys = [new_private_key() for _ in PLAYERS]
-    genesis = signed_svc.store.get_game(gid).genesis
+    rec = signed_svc.store.get_game(gid)
     for i, p in enumerate(PLAYERS):
-        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), f"{seed:032x}"[-32:])
-        signed_svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
+        signed_svc.join(signed_join(keys[i], gid, rec.genesis, p, f"{seed:032x}"[-32:], secret))
     # the plain game gets the same commands (its chance differs; commands are chosen per game)
     pid = plain_svc.create("card-city", PLAYERS, seed=f"b{seed}")
     rng = Rng.derive(f"b{seed}", 0, "bench")
@@ -62,9 +62,8 @@ def one_game(seed: int, folder: Path) -> tuple[float, float, float, float, int, 
             legal = list(GAME.legal(loaded.state, seat))
             cmd = legal[rng.below(len(legal))]
             if signed:
-                mv = MoveFile(MOVE_FORMAT, gid_, PLAYERS[seat], loaded.version, loaded.head_hash,
-                              commands=(GAME.format_command(cmd),), public_key=public_hex(keys[seat]))
-                mv = msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv)))
+                mv = signed_move(keys[seat], gid_, PLAYERS[seat], loaded.version, loaded.head_hash,
+                                 (GAME.format_command(cmd),))
                 start = time.perf_counter()
                 svc.submit_move(mv)
                 t_signed += time.perf_counter() - start
