@@ -67,7 +67,11 @@ def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
     for i, line in enumerate(log.lines):
         st = signed.get(line.seq)
         if st is not None and st not in hidden:
-            log.lines[i] = msgspec.structs.replace(line, signed=_dec.decode(st))
+            try:
+                shown = _dec.decode(st)
+            except (msgspec.DecodeError, RecursionError):
+                continue  # a damaged stored statement: verify names the line that lacks it
+            log.lines[i] = msgspec.structs.replace(line, signed=shown)
 
 
 def signed_bytes(statement: dict[str, Any]) -> bytes:
