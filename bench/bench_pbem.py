@@ -20,7 +20,6 @@ import sys
 import time
 from pathlib import Path
 
-import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import msgspec
-
 import typer
 
 from cli.context import game_or_file, service
