@@ -196,9 +196,9 @@ def _position_problem(mv: MoveFile, seq: int, hashes: list[str], states: _States
 
 
 class _States:
-    """States after each seq of the log, folded on demand (only moves made at an
-    older position need them).  In a view, only the view's own seat's decisions
-    are compared (another seat's depends on what the view hides)."""
+    """States after each seq of the log, folded on demand from its lines (only
+    moves made at an older position need them).  In a view, only the view's own
+    seat's decisions are compared (another seat's depends on what it hides)."""
 
     def __init__(self, game: Any, events: Sequence[Any], own: int | None) -> None:
         self.game, self.events, self.own = game, events, own
@@ -213,10 +213,7 @@ class _States:
             self.after.append(self.game.apply(prev, self.events[len(self.after)]))
         if seq == 0:
             return None
-        state = self.after[seq - 1]
-        if self.own is not None:
-            state = self.game.view(state, self.own)
-        key: bytes | None = self.game.decision_key(state, seat)
+        key: bytes | None = self.game.decision_key(self.after[seq - 1], seat)
         return key
 
 
