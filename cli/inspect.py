@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
+import msgspec
 import typer
 
 from cli.context import game_or_file, service
@@ -112,11 +113,18 @@ def verify(
     ctx: typer.Context,
     ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
     json: Annotated[bool, typer.Option("--json")] = False,
+    key: Annotated[
+        Optional[Path],
+        typer.Option(help="Your private key: a view of yours must have your seat played with it "
+                     "(default: your key in the key store)"),
+    ] = None,
 ) -> None:
     """Check a game: hash chain, every event legal, chance re-derived.
 
     Exit 0 only if the hash chain holds, every event is legal from the start
     and chance re-derives from the seed; exit 1 names the first bad line.
+    A play-by-email view also says whose key played its seat, and fails if
+    it is not yours (--key, or the view's player's key in your key store).
 
     \b
     Example:
@@ -126,7 +134,10 @@ def verify(
     ref = game_or_file(ctx, ref, readonly=True)
     svc = service(ctx, readonly=True)
     # a file of a play-by-email game must carry the host's seal; the host's own store needs none
-    verdict = verify_log(open_log(svc, ref), sealed=Path(ref).is_file())
+    log = open_log(svc, ref)
+    verdict = verify_log(log, sealed=Path(ref).is_file())
+    if verdict.ok:
+        verdict = own_seat_verdict(ctx, log, verdict, key)
     if not Path(ref).is_file():  # a stored game: the database file itself must be sound
         damaged = svc.store.integrity_problem()
         if damaged is not None:
@@ -138,6 +149,26 @@ def verify(
         say(one_line(verdict.message(ref)))
     if not verdict.ok:
         raise typer.Exit(CHECK_FAILED)
+
+
+def own_seat_verdict(ctx: typer.Context, log: Any, verdict: Verdict, key: Path | None) -> Verdict:
+    """A valid play-by-email view, checked for its player's own key [CL-S4]."""
+    from cli.keys import own_public_key
+    from replay.trust import seat_key_note
+    from replay.verify import decode_events
+
+    h = log.header
+    if not h.definition.host_key or h.view is None:
+        return verdict
+    decoded = decode_events(log)
+    if isinstance(decoded, Verdict):
+        return decoded
+    ok, note = seat_key_note(log, decoded[1], own_public_key(ctx, h.view, key))
+    if not note:
+        return verdict
+    if not ok:
+        return Verdict(False, note, line=1, events=verdict.events, over=verdict.over)
+    return msgspec.structs.replace(verdict, reason=f"{verdict.reason}; {note}")
 
 
 def register(app: typer.Typer) -> None:

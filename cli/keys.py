@@ -20,12 +20,27 @@ from events.service import ServiceError
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from events.signing import BadKey, load_private_pem, new_private_key, private_pem, public_hex
+from events.signing import (
+    KEY_HEX,
+    BadKey,
+    hex_bytes,
+    load_private_pem,
+    load_public_file,
+    new_private_key,
+    private_pem,
+    public_file_bytes,
+    public_hex,
+    same_hex,
+)
 from events.store import default_db_path
 
 
 def keys_dir(ctx: typer.Context) -> Path:
-    db = state(ctx).db or default_db_path()
+    """The key store: ``keys/`` beside a database file; for a database named by
+    URL (``postgresql://…``), beside the default database file (a URL is no path)."""
+    db = str(state(ctx).db or default_db_path())
+    if "://" in db:
+        db = str(default_db_path())
     return Path(db).expanduser().parent / "keys"
 
 
@@ -34,15 +49,57 @@ def _check_name(name: str) -> None:
         raise ServiceError(f"key name {name!r}: use letters, digits, - and _")
 
 
-def load_key(path: Path) -> Ed25519PrivateKey:
+MAX_KEY_FILE = 4096
+"""A key file is a few hundred bytes; more is not a key file (never read whole)."""
+
+
+def _read_key_file(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        if not path.is_file():
+            raise ServiceError(f"no key file {path}" if not path.exists() else f"{path}: not a regular file")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_KEY_FILE + 1)
     except FileNotFoundError:
         raise ServiceError(f"no key file {path}") from None
+    except OSError as exc:
+        raise ServiceError(f"{path}: cannot read it ({exc.strerror or type(exc).__name__})") from None
+    if len(data) > MAX_KEY_FILE:
+        raise ServiceError(f"{path}: too long for a key file")
+    return data
+
+
+def load_key(path: Path) -> Ed25519PrivateKey:
+    """A private key file in its one encoding (as ``key new`` writes it) [CL-S1]."""
     try:
-        return load_private_pem(data, str(path))
+        return load_private_pem(_read_key_file(path), str(path))
     except BadKey as exc:
         raise ServiceError(str(exc)) from None
+
+
+def load_public(path: Path) -> str:
+    """A public key file (``NAME.pub``) in its one encoding: the key's hex [CL-S1]."""
+    try:
+        return load_public_file(_read_key_file(path), str(path))
+    except BadKey as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def own_public_key(ctx: typer.Context, name: str, path: Path | None) -> str | None:
+    """``name``'s public key for checking her own view: that of ``--key PATH``,
+    else of her key in the key store (``NAME.pub``, checked against ``NAME.key``
+    when both are there); None when she has none here."""
+    if path is not None:
+        return public_hex(load_key(path))
+    if not name or not name.replace("-", "").replace("_", "").isalnum():
+        return None
+    folder = keys_dir(ctx)
+    private, pub = folder / f"{name}.key", folder / f"{name}.pub"
+    if private.exists():
+        public = public_hex(load_key(private))
+        if pub.exists() and load_public(pub) != public:
+            raise ServiceError(f"{pub} does not hold the public half of {private}")
+        return public
+    return load_public(pub) if pub.exists() else None
 
 
 def key_for(ctx: typer.Context, name: str, path: Path | None) -> Ed25519PrivateKey:
@@ -59,13 +116,21 @@ def key_with_public(ctx: typer.Context, public: str, path: Path | None) -> Ed255
     """The private key whose public half is ``public``: ``--key PATH`` or one in the data directory."""
     if path is not None:
         key = load_key(path)
-        if public_hex(key) != public:
+        if not same_hex(public_hex(key), public, KEY_HEX):
             raise ServiceError(f"{path} is not the key this game was created with")
         return key
     folder = keys_dir(ctx)
+    want = hex_bytes(public, KEY_HEX)
     for pub in sorted(folder.glob("*.pub")) if folder.is_dir() else []:
-        if pub.read_text(encoding="utf-8").strip() == public:
-            return load_key(pub.with_suffix(".key"))
+        try:
+            found = hex_bytes(load_public(pub), KEY_HEX)
+        except ServiceError:
+            continue  # not a public key file: it cannot be the host's
+        if want is not None and found == want:
+            key = load_key(pub.with_suffix(".key"))
+            if public_hex(key) != public:
+                raise ServiceError(f"{pub.with_suffix('.key')} is not the private half of {pub}")
+            return key
     raise ServiceError(f"the host key of this game is not in {folder}; give --key PATH")
 
 
@@ -94,7 +159,7 @@ def key_new(
         handle.write(private_pem(key))
     os.chmod(private, 0o600)
     public = public_hex(key)
-    (folder / f"{name}.pub").write_text(public + "\n", encoding="utf-8")
+    (folder / f"{name}.pub").write_bytes(public_file_bytes(key))
     if json:
         emit_json({"name": name, "public_key": public, "file": str(private)})
     else:

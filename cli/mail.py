@@ -26,8 +26,17 @@ from cli.play import report
 from events import statements
 from events.envelope import genesis_hash
 from events.service import GameService, ServiceError, StaleMove
-from events.signing import public_hex, sign
-from events.statements import INVITE_FORMAT, JOIN_FORMAT, Invite, JoinFile, MoveFile, StatementError
+from events.signing import KEY_HEX, is_public_hex, public_hex, same_hex, sign
+from events.statements import (
+    ENTROPY_HEX,
+    INVITE_FORMAT,
+    Invite,
+    JoinFile,
+    MoveFile,
+    StatementError,
+    seat_secret,
+    signed_join,
+)
 from replay import logfile
 from replay.sources import export as export_log
 from replay.sources import fold_log, open_log
@@ -60,8 +69,17 @@ def invite(
     key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
+    player_key: Annotated[
+        Optional[str],
+        typer.Option("--player-key", metavar="HEX",
+                     help="The invited player's public key ('citylog key show NAME'): only that key can take the seat"),
+    ] = None,
 ) -> None:
     """Write a signed invitation for a seat of a play-by-email game.
+
+    The invitation holds the seat's one-time secret: send it to that player
+    only (a join must prove it holds the secret).  With --player-key it works
+    with that key alone.
 
     \b
     Example:
@@ -70,18 +88,28 @@ def invite(
     game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     loaded = svc.load(game_id)
-    if not loaded.record.pbem:
+    rec = loaded.record
+    if not rec.pbem:
         raise ServiceError(f"game {game_id} is not a play-by-email game (create it with --pbem)")
-    loaded.seat(as_)
-    private = key_with_public(ctx, loaded.record.host_key, key)
-    inv = Invite(INVITE_FORMAT, game_id, as_, loaded.record.definition)
+    if as_ not in loaded.players:
+        raise ServiceError(f"no player {as_!r} in game {game_id} (players: {', '.join(loaded.players)})")
+    seat = loaded.players.index(as_)
+    bound = player_key or ""
+    if bound and not is_public_hex(bound):
+        raise ServiceError("--player-key: not a public key (64 lower-case hex digits, 'citylog key show NAME')")
+    if rec.seed is None:
+        raise ServiceError(f"game {game_id} has no seed; it cannot invite")
+    private = key_with_public(ctx, rec.host_key, key)
+    secret = seat_secret(rec.seed, rec.salt, rec.genesis, seat, bound)
+    inv = Invite(INVITE_FORMAT, game_id, as_, rec.definition, bound, secret, "")
     inv = msgspec.structs.replace(inv, signature=sign(private, "invite", statements.body(inv)))
     path = out_path(out, f"{game_id}-invite-{as_}.json")
     write_file(path, statements.encode(inv), force)
     if json:
-        emit_json({"file": str(path), "game_id": game_id, "player": as_})
+        emit_json({"file": str(path), "game_id": game_id, "player": as_, "player_key": bound})
     else:
-        say(f"wrote {path}: invitation for {as_} to game {game_id}")
+        only = f" (only key {bound[:12]}… can take it)" if bound else " (send it to them alone: it holds the seat's secret)"
+        say(f"wrote {path}: invitation for {as_} to game {game_id}{only}")
 
 
 def join(
@@ -113,15 +141,17 @@ def join(
     if inv.player != as_:
         raise ServiceError(f"{invite_file} invites {inv.player}, not {as_}")
     private = key_for(ctx, as_, key)
-    jf = JoinFile(JOIN_FORMAT, inv.game_id, genesis_hash(inv.definition), as_, public_hex(private),
-                  secrets.token_hex(16))
-    jf = msgspec.structs.replace(jf, signature=sign(private, "join", statements.body(jf)))
+    public = public_hex(private)
+    if inv.player_key and not same_hex(inv.player_key, public, KEY_HEX):
+        raise ServiceError(f"{invite_file} is for the key {inv.player_key[:12]}…, not yours ({public[:12]}…)")
+    jf = signed_join(private, inv.game_id, genesis_hash(inv.definition), as_,
+                     secrets.token_hex(ENTROPY_HEX // 2), inv.seat_secret)
     path = out_path(out, f"{inv.game_id}-join-{as_}.json")
     write_file(path, statements.encode(jf), force)
     if json:
-        emit_json({"file": str(path), "game_id": inv.game_id, "player": as_})
+        emit_json({"file": str(path), "game_id": inv.game_id, "player": as_, "public_key": public})
     else:
-        say(f"wrote {path}: {as_} joins game {inv.game_id}; send it to the host")
+        say(f"wrote {path}: {as_} joins game {inv.game_id} with key {public[:12]}…; send it to the host")
 
 
 def read_statement(path: Path) -> statements.Statement:

@@ -134,7 +134,7 @@ def _write_move_file(
                 state = game.view(game.apply(state, e), seat)
         except Exception:  # noqa: BLE001 - a later command may hang on chance the view cannot see
             checking = False
-    move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, commands=tuple(formatted))
+    move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, tuple(formatted), "", "")
     if pbem:
         private = key_for(ctx, player, key)
         move_file = msgspec.structs.replace(move_file, public_key=public_hex(private))

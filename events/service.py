@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
 from msgspec.structs import replace
 from typing import Any
 
@@ -31,9 +32,15 @@ from core.seats import Joined, joins
 from events import statements
 from events.codec import decoder_for, to_item
 from events.envelope import GameDefinition, Recorded
-from events.signing import is_public_hex
+from events.signing import KEY_HEX, SIG_HEX, hex_bytes, is_public_hex, same_hex
 from events.statements import JoinFile, MoveFile
 from events.store import SIM_TAG, EventStore, GameNotFound, GameRecord, new_game_id
+
+class _Signature(msgspec.Struct):
+    signature: str = ""
+
+
+_peek_signature = msgspec.json.Decoder(_Signature)
 
 MAX_AUTO_STEPS = 100_000
 CACHE_GAMES = 32
@@ -361,28 +368,53 @@ class GameService:
         joined = joins(loaded.events)
         return [p for i, p in enumerate(loaded.players) if i not in joined]
 
+    @staticmethod
+    def _named_seat(loaded: Loaded, player: str) -> int:
+        """A signed file names its seat by the player's name exactly as the
+        definition spells it (never a number: one spelling per statement)."""
+        if player not in loaded.players:
+            raise Refused(
+                f"no player {player!r} in game {loaded.record.id} (players: {', '.join(loaded.players)}); "
+                "a signed file names its player exactly"
+            )
+        return loaded.players.index(player)
+
+    @staticmethod
+    def _well_formed(st: statements.Statement) -> None:
+        bad = statements.problem(st)
+        if bad is not None:
+            raise Refused(f"not a well-formed {type(st).__name__} ({bad})")
+
     def join(self, jf: JoinFile) -> list[Recorded]:
         """Record a player's join (key and entropy); once every seat has joined,
-        chance starts from the deal seed."""
+        chance starts from the deal seed.
+
+        Refused unless the join answers this game's exact genesis, is signed by
+        the key it carries, and proves it holds the seat's invitation (its
+        one-time secret, bound to the player's key when the host knew it,
+        ``invite --player-key``): a player cannot take another's seat with a
+        second key of his."""
+        self._well_formed(jf)
         with self.store.transaction():
             loaded = self.load(jf.game_id)
             rec = loaded.record
             raw = statements.encode(jf)
             if not rec.pbem:
                 raise Refused(f"game {rec.id} is not a play-by-email game (created without --pbem)")
-            if jf.genesis != rec.genesis:
+            if not same_hex(jf.genesis, rec.genesis, statements.HASH_HEX):
                 raise Refused("the join was made for another game definition (genesis differs)")
-            seat = loaded.seat(jf.player)
+            seat = self._named_seat(loaded, jf.player)
             if not jf.signed():
                 raise Refused(f"the join of {jf.player} is not signed by the key it carries")
             if seat in joins(loaded.events):
                 raise Refused(f"{jf.player} has already joined game {rec.id}")
-            try:
-                if len(bytes.fromhex(jf.entropy)) < 16:
-                    raise ValueError
-            except ValueError:
-                raise Refused("a join's entropy must be at least 16 random bytes, in hex") from None
-            if jf.public_key in {j.public_key for j in joins(loaded.events).values()}:
+            if rec.seed is None or not statements.proves_seat(jf, rec.seed, rec.salt, rec.genesis, seat):
+                raise Refused(
+                    f"the join does not prove it holds {jf.player}'s invitation (its seat secret): "
+                    "only the invited player can take a seat"
+                )
+            key = bytes.fromhex(jf.public_key)
+            if key in {bytes.fromhex(j.public_key) for j in joins(loaded.events).values()}:
                 raise Refused("another seat already joined with this key")
             game, state = loaded.game, loaded.state
             events: list[Any] = [Joined(seat=seat, public_key=jf.public_key, entropy=jf.entropy)]
@@ -399,12 +431,16 @@ class GameService:
     def submit_move(self, mv: MoveFile) -> list[Recorded]:
         """Apply a move file: its signature (play-by-email games), its position
         (stale unless the seat's decision commutes with what happened since), then
-        each of its commands in turn, with chance and bots after each."""
+        each of its commands in turn, with chance and bots after each.
+
+        A move file is used at most once: one whose signature (as bytes) or
+        signed statement is already in the game is a replay."""
+        self._well_formed(mv)
         with self.store.transaction():
             loaded = self.load(mv.game_id)
             rec = loaded.record
             raw = statements.encode(mv)
-            seat = loaded.seat(mv.player)
+            seat = self._named_seat(loaded, mv.player) if rec.pbem else loaded.seat(mv.player)
             if rec.pbem:
                 joined = joins(loaded.events)
                 if seat not in joined:
@@ -416,7 +452,7 @@ class GameService:
                         f"the move's signature does not verify against {mv.player}'s key "
                         "(forged, altered, or signed with another key)"
                     )
-                if raw in self.store.signed(rec.id).values():
+                if self._already_used(rec.id, mv):
                     raise Refused("this move file was already applied (a replay)")
             if not mv.all_commands:
                 raise ServiceError("the move file holds no command")
@@ -443,15 +479,27 @@ class GameService:
         self._extend(loaded, written, all_events, state)
         return written
 
+    def _already_used(self, game_id: str, mv: MoveFile) -> bool:
+        """``mv``'s signature (decoded bytes) is already in the game: a replay.
+        (The store keeps every statement in its one encoding.)"""
+        sig = hex_bytes(mv.signature, SIG_HEX)
+        for stored in self.store.signed(game_id).values():
+            try:
+                old = _peek_signature.decode(stored).signature
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                continue
+            if hex_bytes(old, SIG_HEX) == sig:
+                return True
+        return False
+
     def _check_position(self, loaded: Loaded, seat: int, seq: int, head: str) -> None:
         """A move made at (seq, head) may land now: the same position, or an older one
-        after which ``seat``'s decision did not change (the moves commute)."""
-        if seq == loaded.version and head == loaded.head_hash:
-            return
+        of this chain after which ``seat``'s decision did not change (the moves
+        commute).  Hashes are compared as bytes."""
         if not 0 <= seq <= loaded.version:
             raise StaleMove(f"stale move: made at seq {seq}, but the game is at seq {loaded.version}")
         then_hash = loaded.records[seq - 1].hash if seq else loaded.record.genesis
-        if then_hash != head:
+        if not same_hex(then_hash, head, statements.HASH_HEX):
             raise StaleMove(f"stale move: seq {seq}'s hash does not match the one the move was made against")
         if seq == loaded.version:
             return

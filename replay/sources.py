@@ -149,7 +149,12 @@ def stored_log(service: GameService, game_id: str) -> LogFile:
         if not (type(r.seq) is int and type(r.type) is str and type(r.payload) is bytes
                 and type(r.prev_hash) is str and type(r.hash) is str):
             raise ServiceError(f"{game_id}:{number}: a damaged events row (a column holds the wrong kind of value)")
-    return logfile.from_records(header_of(record), records)
+    log = logfile.from_records(header_of(record), records)
+    if record.pbem:  # the signed files are part of what verify checks (issue 22)
+        from replay.trust import attach_signed
+
+        attach_signed(log, store.signed(game_id))
+    return log
 
 
 def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:

@@ -17,7 +17,8 @@ import msgspec
 
 from core.engine import CHANCE
 from core.seats import Joined
-from events.signing import verify_signature
+from events import statements
+from events.signing import KEY_HEX, same_hex, verify_signature
 from events.statements import JoinFile, MoveFile
 from replay.logfile import Header, LogFile
 
@@ -66,7 +67,11 @@ def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
     for i, line in enumerate(log.lines):
         st = signed.get(line.seq)
         if st is not None and st not in hidden:
-            log.lines[i] = msgspec.structs.replace(line, signed=_dec.decode(st))
+            try:
+                shown = _dec.decode(st)
+            except (msgspec.DecodeError, RecursionError):
+                continue  # a damaged stored statement: verify names the line that lacks it
+            log.lines[i] = msgspec.structs.replace(line, signed=shown)
 
 
 def signed_bytes(statement: dict[str, Any]) -> bytes:
@@ -79,12 +84,27 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
 
     Returns ``(seq, why)`` of the first failure, else ``(None, number checked)``.
     A line of a view whose statement was left out (hidden cards) is not checked.
+
+    Each statement must be in its one encoding (:func:`events.statements.decode`)
+    and everything is compared as bytes.  A join must answer this log's genesis
+    (the definition with its salted commitment and host key: a game re-created
+    and re-dealt after the joins fails here) and, once the seed is known, prove
+    its seat's invitation.  A move must be its seat's, signed by the key that
+    joined, made on this chain before its line (game id, seq, the hash of that
+    seq), from a position whose decision for the seat is the one pending at the
+    line (it commutes with what came between), and used at most once (keyed by
+    its signature's bytes).
     """
     d, h = log.header.definition, log.header
-    if not d.host_key:
+    if not d.host_key or not log.lines:
         return None, 0
+    genesis = log.lines[0].prev_hash
+    hashes = [genesis] + [x.hash for x in log.lines]
+    """hashes[s]: the hash the chain has after seq s (the genesis for 0)."""
+    own = d.players.index(h.view) if h.view in d.players else None
+    states = _States(game, events, own)
     keys: dict[int, str] = {}
-    used: dict[str, int] = {}
+    used: dict[bytes, int] = {}
     checked = 0
     for line, e in zip(log.lines, events, strict=True):
         st = line.signed
@@ -92,14 +112,27 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
             if st is None:
                 return line.seq, "a join without its signed join file"
             try:
-                jf = msgspec.convert(st, JoinFile)
-            except msgspec.ValidationError:
+                jf = statements.from_line(st, "the join file")
+            except statements.StatementError as exc:
+                return line.seq, f"the signed statement on a join line is not a join file ({_why(exc)})"
+            if not isinstance(jf, JoinFile):
                 return line.seq, "the signed statement on a join line is not a join file"
             name = d.players[e.seat] if 0 <= e.seat < len(d.players) else ""
-            if (jf.player, jf.public_key, jf.entropy, jf.game_id) != (name, e.public_key, e.entropy, h.game_id):
+            if (
+                (jf.player, jf.game_id) != (name, h.game_id)
+                or not same_hex(jf.public_key, e.public_key, KEY_HEX)
+                or not same_hex(jf.entropy, e.entropy, statements.ENTROPY_HEX)
+            ):
                 return line.seq, "the join line differs from its signed join file"
+            if not same_hex(jf.genesis, genesis, statements.HASH_HEX):
+                return line.seq, (
+                    f"{name}'s join answers another game definition (its genesis is not this log's: "
+                    "the game was re-created, or re-dealt, after the players joined)"
+                )
             if not jf.signed():
                 return line.seq, f"{name}'s join file is not signed by the key it carries"
+            if h.seed is not None and not statements.proves_seat(jf, h.seed, h.salt, genesis, e.seat):
+                return line.seq, f"{name}'s join does not hold the seat's invitation (its seat proof is wrong)"
             keys[e.seat] = e.public_key
             checked += 1
             continue
@@ -112,18 +145,97 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
                 continue  # left out of a view: it would show hidden cards
             return line.seq, "a human move without its signed move file"
         try:
-            mv = msgspec.convert(st, MoveFile)
-        except msgspec.ValidationError:
+            mv = statements.from_line(st, "the move file")
+        except statements.StatementError as exc:
+            return line.seq, f"the signed statement on a move line is not a move file ({_why(exc)})"
+        if not isinstance(mv, MoveFile):
             return line.seq, "the signed statement on a move line is not a move file"
         name = d.players[seat] if 0 <= seat < len(d.players) else ""
         if mv.player != name or mv.game_id != h.game_id:
             return line.seq, f"the move file on this line is {mv.player}'s for game {mv.game_id}, not {name}'s"
         if seat not in keys or not mv.signs_with(keys[seat]):
             return line.seq, f"the move is not signed by {name}'s key (a forgery)"
-        k = used.get(mv.signature, 0)
-        used[mv.signature] = k + 1
+        sig = bytes.fromhex(mv.signature)
+        k = used.get(sig, 0)
+        used[sig] = k + 1
         cmds = mv.all_commands
-        if k >= len(cmds) or (not line.redacted and cmds[k] != game.format_command(command)):
+        if k >= len(cmds):
+            return line.seq, f"{name}'s move file is used again on this line (a replay of an older move)"
+        if k == 0:
+            where = _position_problem(mv, line.seq, hashes, states, seat)
+            if where is not None:
+                return line.seq, where
+        if not line.redacted and cmds[k] != game.format_command(command):
             return line.seq, f"the move on this line is not the one {name} signed"
         checked += 1
     return None, checked
+
+
+def _why(exc: Exception) -> str:
+    return str(exc).partition(": ")[2] or str(exc)
+
+
+def _position_problem(mv: MoveFile, seq: int, hashes: list[str], states: _States, seat: int) -> str | None:
+    """Why a move file's position does not fit the line it opens at ``seq``, or None.
+    [CL-S3] The move was made on this chain before its line (the hash it names is
+    the chain's at its seq), and, made at an older position, the seat's decision
+    then is the one pending at the line (as the host's ``apply`` requires)."""
+    if not 0 <= mv.seq < seq:
+        return f"the move file was made at seq {mv.seq}, not before this line (seq {seq})"
+    if not same_hex(mv.hash, hashes[mv.seq], statements.HASH_HEX):
+        return f"the move file was made against another position (its hash is not this chain's at seq {mv.seq})"
+    if mv.seq == seq - 1 or not states.can_check(seat):
+        return None
+    then, now = states.key(mv.seq, seat), states.key(seq - 1, seat)
+    if then is None or then != now:
+        return (
+            f"the move file was made at seq {mv.seq}, and the seat's decision changed before this line "
+            "(an old move applied out of its place)"
+        )
+    return None
+
+
+class _States:
+    """States after each seq of the log, folded on demand from its lines (only
+    moves made at an older position need them).  In a view, only the view's own
+    seat's decisions are compared (another seat's depends on what it hides)."""
+
+    def __init__(self, game: Any, events: Sequence[Any], own: int | None) -> None:
+        self.game, self.events, self.own = game, events, own
+        self.after: list[Any] = []
+
+    def can_check(self, seat: int) -> bool:
+        return self.own is None or seat == self.own
+
+    def key(self, seq: int, seat: int) -> bytes | None:
+        while len(self.after) < seq:
+            prev = self.after[-1] if self.after else None
+            self.after.append(self.game.apply(prev, self.events[len(self.after)]))
+        if seq == 0:
+            return None
+        key: bytes | None = self.game.decision_key(self.after[seq - 1], seat)
+        return key
+
+
+def seat_key_note(log: LogFile, events: Sequence[Any], mine: str | None) -> tuple[bool, str]:
+    """A player's check of her own view: her seat was taken (and so played) with
+    *her* key.  ``mine``: her public key (hex; None when she has none at hand).
+    Returns (ok, what to say)."""
+    h, d = log.header, log.header.definition
+    if not d.host_key or h.view not in d.players:
+        return True, ""
+    seat = d.players.index(h.view)
+    joined = next((e for e in events if type(e) is Joined and e.seat == seat), None)
+    if joined is None:
+        return True, f"{h.view} has not joined yet"
+    if mine is None:
+        return True, (
+            f"{h.view}'s seat played with key {joined.public_key[:12]}… (not compared: no key of "
+            f"{h.view}'s at hand; give --key)"
+        )
+    if not same_hex(joined.public_key, mine, KEY_HEX):
+        return False, (
+            f"{h.view}'s seat was taken with key {joined.public_key[:12]}…, not with your key "
+            f"{mine[:12]}… (someone else plays your seat)"
+        )
+    return True, f"{h.view}'s seat played with your key {mine[:12]}…"

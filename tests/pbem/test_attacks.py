@@ -16,7 +16,7 @@ from core.card_city.game import GAME as CARD_CITY
 from core.rng import Rng, deal_seed
 from events.service import GameService
 from events.signing import load_private_pem, new_private_key, public_hex, sign
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+from events.statements import MOVE_FORMAT, seat_secret, signed_join, signed_move
 from events.store import SqliteStore
 from replay.logfile import LogFile
 from replay.sources import export
@@ -37,6 +37,12 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
     t.join_all()
     assert len(legal_of(t, to_act(t)[0])) >= 2, "this table's first player needs two legal commands"
     return t
+
+
+def canon(data: object) -> str:
+    """A statement edited and written back in its one spelling (so the check past
+    the canonical form is the one attacked)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 def refused(table: Table, *args: str, code: int = 2) -> str:
@@ -69,7 +75,7 @@ def test_an_altered_move_file_is_refused(table: Table, tmp_path: Path) -> None:
     f = move_file(table, first, [options[0]], tmp_path / "m.json")
     data = json.loads(f.read_text())
     data["commands"] = [options[-1]]
-    f.write_text(json.dumps(data))
+    f.write_text(canon(data))
     assert "does not verify" in refused(table, "apply", str(f))
 
 
@@ -88,7 +94,7 @@ def test_an_unsigned_move_or_a_direct_move_is_refused(table: Table, tmp_path: Pa
     f = move_file(table, first, [legal_of(table, first)[0]], tmp_path / "m.json")
     data = json.loads(f.read_text())
     data["signature"] = ""
-    f.write_text(json.dumps(data))
+    f.write_text(canon(data))
     assert "not signed" in refused(table, "apply", str(f))
     assert "played by email" in refused(table, "move", table.gid, "--as", first, legal_of(table, first)[0])
 
@@ -197,7 +203,7 @@ def test_the_host_cannot_pass_off_a_move_as_a_players(table: Table, tmp_path: Pa
     table.host.ok("export", table.gid, "-o", str(full))
     assert "valid" in table.host.ok("verify", str(full))
     lines = [json.loads(x) for x in full.read_text().splitlines()]
-    moved = next(x for x in lines[1:] if x.get("signed") and x["signed"]["format"] == "citylog-move/2")
+    moved = next(x for x in lines[1:] if x.get("signed") and x["signed"]["format"] == MOVE_FORMAT)
     host_key = load_private_pem((table.host.home / "keys" / "host.key").read_bytes(), "host.key")
     statement = dict(moved["signed"], public_key=public_hex(host_key), signature="")
     statement["signature"] = sign(host_key, "move", {k: v for k, v in statement.items() if k != "signature"})
@@ -219,14 +225,14 @@ def test_hostile_keys_invitations_and_joins_are_refused(table: Table, tmp_path: 
     table.host.ok("invite", table.gid, "--as", "alice", "-o", str(tmp_path / "inv.json"))
     inv = json.loads((tmp_path / "inv.json").read_text())
     inv["definition"]["players"] = ["alice", "mallory"]
-    (tmp_path / "inv.json").write_text(json.dumps(inv))
+    (tmp_path / "inv.json").write_text(canon(inv))
     code, _, err = table.players["alice"].run("join", str(tmp_path / "inv.json"), "--as", "alice")
     assert code == 2 and "not signed by the host" in err
     # an invitation handed to the host, and a join for a game that does not exist
     assert "citylog join" in refused(table, "apply", str(tmp_path / "inv.json"))
     joined = json.loads((table.inbox / "applied" / f"{table.gid}-join-bob.json").read_text())
     joined["game_id"] = "feedface"
-    (tmp_path / "j.json").write_text(json.dumps(joined))
+    (tmp_path / "j.json").write_text(canon(joined))
     assert "feedface" in refused(table, "apply", str(tmp_path / "j.json"))
 
 
@@ -240,9 +246,10 @@ def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatc
     monkeypatch.setattr("events.service.deal_seed", lambda seed, entropies: deal_seed("rigged", entropies))
     keys = [new_private_key() for _ in players]
     genesis = store.get_game(gid).genesis
+    rec = store.get_game(gid)
     for i, p in enumerate(players):
-        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), f"{i:032x}")
-        svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+        secret = seat_secret(rec.seed or "", rec.salt, genesis, i)
+        svc.join(signed_join(keys[i], gid, genesis, p, f"{i:032x}", secret))
     while True:
         loaded = svc.load(gid)
         actors = CARD_CITY.to_act(loaded.state)
@@ -250,9 +257,7 @@ def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatc
             break
         seat = actors[0]
         cmd = CARD_CITY.format_command(next(iter(CARD_CITY.legal(loaded.state, seat))))
-        mv = MoveFile(MOVE_FORMAT, gid, players[seat], loaded.version, loaded.head_hash, commands=(cmd,),
-                      public_key=public_hex(keys[seat]))
-        svc.submit_move(msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv))))
+        svc.submit_move(signed_move(keys[seat], gid, players[seat], loaded.version, loaded.head_hash, (cmd,)))
     view = export(svc, gid, "alice")
     assert view.header.seed == "committed"
     verdict = verify(view, sealed=False)

@@ -21,7 +21,7 @@ from core import registry
 from core.rng import Rng
 from events.service import GameService
 from events.signing import new_private_key, public_hex, sign
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+from events.statements import MoveFile, seat_secret, signed_join, signed_move
 from events.store import SqliteStore
 from replay.logfile import LogFile
 from replay.sources import export
@@ -38,12 +38,12 @@ def play_by_email(name: str, n: int, seed: int, options: dict[str, str]) -> tupl
     svc = GameService(SqliteStore(":memory:"))
     host = new_private_key()
     gid = svc.create(name, players, seed=f"law-{seed}", options=options, host_key=public_hex(host))
-    genesis = svc.store.get_game(gid).genesis
+    rec = svc.store.get_game(gid)
     keys = [new_private_key() for _ in players]
     for i, p in enumerate(players):
         entropy = hashlib.sha256(f"entropy-{seed}-{i}".encode()).hexdigest()[:32]
-        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), entropy)
-        svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
+        svc.join(signed_join(keys[i], gid, rec.genesis, p, entropy, secret))
     rng = Rng.derive(f"law-{seed}", 0, "test")
     for _ in range(5000):
         loaded = svc.load(gid)
@@ -53,9 +53,7 @@ def play_by_email(name: str, n: int, seed: int, options: dict[str, str]) -> tupl
         seat = actors[rng.below(len(actors))]
         options_ = list(game.legal(loaded.state, seat))
         command = game.format_command(options_[rng.below(len(options_))])
-        mv = MoveFile(MOVE_FORMAT, gid, players[seat], loaded.version, loaded.head_hash,
-                      commands=(command,), public_key=public_hex(keys[seat]))
-        svc.submit_move(msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv))))
+        svc.submit_move(signed_move(keys[seat], gid, players[seat], loaded.version, loaded.head_hash, (command,)))
     return svc, gid, lambda b: sign(host, "export", b)
 
 
@@ -114,17 +112,15 @@ class _Seat:
         self.players = ["p0", "p1", "p2"]
         self.gid = self.svc.create("card-city", self.players, seed=f"c-{seed}", host_key=public_hex(new_private_key()),
                                    salt="00" * 16)
-        genesis = self.svc.store.get_game(self.gid).genesis
+        rec = self.svc.store.get_game(self.gid)
         self.keys = [new_private_key() for _ in self.players]
         for i, p in enumerate(self.players):
-            jf = JoinFile(JOIN_FORMAT, self.gid, genesis, p, public_hex(self.keys[i]), f"{seed:032x}"[-32:])
-            self.svc.join(msgspec.structs.replace(jf, signature=sign(self.keys[i], "join", body(jf))))
+            secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
+            self.svc.join(signed_join(self.keys[i], self.gid, rec.genesis, p, f"{seed:032x}"[-32:], secret))
 
     def file(self, seat: int, command: str) -> MoveFile:
         loaded = self.svc.load(self.gid)
-        mv = MoveFile(MOVE_FORMAT, self.gid, self.players[seat], loaded.version, loaded.head_hash,
-                      commands=(command,), public_key=public_hex(self.keys[seat]))
-        return msgspec.structs.replace(mv, signature=sign(self.keys[seat], "move", body(mv)))
+        return signed_move(self.keys[seat], self.gid, self.players[seat], loaded.version, loaded.head_hash, (command,))
 
 
 @FEWER

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pbem_mail import Table, to_act
+from pbem_mail import Table, dump, to_act
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -64,7 +64,10 @@ def test_a_game_waiting_for_its_players_says_so(tmp_path: Path) -> None:
     assert "alice joins" in explained and "entropy goes into the deal" in explained
 
 
-def test_an_old_unsigned_move_file_still_applies_to_a_game_without_pbem(tmp_path: Path) -> None:
+def test_an_old_move_file_format_is_refused_naming_it(tmp_path: Path) -> None:
+    """Issue 22 [CL-S1]: older formats had no single encoding; they are refused
+    with a one-line reason (a move file is remade from the view), even for a
+    game without --pbem, and the database is unchanged."""
     table = Table(tmp_path, "card-city", ["alice", "bob"])
     gid = json.loads(table.host.ok("new", "card-city", "--players", "ann,bob", "--json"))["game_id"]
     shown = json.loads(table.host.ok("show", gid, "--json"))
@@ -75,7 +78,10 @@ def test_an_old_unsigned_move_file_still_applies_to_a_game_without_pbem(tmp_path
     head = json.loads(full.read_text().splitlines()[-1])["hash"]
     old = {"format": "citylog-move/1", "game_id": gid, "player": who, "command": first, "seq": shown["seq"],
            "hash": head}
-    (tmp_path / "old.json").write_text(json.dumps(old))
-    assert f"{shown['seq'] + 1}" in table.host.ok("apply", str(tmp_path / "old.json"))
+    (tmp_path / "old.json").write_text(json.dumps(old, sort_keys=True, separators=(",", ":")))
+    before = dump(table.host.db)
+    code, _, err = table.host.run("apply", str(tmp_path / "old.json"))
+    assert code == 2 and "citylog-move/1" in err and err.count("\n") == 1, err
+    assert dump(table.host.db) == before
     code, _, err = table.host.run("inbox", str(tmp_path / "nowhere"))
     assert code == 2 and "no directory" in err
