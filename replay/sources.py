@@ -118,12 +118,15 @@ def read_path(path: Path) -> LogFile:
 
 def read_with_notes(path: Path) -> tuple[LogFile, list[Note]]:
     """A log file and the notes it carries (a text record's ``{comments}``)."""
+    from replay.bounded import read_regular
+
+    # bounded while reading, regular files only: /dev/zero, a FIFO or a sparse
+    # multi-gigabyte file is refused in one line, never read whole
+    data = read_regular(path, logfile.MAX_FILE_CHARS, "log file")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise logfile.LogFileError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise logfile.LogFileError(f"{path}: cannot read ({exc.strerror})") from None
     text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
     from replay import record as text_record
 
@@ -149,7 +152,15 @@ def stored_log(service: GameService, game_id: str) -> LogFile:
         if not (type(r.seq) is int and type(r.type) is str and type(r.payload) is bytes
                 and type(r.prev_hash) is str and type(r.hash) is str):
             raise ServiceError(f"{game_id}:{number}: a damaged events row (a column holds the wrong kind of value)")
-    return logfile.from_records(header_of(record), records)
+    log = logfile.from_records(header_of(record), records)
+    if record.pbem:  # the signed move and join files behind the lines, as an export carries them
+        from replay.trust import attach_signed
+
+        try:
+            attach_signed(log, store.signed(game_id))
+        except (msgspec.DecodeError, RecursionError):
+            raise ServiceError(f"{game_id}: a damaged signed row (not a JSON statement)") from None
+    return log
 
 
 def open_log(service: GameService, ref: str, player: str | None = None) -> LogFile:
