@@ -13,20 +13,26 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.context import state
+from cli.context import keys_folder, state
 from cli.errors import guarded
 from cli.output import emit_json, say
 from events.service import ServiceError
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from events.signing import BadKey, load_private_pem, new_private_key, private_pem, public_hex
-from events.store import default_db_path
+from events.signing import (
+    BadKey,
+    load_private_pem,
+    new_private_key,
+    private_pem,
+    public_hex,
+)
 
 
 def keys_dir(ctx: typer.Context) -> Path:
-    db = state(ctx).db or default_db_path()
-    return Path(db).expanduser().parent / "keys"
+    """Beside the SQLite database; the data directory's ``keys`` for a
+    ``postgresql://`` store (:func:`cli.context.keys_folder`)."""
+    return keys_folder(state(ctx).db)
 
 
 def _check_name(name: str) -> None:
@@ -35,14 +41,27 @@ def _check_name(name: str) -> None:
 
 
 def load_key(path: Path) -> Ed25519PrivateKey:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ServiceError(f"no key file {path}") from None
+    from replay.bounded import read_regular
+
+    data = read_regular(path, MAX_KEY_FILE, "key file")  # regular files only, bounded while read
     try:
         return load_private_pem(data, str(path))
     except BadKey as exc:
         raise ServiceError(str(exc)) from None
+
+
+MAX_KEY_FILE = 16 << 10
+"""A key file longer than this (16 KiB; a PEM key is about 120 bytes) is refused unread."""
+
+
+def _public_of(pub: Path) -> str | None:
+    """The hex in a ``.pub`` file, None if it is not a small regular text file."""
+    from replay.bounded import FileRefused, read_text
+
+    try:
+        return read_text(pub, MAX_KEY_FILE, "public key file").strip()
+    except FileRefused:
+        return None
 
 
 def key_for(ctx: typer.Context, name: str, path: Path | None) -> Ed25519PrivateKey:
@@ -64,7 +83,7 @@ def key_with_public(ctx: typer.Context, public: str, path: Path | None) -> Ed255
         return key
     folder = keys_dir(ctx)
     for pub in sorted(folder.glob("*.pub")) if folder.is_dir() else []:
-        if pub.read_text(encoding="utf-8").strip() == public:
+        if _public_of(pub) == public:
             return load_key(pub.with_suffix(".key"))
     raise ServiceError(f"the host key of this game is not in {folder}; give --key PATH")
 

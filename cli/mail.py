@@ -24,11 +24,13 @@ from cli.context import game_id as resolve_game
 from cli.context import game_or_file, service
 from cli.errors import guarded
 from cli.games import legal_commands
+from cli.inputs import check_statement, read_small_text
 from cli.keys import key_for, key_with_public
 from cli.output import emit_json, out_path, safe_name, say, write_file
 from cli.play import report
 from events import statements
 from events.envelope import genesis_hash
+from events.limits import FieldTooLong
 from events.service import GameService, ServiceError, StaleMove
 from events.signing import public_hex, sign
 from events.statements import (
@@ -138,13 +140,13 @@ def join(
 
 
 def read_statement(path: Path) -> statements.Statement:
-    from cli.inputs import read_small_text
-
     data = read_small_text(path, 1 << 20).encode()  # missing, too long, not UTF-8: one line
     try:
-        return statements.decode(data, str(path))
+        st = statements.decode(data, str(path))
     except StatementError as exc:
         raise ServiceError(str(exc)) from None
+    check_statement(st, str(path))  # no field longer than events.limits allows
+    return st
 
 
 def apply_file(svc: GameService, st: statements.Statement) -> list[Any]:
@@ -301,8 +303,10 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
             found.append((path, None, str(exc)))
             continue
         try:
-            found.append((path, statements.decode(data, path.name), ""))
-        except StatementError as exc:
+            st = statements.decode(data, path.name)
+            check_statement(st, path.name)
+            found.append((path, st, ""))
+        except (StatementError, FieldTooLong) as exc:
             found.append((path, None, str(exc)))
     failed = 0
 

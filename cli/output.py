@@ -33,7 +33,7 @@ _FOREIGN_CONTROLS.update(CONTROL_CODES)
 
 
 def clean(text: str) -> str:
-    """``text`` without a single terminal control character: no escape sequence
+    r"""``text`` without a single terminal control character: no escape sequence
     (ESC, CSI, OSC: colours, cursor moves, a rewritten title, a hyperlink), no
     carriage return or backspace that overprints, no bidi override that
     reorders what is shown — only printable text, tabs and line breaks.

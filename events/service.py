@@ -11,9 +11,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from msgspec.structs import replace
-from typing import Any
 
 from core import registry
 from core.autoplay import next_command
@@ -23,14 +23,16 @@ from core.engine import (
     IllegalCommand,
     RulesError,
     checked_step,
-    step_as,
     normalize_options,
+    step_as,
 )
 from core.rng import deal_seed, seed_commitment
 from core.seats import Joined, joins
 from events import statements
 from events.codec import decoder_for, to_item
 from events.envelope import GameDefinition, Recorded
+from events.limits import MAX_NOTE as _MAX_NOTE
+from events.limits import MAX_SEED, check_length
 from events.signing import is_public_hex
 from events.statements import JoinFile, MoveFile
 from events.store import SIM_TAG, EventStore, GameNotFound, GameRecord, new_game_id
@@ -86,13 +88,17 @@ def check_text(what: str, text: str) -> str:
         raise ServiceError(f"{what} is not valid UTF-8 text") from None
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise ServiceError(f"{what} must not contain control characters")
+    check_length(what, text, MAX_SEED)
     return text
 
 
 def check_players(players: Sequence[str]) -> None:
     """Names: each usable text, none twice, none starting with '-' (an option's look)."""
+    from events.limits import MAX_PLAYER_NAME
+
     for name in players:
         check_text("a player's name", name)
+        check_length("a player's name", name, MAX_PLAYER_NAME)
         if name != name.strip() or name.startswith("-"):
             raise ServiceError(f"player name {name!r}: no leading '-' and no surrounding spaces")
     if len(set(players)) != len(players):
@@ -634,7 +640,7 @@ class GameService:
             self._cache.pop(gid, None)
         return order
 
-    MAX_NOTE = 2000
+    MAX_NOTE = _MAX_NOTE  # events.limits
 
     def note(self, game_id: str, seq: int, text: str) -> None:
         """Attach a note to event ``seq`` (outside the hash chain: the game is unchanged)."""

@@ -7,6 +7,7 @@ or a path to an exported file; :func:`open_log` decides which.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,6 +153,9 @@ def stored_log(service: GameService, game_id: str) -> LogFile:
         if not (type(r.seq) is int and type(r.type) is str and type(r.payload) is bytes
                 and type(r.prev_hash) is str and type(r.hash) is str):
             raise ServiceError(f"{game_id}:{number}: a damaged events row (a column holds the wrong kind of value)")
+    problem = logfile.salt_problem(record.salt)
+    if problem is not None:
+        raise ServiceError(f"{game_id}: {problem} (the games row was edited)")
     log = logfile.from_records(header_of(record), records)
     if record.pbem:  # the signed move and join files behind the lines, as an export carries them
         from replay.trust import attach_signed
@@ -199,7 +203,7 @@ def import_log(
     h = log.header
     parent = _lineage(service, log)
     record = GameRecord.of(
-        new_game_id(),
+        _imported_id(service, log),
         h.definition,
         seed=h.seed,
         bots=_checked_bots(service, log, bots or {}),
@@ -225,6 +229,27 @@ def import_log(
         for note in notes or ():
             store.add_note(record.id, note.seq, note.text)
     return record.id
+
+
+_PBEM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _imported_id(service: GameService, log: LogFile) -> str:
+    """A new id; a play-by-email game keeps its own, which every signed move and
+    join file (and the host's seal) names, so the imported game still verifies."""
+    h = log.header
+    if not h.definition.host_key:
+        return new_game_id()
+    if h.game_id is None or not _PBEM_ID.fullmatch(h.game_id):
+        raise ServiceError("not imported: a play-by-email log must name its game id (letters, digits, - and _)")
+    try:
+        service.store.get_game(h.game_id)
+    except GameNotFound:
+        return h.game_id
+    raise ServiceError(
+        f"not imported: game {h.game_id} is already in this database "
+        "(a play-by-email game keeps its id: its signed files name it)"
+    )
 
 
 def _lineage(service: GameService, log: LogFile) -> str | None:
