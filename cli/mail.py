@@ -375,26 +375,14 @@ MAX_STATEMENT = 1 << 20
 
 
 def _recorded(svc: GameService, st: statements.Statement) -> bool:
-    """The statement (by its decoded signature) is already in its game's signed record."""
-    sig = getattr(st, "signature", None)
-    if not sig:
-        return False
+    """The very statement (its one canonical encoding, signature included) is
+    already in its game's signed record: applied by an earlier or a concurrent
+    run.  A file differing in anything, signature or content, is not."""
     try:
-        mine = bytes.fromhex(sig)
         rows = svc.store.signed(st.game_id).values()
-    except Exception:  # noqa: BLE001 - an unknown game or odd signature is refused when applied
+    except Exception:  # noqa: BLE001 - an unknown game is refused when applied
         return False
-    for raw in rows:
-        try:
-            theirs = _sig_dec.decode(raw).get("signature")
-            if isinstance(theirs, str) and bytes.fromhex(theirs) == mine:
-                return True
-        except (msgspec.DecodeError, ValueError):
-            continue
-    return False
-
-
-_sig_dec = msgspec.json.Decoder(dict[str, Any])
+    return statements.encode(st) in rows
 
 
 def _prepare(target: Path) -> None:
