@@ -113,8 +113,14 @@ def write_text(text: str) -> None:
     sys.stdout.write(clean(text) if is_terminal() else text)
 
 
+_JSON_ESCAPES = {c: f"\\u{c:04x}" for c in _FOREIGN_CONTROLS if c >= 0x7F}
+
+
 def emit_json(value: Any) -> None:
-    sys.stdout.write(_json.encode(msgspec.to_builtins(value)).decode() + "\n")
+    """One JSON value on a line.  The encoder escapes C0 controls; DEL, C1 and
+    bidi controls (legal raw in JSON, and read by some terminals) are written
+    as ``\\uXXXX`` too — the same value to any JSON reader, inert on a terminal."""
+    sys.stdout.write(_json.encode(msgspec.to_builtins(value)).decode().translate(_JSON_ESCAPES) + "\n")
 
 
 def is_terminal() -> bool:

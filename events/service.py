@@ -86,7 +86,7 @@ def check_text(what: str, text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise ServiceError(f"{what} is not valid UTF-8 text") from None
-    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+    if not text.isprintable():  # C0, DEL, C1, bidi overrides, zero-width marks: nothing that hides or drives
         raise ServiceError(f"{what} must not contain control characters")
     check_length(what, text, MAX_SEED)
     return text
