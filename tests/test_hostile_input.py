@@ -13,6 +13,7 @@ line, and the database is unchanged after a refusal.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -20,7 +21,7 @@ import re
 import resource
 import signal
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -446,13 +447,14 @@ class _Hung(Exception):
     pass
 
 
-def _bounded_run(world: World, args: list[str], seconds: int = 20) -> tuple[int, str, str]:
-    """A command in-process with a watchdog (a hang on a FIFO fails the test, it
-    does not stall it) and an address-space limit (reading /dev/zero or a giant
-    whole fails with MemoryError, instead of taking the machine's memory)."""
+@contextlib.contextmanager
+def _watchdog(what: object, seconds: int = 20) -> Iterator[None]:
+    """A hang (on a FIFO) fails the test instead of stalling it, and reading
+    /dev/zero or a giant whole fails with MemoryError (an address-space limit)
+    instead of taking the machine's memory."""
 
     def hung(signum: int, frame: Any) -> None:
-        raise _Hung(f"{args}: hung for {seconds} s")
+        raise _Hung(f"{what}: hung for {seconds} s")
 
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     with open("/proc/self/statm") as statm:
@@ -461,11 +463,17 @@ def _bounded_run(world: World, args: list[str], seconds: int = 20) -> tuple[int,
     signal.alarm(seconds)
     resource.setrlimit(resource.RLIMIT_AS, (in_use + (1 << 30), hard))
     try:
-        result = CliRunner().invoke(app, ["--db", str(world.db), *args])
+        yield
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+def _bounded_run(world: World, args: list[str], seconds: int = 20) -> tuple[int, str, str]:
+    """A command in-process under :func:`_watchdog`."""
+    with _watchdog(args, seconds):
+        result = CliRunner().invoke(app, ["--db", str(world.db), *args])
     exc = result.exception
     assert exc is None or isinstance(exc, SystemExit), f"{args}: internal error {exc!r}"
     return result.exit_code, result.stdout, result.stderr
@@ -507,12 +515,8 @@ def test_key_files_are_read_bounded_and_regular_only(world: World) -> None:
     from events.service import ServiceError
 
     for kind, path in _special(world.root / "special").items():
-        signal.alarm(20)
-        try:
-            with pytest.raises(ServiceError) as refused:
-                load_key(path)
-        finally:
-            signal.alarm(0)
+        with _watchdog(kind), pytest.raises(ServiceError) as refused:
+            load_key(path)
         assert str(path) in str(refused.value) and "\n" not in str(refused.value), kind
 
 
