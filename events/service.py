@@ -649,6 +649,8 @@ class GameService:
             raise ServiceError(f"--at must be between 1 and {version}, not {seq}")
         if not text.strip():
             raise ServiceError("a note needs some text")
+        if not text.replace("\n", "").replace("\t", "").isprintable():
+            raise ServiceError("a note must not contain control characters (line breaks and tabs are fine)")
         if len(text) > self.MAX_NOTE:
             raise ServiceError(f"a note is at most {self.MAX_NOTE} characters, not {len(text)}")
         self.store.add_note(game_id, seq, text)

@@ -177,7 +177,8 @@ def read(handle: IO[str], source: str = "log") -> LogFile:
 
 
 def _long_field(header: Header) -> str | None:
-    """Why a header's names are too long (:mod:`events.limits`), or None."""
+    """Why a header's names are too long (:mod:`events.limits`) or hold a control
+    character (no game citylog makes has one), or None."""
     from events.limits import MAX_GAME_ID, FieldTooLong, check_length, check_names
 
     try:
@@ -187,6 +188,9 @@ def _long_field(header: Header) -> str | None:
         check_names("a player's name", header.definition.players)
     except FieldTooLong as exc:
         return str(exc)
+    named = [header.game_id, header.parent, header.view, *header.definition.players]
+    if any(isinstance(x, str) and not x.isprintable() for x in named):
+        return "a game id or a player's name holds a control character"
     return None
 
 

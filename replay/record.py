@@ -345,6 +345,8 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
                         f"(seqs {last_first}..{len(events)})"
                     )
             note = unescape_comment(inner)
+            if not note.replace("\n", "").replace("\t", "").isprintable():
+                raise RecordError(f"{source}:{number}: a comment holds a control character")
             if len(note) > MAX_NOTE:
                 raise RecordError(f"{source}:{number}: a comment is at most {MAX_NOTE} characters, not {len(note)}")
             notes.append(Note(seq, note))

@@ -571,8 +571,10 @@ NASTY = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e\r"
 
 def test_escape_sequences_from_files_notes_and_names_never_reach_the_terminal(world: World, tmp_path: Path) -> None:
     """Every printed piece of foreign text goes through one cleaner (cli.output.clean):
-    player names and a game id inside a log, a note, an inbox file's name (on main:
-    ESC and CSI printed raw by show, log, legal, note and inbox)."""
+    a note written into the database behind citylog's back, an inbox file's name;
+    control characters in a log's names or game id are refused where the file is
+    read, and in a note where it is added (on main: ESC and CSI printed raw by
+    show, log, legal, note and inbox)."""
     doc = world.docs["card-city.live"].decode().splitlines()
     header = json.loads(doc[0])
     header["game_id"] = "g" + NASTY
@@ -590,7 +592,10 @@ def test_escape_sequences_from_files_notes_and_names_never_reach_the_terminal(wo
     svc = GameService(SqliteStore(db))
     gid = svc.create("card-city", ["ann", "bob"], seed="nasty", bots={1: "greedy"})
     svc.store.close()
-    for args in (["note", gid, "--at", "1", "look" + NASTY], ["note", gid], ["note", gid, "--json"]):
+    result = CliRunner().invoke(app, ["--db", str(db), "note", gid, "--at", "1", "look" + NASTY])
+    assert result.exit_code == 2 and "control characters" in result.stderr  # refused where it enters
+    SqliteStore(db).add_note(gid, 1, "look" + NASTY)  # written behind citylog's back
+    for args in (["note", gid], ["note", gid, "--json"], ["export", gid, "--format", "text"]):
         result = CliRunner().invoke(app, ["--db", str(db), *args])
         assert result.exit_code == 0, result.stderr
         outputs.append((args, result.stdout + result.stderr))
@@ -602,7 +607,8 @@ def test_escape_sequences_from_files_notes_and_names_never_reach_the_terminal(wo
     outputs.append((["inbox"], result.stdout + result.stderr))
     for args, text in outputs:
         assert not FOREIGN.search(text), f"{args}: {FOREIGN.search(text)!r} in {text[:300]!r}"
-    assert "pwned" in outputs[0][1] or "pwned" in outputs[1][1]  # the text is shown, only its controls are gone
+    assert all("control character" in text for _, text in outputs[:6])  # no game has such names: refused
+    assert "pwned" in outputs[6][1] and "pwned" in outputs[8][1]  # a note is shown, only its controls are gone
 
 
 def test_a_default_file_name_never_leaves_its_folder(world: World, tmp_path: Path) -> None:
