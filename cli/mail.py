@@ -337,19 +337,10 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
             if _aside(path, "applied") is not None:
                 _tell(json, path, "applied", "already recorded")
             continue
-        moved: Path | None = None
         try:
-            with svc.store.transaction():
-                written = apply_file(svc, st)
-                moved = _aside(path, "applied")  # in the same step: the apply is undone if this fails
-                if moved is None:
-                    raise _Vanished
+            written = _apply_and_file(svc, st, path)
         except _Vanished:
             continue  # another run took the file; what this run did is rolled back
-        except BaseException:
-            if moved is not None:  # recorded nothing (the commit failed): the file goes back
-                os.rename(moved, path)
-            raise
         except StaleMove as exc:
             if _aside(path, "refused") is not None:
                 _tell(json, path, "stale", str(exc))
@@ -364,6 +355,25 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
     if not found and not json:
         say("inbox empty")
     return failed
+
+
+def _apply_and_file(svc: GameService, st: statements.Statement, path: Path) -> list[Any]:
+    """Apply ``st`` and move its file to DIR/applied in one step: the move is
+    made inside the transaction (so a failed move undoes the apply), and a
+    failed commit puts the file back (so the folder never says applied for
+    what the database did not record)."""
+    moved: Path | None = None
+    try:
+        with svc.store.transaction():
+            written = apply_file(svc, st)
+            moved = _aside(path, "applied")
+            if moved is None:
+                raise _Vanished
+    except BaseException:
+        if moved is not None:  # the commit failed: nothing recorded, the file goes back
+            os.rename(moved, path)
+        raise
+    return written
 
 
 class _Vanished(Exception):

@@ -219,6 +219,49 @@ def test_a_file_taken_while_it_is_applied_is_rolled_back(
     assert not (table.inbox / "applied" / join.name).exists()
 
 
+def test_a_failed_commit_puts_the_file_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other half: the file was moved inside the transaction, the commit
+    fails — nothing is recorded and the file is back in the inbox, not in applied/."""
+    import contextlib
+
+    from events.sqlite_store import SqliteStore as Store
+    from events.store import EnvironmentFailure
+
+    table = Table(tmp_path, "card-city", ["ann", "bob"])
+    table.host.ok("outbox", table.gid, str(table.outbox))
+    join = table.inbox / f"{table.gid}-join-ann.json"
+    table.players["ann"].ok("join", str(table.outbox / f"{table.gid}-invite-ann.json"), "--as", "ann", "-o", str(join))
+    before = dump(table.host.db)
+    real = Store.transaction
+
+    @contextlib.contextmanager
+    def failing(self):  # type: ignore[no-untyped-def]
+        with real(self) as store:
+            yield store
+            if self._depth == 1 and not join.exists():  # the outermost block, the file already moved
+                raise EnvironmentFailure("disk full at commit")
+
+    monkeypatch.setattr(Store, "transaction", failing)
+    code, out, err = table.host.run("inbox", str(table.inbox))
+    assert code == 4 and "disk full" in err, err + out
+    assert dump(table.host.db) == before
+    assert join.exists() and not (table.inbox / "applied" / join.name).exists()
+
+
+def test_a_refused_file_does_not_stop_the_others(tmp_path: Path) -> None:
+    table = Table(tmp_path, "card-city", ["ann", "bob"])
+    table.join_all()
+    first = to_act(table)[0]
+    good = move_file(table, first, [legal_of(table, first)[0]], table.inbox / "b-good.json")
+    bad = json.loads(good.read_text())
+    bad["commands"] = ["not a command"]
+    (table.inbox / "a-bad.json").write_text(json.dumps(bad))
+    code, out, _ = table.host.run("inbox", str(table.inbox))
+    assert code == 2
+    assert "a-bad.json: refused" in out and "b-good.json: applied" in out
+    assert (table.inbox / "refused" / "a-bad.json").exists() and (table.inbox / "applied" / "b-good.json").exists()
+
+
 def test_a_file_already_recorded_is_moved_aside_not_applied_twice(tmp_path: Path) -> None:
     table = Table(tmp_path, "card-city", ["ann", "bob"])
     table.join_all()
