@@ -9,6 +9,7 @@ not created.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import typer
@@ -39,6 +40,27 @@ class AppState:
         return self._service
 
 
+def data_dir() -> Path:
+    """citylog's data directory: ``$XDG_DATA_HOME/citylog``, else ``~/.local/share/citylog``."""
+    import os
+
+    data_home = os.environ.get("XDG_DATA_HOME")
+    base = Path(data_home).expanduser() if data_home else Path.home() / ".local" / "share"
+    return base / "citylog"
+
+
+def keys_folder(db: str | None) -> Path:
+    """Where the keys of the store ``db`` live: beside a SQLite file
+    (``DIR/keys`` for ``DIR/citylog.db``); for a ``postgresql://`` store, which
+    has no folder, the data directory's ``keys`` (never a path made from the URL)."""
+    from events.store import default_db_target, is_url
+
+    target = db or default_db_target()
+    if is_url(target):
+        return data_dir() / "keys"
+    return Path(target).expanduser().parent / "keys"
+
+
 def state(ctx: typer.Context) -> AppState:
     obj = ctx.find_root().obj
     if not isinstance(obj, AppState):
@@ -60,8 +82,6 @@ def game_id(ctx: typer.Context, ref: str, readonly: bool = False) -> str:
 def game_or_file(ctx: typer.Context, ref: str, readonly: bool = False) -> str:
     """``ref`` if it is an existing file (a file always wins, as before), else the
     id of the game it names; "no game or file" if neither."""
-    from pathlib import Path
-
     from events.service import ServiceError
     from events.store import GameNotFound
 

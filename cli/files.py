@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from cli.context import game_id as resolve_game, game_or_file, service
+from cli.context import game_id as resolve_game
+from cli.context import game_or_file, service
 from cli.errors import fail, guarded
 from cli.games import parse_bots
 from cli.mail import export_bytes
-from cli.output import emit_json, say, write_file
+from cli.output import emit_json, say, write_file, write_text
 from replay import logfile
 from replay.sources import export_record, import_log, read_with_notes
 
@@ -77,7 +77,7 @@ def export(
     else:
         raise fail(f"--format is jsonl, text or html, not {format!r}")
     if out is None:
-        sys.stdout.write(text)
+        write_text(text)
     else:
         write_file(out, text.encode(), force)
         if json:
@@ -154,7 +154,7 @@ def picture(
     ref = game_or_file(ctx, ref)
     svg = draw(open_log(service(ctx), ref), at, as_)
     if out is None:
-        sys.stdout.write(svg)
+        write_text(svg)
     else:
         write_file(out, svg.encode("utf-8"), force)
         if json:

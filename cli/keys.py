@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.context import state
+from cli.context import keys_folder, state
 from cli.errors import guarded
 from cli.output import emit_json, say
 from events.service import ServiceError
@@ -32,16 +32,12 @@ from events.signing import (
     public_hex,
     same_hex,
 )
-from events.store import default_db_path
 
 
 def keys_dir(ctx: typer.Context) -> Path:
-    """The key store: ``keys/`` beside a database file; for a database named by
-    URL (``postgresql://…``), beside the default database file (a URL is no path)."""
-    db = str(state(ctx).db or default_db_path())
-    if "://" in db:
-        db = str(default_db_path())
-    return Path(db).expanduser().parent / "keys"
+    """Beside the SQLite database; the data directory's ``keys`` for a
+    ``postgresql://`` store (:func:`cli.context.keys_folder`)."""
+    return keys_folder(state(ctx).db)
 
 
 def _check_name(name: str) -> None:

@@ -8,23 +8,29 @@ overwrites without ``--force``.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import secrets
-import shutil
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import msgspec
 import typer
 
-from cli.context import game_id as resolve_game, game_or_file, service
+from cli.context import game_id as resolve_game
+from cli.context import game_or_file, service
 from cli.errors import guarded
 from cli.games import legal_commands
+from cli.inputs import check_statement, read_small_text
 from cli.keys import key_for, key_with_public
-from cli.output import emit_json, out_path, say, write_file
+from cli.output import emit_json, out_path, safe_name, say, write_file
 from cli.play import report
 from events import statements
 from events.envelope import genesis_hash
+from events.limits import FieldTooLong
 from events.service import GameService, ServiceError, StaleMove
 from events.signing import KEY_HEX, is_public_hex, public_hex, same_hex, sign
 from events.statements import (
@@ -37,7 +43,9 @@ from events.statements import (
     seat_secret,
     signed_join,
 )
+from events.store import EnvironmentFailure
 from replay import logfile
+from replay.bounded import FileRefused, entries, read_regular
 from replay.sources import export as export_log
 from replay.sources import fold_log, open_log
 
@@ -155,13 +163,13 @@ def join(
 
 
 def read_statement(path: Path) -> statements.Statement:
-    from cli.inputs import read_small_text
-
     data = read_small_text(path, 1 << 20).encode()  # missing, too long, not UTF-8: one line
     try:
-        return statements.decode(data, str(path))
+        st = statements.decode(data, str(path))
     except StatementError as exc:
         raise ServiceError(str(exc)) from None
+    check_statement(st, str(path))  # no field longer than events.limits allows
+    return st
 
 
 def apply_file(svc: GameService, st: statements.Statement) -> list[Any]:
@@ -212,12 +220,14 @@ def outbox(
     game_id = resolve_game(ctx, game_id)
     svc = service(ctx)
     loaded = svc.load(game_id)
+    if folder.exists() and not folder.is_dir():
+        raise ServiceError(f"{folder} is not a directory")
     folder.mkdir(parents=True, exist_ok=True)
     waiting = svc.waiting_to_join(loaded)
     wrote = 0
     if waiting:
         for player in waiting:
-            path = folder / f"{game_id}-invite-{player}.json"
+            path = folder / safe_name(f"{game_id}-invite-{player}.json")
             if not path.exists():
                 invite(ctx, game_id, player, str(path), key, False, json)
                 wrote += 1
@@ -227,7 +237,7 @@ def outbox(
     tag = f"seq{loaded.version}" if actors else "final"
     for seat in seats:
         player = loaded.players[seat]
-        path = folder / f"{game_id}-{tag}-{player}.jsonl"
+        path = folder / safe_name(f"{game_id}-{tag}-{player}.jsonl")
         if path.exists() or (actors and _still_current(svc, loaded, folder, seat)):
             continue
         data, n = export_bytes(ctx, svc, game_id, player, key)
@@ -245,11 +255,12 @@ def _still_current(svc: GameService, loaded: Any, folder: Path, seat: int) -> bo
     """The seat already has a view in DIR whose decision is the one pending now
     (other seats acted meanwhile; their moves commute): no new view is needed."""
     player = loaded.players[seat]
-    prefix = f"{loaded.record.id}-seq"
+    prefix = safe_name(f"{loaded.record.id}-seq")
+    suffix = safe_name(f"-{player}.jsonl")
     seqs = []
-    for p in folder.glob(f"{prefix}*-{player}.jsonl"):
-        middle = p.name[len(prefix):-len(f"-{player}.jsonl")]
-        if middle.isdigit():
+    for name in _names(folder):  # no glob: a game id or name may hold [ ] * ?
+        middle = name[len(prefix):-len(suffix)]
+        if name.startswith(prefix) and name.endswith(suffix) and middle.isdigit():
             seqs.append(int(middle))
     if not seqs:
         return False
@@ -258,6 +269,20 @@ def _still_current(svc: GameService, loaded: Any, folder: Path, seat: int) -> bo
         return False
     key = loaded.game.decision_key(loaded.state, seat)
     return key is not None and key == loaded.game.decision_key(loaded.game.fold(loaded.events[:then]), seat)
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return [p.name for p in entries(folder, ".jsonl")]
+    except FileRefused:
+        return []
+
+
+INBOX_LOCK = ".citylog-inbox.lock"
+"""The lock file ``inbox`` holds in DIR while it works: two runs on one folder
+take turns (the second finds the files the first handled gone)."""
+LOCK_WAIT = 60.0
+"""Seconds an ``inbox`` run waits for another run on the same folder (then exit 4)."""
 
 
 def inbox(
@@ -271,18 +296,40 @@ def inbox(
     once wait until all are in (the log does not depend on the order they
     arrived).  Handled files move to DIR/applied or DIR/refused.
 
+    Each file is moved to DIR/applied in the same transaction that records it
+    (the database is unchanged if it cannot be moved); runs on one DIR take
+    turns; a file another run handled meanwhile is left to it.
+
     \b
     Example:
       citylog inbox in/
     """
     if not folder.is_dir():
         raise ServiceError(f"no directory {folder}")
+    for where in ("applied", "refused"):  # checked before anything is applied
+        _prepare(folder / where)
     svc = service(ctx)
+    with _folder_lock(folder):
+        failed = _inbox(svc, folder, json)
+    if failed:
+        raise typer.Exit(2)
+
+
+def _inbox(svc: GameService, folder: Path, json: bool) -> int:
     found: list[tuple[Path, statements.Statement | None, str]] = []
-    for path in sorted(folder.glob("*.json")):
+    for path in entries(folder, ".json"):
         try:
-            found.append((path, statements.decode(path.read_bytes(), path.name), ""))
-        except StatementError as exc:
+            data = read_regular(path, MAX_STATEMENT, "move or join file")
+        except FileRefused as exc:
+            if not os.path.lexists(path):
+                continue  # handled by another run meanwhile
+            found.append((path, None, str(exc)))
+            continue
+        try:
+            st = statements.decode(data, path.name)
+            check_statement(st, path.name)
+            found.append((path, st, ""))
+        except (StatementError, FieldTooLong) as exc:
             found.append((path, None, str(exc)))
     failed = 0
 
@@ -300,33 +347,115 @@ def inbox(
     present = {(st.game_id, st.player) for _, st, _ in pending if isinstance(st, MoveFile)}
     for path, st, problem in pending:
         if st is None or isinstance(st, Invite):
-            _aside(path, "refused")
-            _tell(json, path, "refused", problem or "an invitation is for a player, not the host")
-            failed += 1
+            if _aside(path, "refused") is not None:
+                _tell(json, path, "refused", problem or "an invitation is for a player, not the host")
+                failed += 1
             continue
         if isinstance(st, MoveFile):
             waiting = _waiting_for(svc, st, present)
             if waiting:
                 _tell(json, path, "held", f"waiting for {', '.join(waiting)} (they act at the same time)")
                 continue
+        if _recorded(svc, st):  # recorded by an earlier or a concurrent run: never applied twice
+            if _aside(path, "applied") is not None:
+                _tell(json, path, "applied", "already recorded")
+            continue
         try:
-            written = apply_file(svc, st)
+            written = _apply_and_file(svc, st, path)
+        except _Vanished:
+            continue  # another run took the file; what this run did is rolled back
         except StaleMove as exc:
-            _aside(path, "refused")
-            _tell(json, path, "stale", str(exc))
-            failed += 1
+            if _aside(path, "refused") is not None:
+                _tell(json, path, "stale", str(exc))
+                failed += 1
             continue
         except (ServiceError, ValueError) as exc:
-            _aside(path, "refused")
-            _tell(json, path, "refused", str(exc))
-            failed += 1
+            if _aside(path, "refused") is not None:
+                _tell(json, path, "refused", str(exc))
+                failed += 1
             continue
-        _aside(path, "applied")
         _tell(json, path, "applied", f"seqs {written[0].seq}–{written[-1].seq}" if written else "nothing new")
     if not found and not json:
         say("inbox empty")
-    if failed:
-        raise typer.Exit(2)
+    return failed
+
+
+def _apply_and_file(svc: GameService, st: statements.Statement, path: Path) -> list[Any]:
+    """Apply ``st`` and move its file to DIR/applied in one step: the move is
+    made inside the transaction (so a failed move undoes the apply), and a
+    failed commit puts the file back (so the folder never says applied for
+    what the database did not record)."""
+    moved: Path | None = None
+    try:
+        with svc.store.transaction():
+            written = apply_file(svc, st)
+            moved = _aside(path, "applied")
+            if moved is None:
+                raise _Vanished
+    except BaseException:
+        if moved is not None:  # the commit failed: nothing recorded, the file goes back
+            os.rename(moved, path)
+        raise
+    return written
+
+
+class _Vanished(Exception):
+    """The file being applied was taken by another run: undo this run's apply."""
+
+
+MAX_STATEMENT = 1 << 20
+"""A move, join or invitation file longer than this (1 MiB) is refused unread."""
+
+
+def _recorded(svc: GameService, st: statements.Statement) -> bool:
+    """The very statement (its one canonical encoding, signature included) is
+    already in its game's signed record: applied by an earlier or a concurrent
+    run.  A file differing in anything, signature or content, is not."""
+    try:
+        rows = svc.store.signed(st.game_id).values()
+    except Exception:  # noqa: BLE001 - an unknown game is refused when applied
+        return False
+    return statements.encode(st) in rows
+
+
+def _prepare(target: Path) -> None:
+    """``target`` as a directory to move handled files into, or a one-line refusal
+    before anything is applied."""
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise ServiceError(f"{target} is not a directory; handled files cannot be moved there (nothing applied)")
+    try:
+        target.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise ServiceError(f"{target}: cannot make it ({exc.strerror or type(exc).__name__}); nothing applied") from None
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """Hold DIR's inbox lock (``flock`` on DIR/.citylog-inbox.lock); wait for
+    another run up to ``LOCK_WAIT`` seconds, then exit 4."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): vanished files and signatures still keep runs apart
+        yield
+        return
+    lock = folder / INBOX_LOCK
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise ServiceError(f"{lock}: cannot open the inbox lock ({exc.strerror or type(exc).__name__})") from None
+    try:
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise EnvironmentFailure(f"another 'citylog inbox' has held {folder} for {LOCK_WAIT:.0f} s") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _players(svc: GameService, game_id: str) -> tuple[str, ...]:
@@ -347,15 +476,35 @@ def _waiting_for(svc: GameService, mv: MoveFile, present: set[tuple[str, str]]) 
     return missing
 
 
-def _aside(path: Path, where: str) -> None:
+def _aside(path: Path, where: str) -> Path | None:
+    """Move ``path`` into DIR/``where`` (a rename, never a copy: a FIFO or a
+    link is moved as it is); where it went, None if it is gone (another run took it).
+    An ``OSError`` other than that is raised (the caller's transaction undoes
+    what it recorded)."""
     target = path.parent / where
-    target.mkdir(exist_ok=True)
-    dest = target / path.name
-    n = 1
-    while dest.exists():
-        dest = target / f"{path.stem}.{n}{path.suffix}"
-        n += 1
-    shutil.move(str(path), dest)
+    stem, suffix = path.stem, path.suffix
+    for n in range(10_000):
+        dest = target / (path.name if n == 0 else f"{stem}.{n}{suffix}")
+        if os.path.lexists(dest):
+            continue
+        try:
+            os.link(path, dest, follow_symlinks=False)  # fails if dest exists: no overwrite race
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            return None
+        except OSError:  # no hard links here (a directory, another file system)
+            if not os.path.lexists(path):
+                return None
+            os.rename(path, dest)
+            return dest
+        try:
+            os.unlink(path)
+        except FileNotFoundError:  # another run moved it meanwhile and kept its own copy
+            os.unlink(dest)
+            return None
+        return dest
+    raise ServiceError(f"{target}: too many files named like {path.name}")
 
 
 def _tell(json: bool, path: Path, outcome: str, why: str) -> None:

@@ -359,7 +359,9 @@ def main() -> None:
 
         reader_went_away()
     except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback
-        sys.stderr.write(f"citylog: internal error: {type(exc).__name__}: {exc}\n")
+        from cli.output import one_line
+
+        sys.stderr.write(f"citylog: internal error: {type(exc).__name__}: {one_line(str(exc))}\n")
         raise SystemExit(3) from None
 
 

@@ -22,8 +22,9 @@ def copy(
 ) -> None:
     """Copy games between stores (SQLite, PostgreSQL), verified.
 
-    Every chain is verified on both sides, hashes identical.  Idempotent:
-    rerun an interrupted copy to finish it.
+    Every chain is verified on both sides, hashes identical; signed move and
+    join files, notes and tags come along.  Idempotent: rerun an interrupted
+    copy to finish it.
 
     \b
     Example:
@@ -55,12 +56,12 @@ def copy(
         src.close()
     if json:
         emit_json({"copied": report.copied, "extended": report.extended,
-                   "skipped": report.skipped, "events": report.events})
+                   "skipped": report.skipped, "events": report.events, "side_rows": report.side})
     else:
         plain(
             f"{len(report.copied)} games copied, {len(report.extended)} completed, "
             f"{len(report.skipped)} already there; {report.events} events written, "
-            "every chain verified on both sides"
+            f"{report.side} signed files, notes and tags; every chain verified on both sides"
         )
 
 

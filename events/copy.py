@@ -4,13 +4,16 @@ Each game is checked on the source (its chain verifies from its definition's
 genesis), written to the target by the target's own ``append`` (which
 re-derives every hash), read back and compared line by line: identical seq,
 type, payload, prev_hash and hash.  A game already complete in the target is
-skipped; one the target holds a prefix of is continued.  Each game is copied in
+skipped; one the target holds a prefix of is continued.  The signed move and
+join files (play by email), notes and tags travel with each game, so a copied
+game verifies as the original does.  Each game is copied in
 one transaction, so an interrupted copy leaves whole games, and rerunning it
 finishes the job (idempotent).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -35,6 +38,8 @@ class CopyReport:
     """Games already identical in the target."""
     events: int = 0
     """Events written."""
+    side: int = 0
+    """Signed files, notes and tags written (beside the chains)."""
 
 
 def _secret(rec: GameRecord) -> str | None:
@@ -45,6 +50,34 @@ def _check(rec: GameRecord, records: list[Recorded], side: str) -> None:
     bad = verify_chain(rec.definition, records, _secret(rec))
     if bad is not None:
         raise CopyError(f"game {rec.id}: the {side} chain breaks at seq {bad}; nothing copied for it")
+
+
+def _copy_side_tables(src: EventStore, dst: EventStore, game_id: str) -> int:
+    """Bring the game's signed move and join files, notes and tags to ``dst``
+    (those it lacks; idempotent): a copied play-by-email game still verifies,
+    and nothing a player wrote beside the chain is lost.  A signed file the
+    target holds differently for the same seq is a different game: CopyError.
+    Returns how many rows were written."""
+    wrote = 0
+    have = dst.signed(game_id)
+    for seq, statement in src.signed(game_id).items():
+        if seq not in have:
+            dst.add_signed(game_id, seq, statement)
+            wrote += 1
+        elif have[seq] != statement:
+            raise CopyError(f"game {game_id}: the target holds another signed file for seq {seq}; rolled back")
+    missing = Counter((n.seq, n.text) for n in src.notes(game_id))
+    missing.subtract(Counter((n.seq, n.text) for n in dst.notes(game_id)))
+    for note in src.notes(game_id):  # in the source's order
+        key = (note.seq, note.text)
+        if missing[key] > 0:
+            dst.add_note(game_id, note.seq, note.text)
+            missing[key] -= 1
+            wrote += 1
+    tags = src.tags([game_id]).get(game_id, ())
+    if tags:
+        wrote += len(dst.add_tags(game_id, list(tags)))
+    return wrote
 
 
 def _lineage_order(games: list[GameRecord]) -> list[GameRecord]:
@@ -117,6 +150,8 @@ def copy_games(
             if written != source:  # same seq, type, payload, prev_hash and hash
                 raise CopyError(f"game {rec.id}: the copy does not read back identical; rolled back")
             _check(rec, written, "copied")
+            beside = _copy_side_tables(src, dst, rec.id)
+        report.side += beside
         report.events += len(source) - start
         kind = "copied" if have is None else ("extended" if start < len(source) else "skipped")
         getattr(report, kind).append(rec.id)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
-from typing import Any
 
 from core import registry
 from core.autoplay import next_command
@@ -24,15 +24,17 @@ from core.engine import (
     IllegalCommand,
     RulesError,
     checked_step,
-    step_as,
     normalize_options,
+    step_as,
 )
 from core.rng import deal_seed, seed_commitment
 from core.seats import Joined, joins
 from events import statements
 from events.codec import decoder_for, to_item
 from events.envelope import GameDefinition, Recorded
-from events.signing import KEY_HEX, SIG_HEX, hex_bytes, is_public_hex, same_hex
+from events.limits import MAX_NOTE as _MAX_NOTE
+from events.limits import MAX_SEED, check_length
+from events.signing import SIG_HEX, hex_bytes, is_public_hex, same_hex
 from events.statements import JoinFile, MoveFile
 from events.store import SIM_TAG, EventStore, GameNotFound, GameRecord, new_game_id
 
@@ -91,15 +93,19 @@ def check_text(what: str, text: str) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise ServiceError(f"{what} is not valid UTF-8 text") from None
-    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+    if not text.isprintable():  # C0, DEL, C1, bidi overrides, zero-width marks: nothing that hides or drives
         raise ServiceError(f"{what} must not contain control characters")
+    check_length(what, text, MAX_SEED)
     return text
 
 
 def check_players(players: Sequence[str]) -> None:
     """Names: each usable text, none twice, none starting with '-' (an option's look)."""
+    from events.limits import MAX_PLAYER_NAME
+
     for name in players:
         check_text("a player's name", name)
+        check_length("a player's name", name, MAX_PLAYER_NAME)
         if name != name.strip() or name.startswith("-"):
             raise ServiceError(f"player name {name!r}: no leading '-' and no surrounding spaces")
     if len(set(players)) != len(players):
@@ -682,7 +688,7 @@ class GameService:
             self._cache.pop(gid, None)
         return order
 
-    MAX_NOTE = 2000
+    MAX_NOTE = _MAX_NOTE  # events.limits
 
     def note(self, game_id: str, seq: int, text: str) -> None:
         """Attach a note to event ``seq`` (outside the hash chain: the game is unchanged)."""
@@ -691,6 +697,8 @@ class GameService:
             raise ServiceError(f"--at must be between 1 and {version}, not {seq}")
         if not text.strip():
             raise ServiceError("a note needs some text")
+        if not text.replace("\n", "").replace("\t", "").isprintable():
+            raise ServiceError("a note must not contain control characters (line breaks and tabs are fine)")
         if len(text) > self.MAX_NOTE:
             raise ServiceError(f"a note is at most {self.MAX_NOTE} characters, not {len(text)}")
         self.store.add_note(game_id, seq, text)

@@ -163,6 +163,9 @@ def read(handle: IO[str], source: str = "log") -> LogFile:
         raise LogFileError(f"{source}:1: not a citylog log header ({_short(exc)})") from None
     if header.format != FORMAT:
         raise LogFileError(f"{source}:1: unknown format {header.format!r} (this citylog reads {FORMAT})")
+    problem = salt_problem(header.salt) or _long_field(header)
+    if problem is not None:
+        raise LogFileError(f"{source}:1: {problem}")
     out: list[Line] = []
     for number, text in lines:
         try:
@@ -171,6 +174,42 @@ def read(handle: IO[str], source: str = "log") -> LogFile:
             raise LogFileError(f"{source}:{number}: malformed event line ({_short(exc)})") from None
         out.append(line)
     return LogFile(header, out)
+
+
+def _long_field(header: Header) -> str | None:
+    """Why a header's names are too long (:mod:`events.limits`) or hold a control
+    character (no game citylog makes has one), or None."""
+    from events.limits import MAX_GAME_ID, FieldTooLong, check_length, check_names
+
+    try:
+        check_length("the game id", header.game_id, MAX_GAME_ID)
+        check_length("the parent's game id", header.parent, MAX_GAME_ID)
+        check_names("the view's player", [header.view])
+        check_names("a player's name", header.definition.players)
+    except FieldTooLong as exc:
+        return str(exc)
+    named = [header.game_id, header.parent, header.view, *header.definition.players]
+    if any(isinstance(x, str) and not x.isprintable() for x in named):
+        return "a game id or a player's name holds a control character"
+    return None
+
+
+SALT_HEX_DIGITS = 32
+"""A seed commitment's salt: 16 bytes, written as 32 lower-case hex digits, in one spelling only."""
+
+
+def salt_problem(salt: object) -> str | None:
+    """Why ``salt`` (a header's, or a stored game's) is not a salt, or None
+    (None itself: no salt, an unsalted or unrevealed game).
+
+    >>> salt_problem("5a" * 16) is None, salt_problem("zz" * 16), salt_problem("5A" * 16) is None
+    (True, 'the salt is not 32 lower-case hex digits', False)
+    """
+    if salt is None:
+        return None
+    if not isinstance(salt, str) or len(salt) != SALT_HEX_DIGITS or salt.strip("0123456789abcdef"):
+        return f"the salt is not {SALT_HEX_DIGITS} lower-case hex digits"
+    return None
 
 
 def _short(exc: BaseException) -> str:

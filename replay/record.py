@@ -218,8 +218,14 @@ def is_record(text: str) -> bool:
 
 def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
     """Re-decide a record into a log (and its notes); ``RecordError`` names the line."""
+    from events.limits import MAX_NOTE, FieldTooLong, check_names
+    from replay.logfile import MAX_LINE_CHARS
+
     tags: dict[str, list[str]] = {}
     lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise RecordError(f"{source}:{number}: line longer than the limit ({MAX_LINE_CHARS} characters)")
     number = 0
     # tags first
     for number, raw in enumerate(lines, start=1):
@@ -268,6 +274,10 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
             "and a record is re-decided move by move, so only a citylog with those rules can import it"
         )
     players = tuple(one("Players").split())
+    try:
+        check_names("a player's name", players)
+    except FieldTooLong as exc:
+        raise RecordError(f"{source}: {exc}") from None
     options: dict[str, str] = {}
     for item in one("Options", "").split():
         key, eq, value = item.partition("=")
@@ -334,7 +344,12 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
                         f"{source}:{number}: comment @{seq} is not on the decision before it "
                         f"(seqs {last_first}..{len(events)})"
                     )
-            notes.append(Note(seq, unescape_comment(inner)))
+            note = unescape_comment(inner)
+            if not note.replace("\n", "").replace("\t", "").isprintable():
+                raise RecordError(f"{source}:{number}: a comment holds a control character")
+            if len(note) > MAX_NOTE:
+                raise RecordError(f"{source}:{number}: a comment is at most {MAX_NOTE} characters, not {len(note)}")
+            notes.append(Note(seq, note))
             continue
         m = _MOVE.match(line)
         if m is None:

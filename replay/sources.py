@@ -7,6 +7,7 @@ or a path to an exported file; :func:`open_log` decides which.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -118,12 +119,15 @@ def read_path(path: Path) -> LogFile:
 
 def read_with_notes(path: Path) -> tuple[LogFile, list[Note]]:
     """A log file and the notes it carries (a text record's ``{comments}``)."""
+    from replay.bounded import read_regular
+
+    # bounded while reading, regular files only: /dev/zero, a FIFO or a sparse
+    # multi-gigabyte file is refused in one line, never read whole
+    data = read_regular(path, logfile.MAX_FILE_CHARS, "log file")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise logfile.LogFileError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise logfile.LogFileError(f"{path}: cannot read ({exc.strerror})") from None
     text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
     from replay import record as text_record
 
@@ -149,11 +153,17 @@ def stored_log(service: GameService, game_id: str) -> LogFile:
         if not (type(r.seq) is int and type(r.type) is str and type(r.payload) is bytes
                 and type(r.prev_hash) is str and type(r.hash) is str):
             raise ServiceError(f"{game_id}:{number}: a damaged events row (a column holds the wrong kind of value)")
+    problem = logfile.salt_problem(record.salt)
+    if problem is not None:
+        raise ServiceError(f"{game_id}: {problem} (the games row was edited)")
     log = logfile.from_records(header_of(record), records)
-    if record.pbem:  # the signed files are part of what verify checks (issue 22)
+    if record.pbem:  # the signed move and join files behind the lines, as an export carries them
         from replay.trust import attach_signed
 
-        attach_signed(log, store.signed(game_id))
+        try:
+            attach_signed(log, store.signed(game_id))
+        except (msgspec.DecodeError, RecursionError):
+            raise ServiceError(f"{game_id}: a damaged signed row (not a JSON statement)") from None
     return log
 
 
@@ -193,7 +203,7 @@ def import_log(
     h = log.header
     parent = _lineage(service, log)
     record = GameRecord.of(
-        new_game_id(),
+        _imported_id(service, log),
         h.definition,
         seed=h.seed,
         bots=_checked_bots(service, log, bots or {}),
@@ -219,6 +229,27 @@ def import_log(
         for note in notes or ():
             store.add_note(record.id, note.seq, note.text)
     return record.id
+
+
+_PBEM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _imported_id(service: GameService, log: LogFile) -> str:
+    """A new id; a play-by-email game keeps its own, which every signed move and
+    join file (and the host's seal) names, so the imported game still verifies."""
+    h = log.header
+    if not h.definition.host_key:
+        return new_game_id()
+    if h.game_id is None or not _PBEM_ID.fullmatch(h.game_id):
+        raise ServiceError("not imported: a play-by-email log must name its game id (letters, digits, - and _)")
+    try:
+        service.store.get_game(h.game_id)
+    except GameNotFound:
+        return h.game_id
+    raise ServiceError(
+        f"not imported: game {h.game_id} is already in this database "
+        "(a play-by-email game keeps its id: its signed files name it)"
+    )
 
 
 def _lineage(service: GameService, log: LogFile) -> str | None:

@@ -13,11 +13,15 @@ line, and the database is unchanged after a refusal.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
+import re
+import resource
+import signal
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -224,7 +228,13 @@ def check(world: World, args: list[str]) -> str:
         assert world.snapshot() == before, f"{args}: the database changed after a refusal"
     if code == 1 and args[0] == "verify":
         assert out.count("\n") == 1 and out[:-1].isprintable(), f"{args}: {out!r}"
+    assert not FOREIGN.search(out + err), f"{args}: a terminal control reached the output: {FOREIGN.search(out + err)!r}"
     return out
+
+
+FOREIGN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""A character that drives a terminal (ESC, CSI, a carriage return, a bidi override):
+piped output holds none — the program's own colours are only for a terminal."""
 
 
 LOG_COMMANDS: list[Callable[[str, World], list[str]]] = [
@@ -401,3 +411,278 @@ def test_a_row_edited_in_the_database(stored: tuple[Path, list[str]], tmp_path: 
     out = check(world, args)
     if args[0] == "verify" and event_changed:
         assert "valid —" not in out, f"{column} = {value!r}: {out}"
+
+
+# -- what a path may name: FIFOs, devices, directories, links, sparse giants ------------
+GIANT = 8 << 30
+"""A sparse file of 8 GiB: read whole, it would not fit in the memory the test allows."""
+
+
+def _special(root: Path) -> dict[str, Path]:
+    """One path of each kind that is not a readable regular file within limits."""
+    root.mkdir(exist_ok=True)
+    kinds: dict[str, Path] = {}
+    fifo = root / "fifo.jsonl"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    kinds["fifo"] = fifo
+    folder = root / "folder.jsonl"
+    folder.mkdir(exist_ok=True)
+    kinds["directory"] = folder
+    for name, target in (("dangling", root / "nothing-here"), ("zero", Path("/dev/zero")), ("to-fifo", fifo)):
+        link = root / f"{name}.jsonl"
+        if not link.is_symlink():
+            link.symlink_to(target)
+        kinds[f"link to {name}"] = link
+    giant = root / "giant.jsonl"
+    with giant.open("wb") as handle:
+        handle.truncate(GIANT)  # sparse: no disk used
+    kinds["sparse giant"] = giant
+    if Path("/dev/null").exists():
+        kinds["device"] = Path("/dev/null")
+    return kinds
+
+
+class _Hung(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _watchdog(what: object, seconds: int = 20) -> Iterator[None]:
+    """A hang (on a FIFO) fails the test instead of stalling it, and reading
+    /dev/zero or a giant whole fails with MemoryError (an address-space limit)
+    instead of taking the machine's memory."""
+
+    def hung(signum: int, frame: Any) -> None:
+        raise _Hung(f"{what}: hung for {seconds} s")
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as statm:
+        in_use = int(statm.read().split()[0]) * resource.getpagesize()
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    resource.setrlimit(resource.RLIMIT_AS, (in_use + (1 << 30), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _bounded_run(world: World, args: list[str], seconds: int = 20) -> tuple[int, str, str]:
+    """A command in-process under :func:`_watchdog`."""
+    with _watchdog(args, seconds):
+        result = CliRunner().invoke(app, ["--db", str(world.db), *args])
+    exc = result.exception
+    assert exc is None or isinstance(exc, SystemExit), f"{args}: internal error {exc!r}"
+    return result.exit_code, result.stdout, result.stderr
+
+
+SPECIAL_COMMANDS: list[Callable[[str, World], list[str]]] = [
+    lambda f, w: ["verify", f],
+    lambda f, w: ["show", f],
+    lambda f, w: ["log", f],
+    lambda f, w: ["import", f],
+    lambda f, w: ["diff", str(w.original), f],
+    lambda f, w: ["legal", f, "--as", "ann"],
+    lambda f, w: ["export", f, "--format", "text"],
+    lambda f, w: ["apply", f],
+    lambda f, w: ["join", f, "--as", "ann"],
+    lambda f, w: ["score", "card-city", f, "--coins", "3"],
+    lambda f, w: ["where", "card-city", f, "--card", "R"],
+]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_special_files_are_refused_in_one_line_never_read(world: World) -> None:
+    """The law: whatever a path names, every reading command answers in one line
+    (exit 2), at once, without reading more than its limit — never a hang on a
+    FIFO, never /dev/zero or a sparse 8 GiB file read whole (on main: a hang,
+    or MemoryError and exit 3)."""
+    before = world.snapshot()
+    for kind, path in _special(world.root / "special").items():
+        for command in SPECIAL_COMMANDS:
+            args = command(str(path), world)
+            code, out, err = _bounded_run(world, args)
+            assert code == 2, f"{kind}: {args}: exit {code}: {err}{out}"
+            assert err.count("\n") == 1 and err[:-1].isprintable() and not out.strip(), f"{kind}: {args}: {err!r}"
+    assert world.snapshot() == before
+
+
+def test_key_files_are_read_bounded_and_regular_only(world: World) -> None:
+    from cli.keys import load_key
+    from events.service import ServiceError
+
+    for kind, path in _special(world.root / "special").items():
+        with _watchdog(kind), pytest.raises(ServiceError) as refused:
+            load_key(path)
+        assert str(path) in str(refused.value) and "\n" not in str(refused.value), kind
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_an_inbox_with_special_files_refuses_each_and_applies_the_rest(tmp_path: Path) -> None:
+    """A FIFO, a directory, links to nothing, to /dev/zero and to a FIFO, and a
+    sparse giant, each named *.json, beside a real move file: each is refused
+    with its reason and moved to refused/ (a rename: never read, never copied),
+    the move is applied (on main: a hang, or the whole run aborted)."""
+    db = tmp_path / "h.db"
+    svc = GameService(SqliteStore(db))
+    gid = svc.create("card-city", ["ann", "bob"], seed="inbox-special", bots={1: "greedy"})
+    loaded = svc.load(gid)
+    command = loaded.game.format_command(next(iter(loaded.game.legal(loaded.state, 0))))
+    svc.store.close()
+    inbox = tmp_path / "in"
+    special = _special(tmp_path / "kinds")
+    inbox.mkdir()
+    for kind, path in special.items():
+        name = kind.replace(" ", "-") + ".json"
+        if path.is_symlink():
+            (inbox / name).symlink_to(os.readlink(path))
+        elif path.is_fifo():
+            os.mkfifo(inbox / name)
+        elif path.is_dir():
+            (inbox / name).mkdir()
+        elif path.is_file():
+            with (inbox / name).open("wb") as handle:
+                handle.truncate(GIANT)
+        else:
+            (inbox / name).symlink_to(path)  # a device
+    (inbox / "move.json").write_text(json.dumps({
+        "format": "citylog-move/1", "game_id": gid, "player": "ann", "command": command,
+        "seq": loaded.version, "hash": loaded.head_hash,
+    }))
+    world = World.__new__(World)
+    world.db = db
+    code, out, err = _bounded_run(world, ["inbox", str(inbox)])
+    assert code == 2, err + out
+    lines = out.splitlines()
+    assert any(line.startswith("move.json: applied") for line in lines), out
+    refused = sorted(p.name for p in (inbox / "refused").iterdir())
+    assert refused == sorted(k.replace(" ", "-") + ".json" for k in special), refused
+    assert sum("refused" in line for line in lines) == len(special)
+    assert not FOREIGN.search(out + err)
+
+
+# -- text from files and senders never drives the terminal -------------------------------
+NASTY = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e\r"
+"""An OSC title change, a screen clear, an 8-bit CSI, a bidi override, a carriage return."""
+
+
+def test_escape_sequences_from_files_notes_and_names_never_reach_the_terminal(world: World, tmp_path: Path) -> None:
+    """Every printed piece of foreign text goes through one cleaner (cli.output.clean):
+    a note written into the database behind citylog's back, an inbox file's name;
+    control characters in a log's names or game id are refused where the file is
+    read, and in a note where it is added (on main: ESC and CSI printed raw by
+    show, log, legal, note and inbox)."""
+    doc = world.docs["card-city.live"].decode().splitlines()
+    header = json.loads(doc[0])
+    header["game_id"] = "g" + NASTY
+    header["definition"]["players"][0] = "ann" + NASTY
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("\n".join([json.dumps(header), *doc[1:]]) + "\n")
+    name = "ann" + NASTY
+    outputs = []
+    for args in (["show", str(forged)], ["log", str(forged)], ["legal", str(forged), "--as", name],
+                 ["verify", str(forged)], ["diff", str(world.original), str(forged)], ["show", str(forged), "--json"]):
+        result = CliRunner().invoke(app, ["--db", str(world.db), *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        outputs.append((args, result.stdout + result.stderr))
+    db = tmp_path / "n.db"
+    svc = GameService(SqliteStore(db))
+    gid = svc.create("card-city", ["ann", "bob"], seed="nasty", bots={1: "greedy"})
+    svc.store.close()
+    result = CliRunner().invoke(app, ["--db", str(db), "note", gid, "--at", "1", "look" + NASTY])
+    assert result.exit_code == 2 and "control characters" in result.stderr  # refused where it enters
+    SqliteStore(db).add_note(gid, 1, "look" + NASTY)  # written behind citylog's back
+    for args in (["note", gid], ["note", gid, "--json"], ["export", gid, "--format", "text"]):
+        result = CliRunner().invoke(app, ["--db", str(db), *args])
+        assert result.exit_code == 0, result.stderr
+        outputs.append((args, result.stdout + result.stderr))
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    (inbox / f"x{NASTY}.json").write_text("{not json")
+    result = CliRunner().invoke(app, ["--db", str(db), "inbox", str(inbox)])
+    assert result.exit_code == 2 and "refused" in result.stdout
+    outputs.append((["inbox"], result.stdout + result.stderr))
+    for args, text in outputs:
+        assert not FOREIGN.search(text), f"{args}: {FOREIGN.search(text)!r} in {text[:300]!r}"
+    assert all("control character" in text for _, text in outputs[:6])  # no game has such names: refused
+    assert "pwned" in outputs[6][1] and "pwned" in outputs[8][1]  # a note is shown, only its controls are gone
+
+
+def test_a_default_file_name_never_leaves_its_folder(world: World, tmp_path: Path) -> None:
+    """A game id chosen by whoever made the file (``../../x``) names a default
+    output file: it stays one path component inside the folder given."""
+    doc = world.docs["card-city.live"].decode().splitlines()
+    header = json.loads(doc[0])
+    header["game_id"] = "../../../../escaped"
+    forged = tmp_path / "f.jsonl"
+    forged.write_text("\n".join([json.dumps(header), *doc[1:]]) + "\n")
+    db = world.db
+    loaded_legal = CliRunner().invoke(app, ["--db", str(db), "legal", str(forged), "--as", "ann", "--json"])
+    command = json.loads(loaded_legal.stdout)["legal"][0]
+    out = tmp_path / "a" / "b" / "c" / "d" / "out"
+    out.mkdir(parents=True)
+    result = CliRunner().invoke(app, ["--db", str(db), "move", str(forged), "--as", "ann", command, "--out", str(out) + "/"])
+    assert result.exit_code == 0, result.stderr
+    written = [p for p in tmp_path.rglob("*move.json")]
+    assert len(written) == 1 and written[0].parent == out, written  # on main: tmp_path/a/escaped-…
+
+
+@pytest.mark.parametrize("salt", ["zz" * 16, "5a" * 15 + "5", "5A" * 16, "5a" * 17, "", 7])
+def test_a_salt_that_is_not_32_lower_case_hex_digits_is_one_line(world: World, tmp_path: Path, salt: object) -> None:
+    doc = world.docs["card-city.full"].decode().splitlines()
+    header = json.loads(doc[0])
+    header["salt"] = salt
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join([json.dumps(header), *doc[1:]]) + "\n")
+    for args in (["verify", str(path)], ["show", str(path)], ["import", str(path)]):
+        code, out, err = _bounded_run(world, args)
+        assert code in (1, 2), (args, code, err)  # on main: exit 3 (bytes.fromhex)
+        assert len((out + err).splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["new", "card-city", "--players", "a" * 41 + ",bob"],
+    ["new", "card-city", "--players", "ann,bob", "--seed", "s" * 201],
+    ["new", "card-city", "--players", "ann\u202e,bob"],
+])
+def test_overlong_or_unprintable_names_and_seeds_are_refused(world: World, args: list[str]) -> None:
+    check(world, args)
+    result = CliRunner().invoke(app, ["--db", str(world.db), *args])
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1  # on main: accepted
+
+
+def test_overlong_fields_in_files_are_refused(world: World, tmp_path: Path) -> None:
+    move = json.loads(world.docs["move"])
+    for field, value in (("command", "x" * 501), ("player", "a" * 41), ("game_id", "g" * 65)):
+        path = tmp_path / f"{field}.json"
+        path.write_text(json.dumps({**move, field: value}))
+        code, out, err = _bounded_run(world, ["apply", str(path)])
+        assert code == 2 and "at most" in err, (field, err)
+    doc = world.docs["card-city.full"].decode().splitlines()
+    header = json.loads(doc[0])
+    header["game_id"] = "g" * 65
+    path = tmp_path / "long-id.jsonl"
+    path.write_text("\n".join([json.dumps(header), *doc[1:]]) + "\n")
+    code, out, err = _bounded_run(world, ["show", str(path)])
+    assert code == 2 and "at most 64" in err, err
+
+
+def test_the_key_folder_of_a_postgresql_store_is_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``key new`` needs no connection: with a postgresql:// store its key lands in
+    $XDG_DATA_HOME/citylog/keys, never in a folder made from the URL (on main:
+    ./postgresql:/nobody@nowhere/keys)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    url = "postgresql://nobody@nowhere/citylog"
+    result = CliRunner().invoke(app, ["--db", url, "key", "new", "host"])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "data" / "citylog" / "keys" / "host.key").is_file()
+    assert not (tmp_path / "postgresql:").exists()
+    monkeypatch.setenv("CITYLOG_DB", url)
+    result = CliRunner().invoke(app, ["key", "show", "host"])
+    assert result.exit_code == 0, result.stderr

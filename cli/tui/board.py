@@ -10,11 +10,14 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from cli.output import clean
 from cli.tui.model import GameModel
 
 
 def markup(text: str) -> Text:
-    """The game's rich markup as coloured text (plain if the markup is malformed)."""
+    """The game's rich markup as coloured text (plain if the markup is malformed);
+    terminal controls from foreign text (names, notes) stripped first (cli.output.clean)."""
+    text = clean(text)
     try:
         return Text.from_markup(text)
     except MarkupError:
@@ -37,7 +40,7 @@ class StatusLine(Static):
     """Seq, round, whose turn or the result, and whose view is shown."""
 
     def show(self, model: GameModel) -> None:
-        self.update(Text(model.status()))
+        self.update(Text(clean(model.status())))
 
 
 class Timeline(Widget, can_focus=True):
@@ -78,7 +81,7 @@ class Timeline(Widget, can_focus=True):
             line = Text(f"{i + 1:>5} ", style="dim")
             if model.notes.get(i + 1):  # a note here; its text is on the status line
                 line += Text("✎ ", style="bold yellow")
-            line += Text(" ".join(model.line(i).split()))
+            line += Text(clean(" ".join(model.line(i).split())))
             line.truncate(width, overflow="ellipsis")
             if i == model.cursor:
                 line.stylize("reverse")

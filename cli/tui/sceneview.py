@@ -20,6 +20,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
+from cli.output import clean
 from core.scene import Panel, Scene
 from core.scene_text import Layout, Seg, layout
 
@@ -114,7 +115,7 @@ class PanelView(Widget, can_focus=False):
         title = Text()
         if "active" in p.marks:
             title.append("▶ ", style="bold yellow")
-        title.append(p.title, style="bold")
+        title.append(clean(p.title), style="bold")
         if "you" in p.marks:
             title.append(" (you)", style="italic")
         lines = [title]
@@ -125,7 +126,7 @@ class PanelView(Widget, can_focus=False):
             lines.append(text)
         wrap = max(30, grid.width, width or 0)
         for note in p.notes:
-            lines += [Text(x, style="dim") for x in _wrap(note, wrap)]
+            lines += [Text(clean(x), style="dim") for x in _wrap(note, wrap)]
         return lines, grid
 
     def natural_width(self) -> int:
@@ -212,14 +213,14 @@ class SceneView(VerticalScroll, can_focus=False):
         head = Text()
         for i, line in enumerate(scene.status):
             if not line.startswith("to act:"):  # the status bar names who is to act
-                head.append(("\n" if head else "") + line, style="bold" if i == 0 else "")
+                head.append(("\n" if head else "") + clean(line), style="bold" if i == 0 else "")
         extra = Text()
         if scene.scores:
             over = bool(scene.status) and scene.status[0].startswith("game over")
             extra.append("final scores: " if over else "scores if it ended now: ", style="dim")
-            extra.append(" · ".join(f"{name} {n}" for name, n in scene.scores), style="dim")
+            extra.append(clean(" · ".join(f"{name} {n}" for name, n in scene.scores)), style="dim")
         if scene.caption:
-            extra.append(("\n" if extra else "") + scene.caption, style="italic")
+            extra.append(("\n" if extra else "") + clean(scene.caption), style="italic")
         if highlight is not None:
             head = highlight
         self.query_one(".scene-head", Static).update(head)
