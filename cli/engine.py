@@ -123,7 +123,8 @@ class Session:
             games.append({
                 "name": spec.name, "title": spec.title, "min_players": spec.min_players,
                 "max_players": spec.max_players, "rules_version": spec.rules_version,
-                "options": [{"key": o.key, "default": o.default, "choices": list(o.choices)} for o in spec.options],
+                "options": [{"key": o.key, "default": o.default, "choices": list(o.choices), "help": o.help}
+                            for o in spec.options],
                 "bots": sorted(game.bots),
             })  # fmt: skip
         return {"protocol": PROTOCOL, "version": _version(), "games": games}
@@ -158,11 +159,11 @@ class Session:
                 raise EngineError("bad-input", f"no bot policy {policy!r} (bots: {', '.join(game.bots)})")
             bots[names.index(who)] = policy
         gid = self.service.create(name, names, seed=seed, options=options, bots=bots)
-        return self._position(gid, None, board=bool(request.get("board")))
+        return self._position(gid, None, board=bool(_optional(request, "board", bool)))
 
     def position(self, request: dict[str, Any]) -> dict[str, Any]:
         return self._position(
-            _field(request, "game", str), _optional(request, "as", str), board=bool(request.get("board"))
+            _field(request, "game", str), _optional(request, "as", str), board=bool(_optional(request, "board", bool))
         )
 
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -336,7 +337,7 @@ def _classify(exc: Exception) -> EngineError:
     if isinstance(exc, StaleMove):
         return EngineError("stale", message)
     if isinstance(exc, GameNotFound):
-        return EngineError("not-found", f"no game {message}")
+        return EngineError("not-found", message)
     if isinstance(exc, EnvironmentFailure):
         return EngineError("environment", f"environment: {message}", exit=4)
     if isinstance(exc, Conflict):
