@@ -42,7 +42,10 @@ def test_show_as_player_hides_the_dividers_cards(db: Path) -> None:
     alice = json.loads(ok(db, "show", gid, "--as", "alice", "--json"))["state"]
     bob = json.loads(ok(db, "show", gid, "--as", "bob", "--json"))["state"]
     assert "?" not in alice["holding"]["down"]
-    assert bob["holding"]["down"] == ["?"] * 4 and bob["pool"] == []
+    assert bob["holding"]["down"] == ["?"] * 4
+    # GN-1/CL-8: the drawer counts the pool exactly; bob knows it up to the 4 cards drawn (none Leisure, CC-8)
+    assert sum(alice["pool"]) == 36 and alice["pool_most"] == []
+    assert [m - n for n, m in zip(bob["pool"], bob["pool_most"])] == [4, 4, 0, 4, 4]
 
 
 def test_move_illegal_wrong_player_and_missing_game_leave_the_store_alone(db: Path) -> None:
