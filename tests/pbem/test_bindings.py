@@ -293,3 +293,21 @@ def test_whatever_the_host_accepts_keeps_every_export_verifying(table: Table, tm
             table.host.ok("export", table.gid, "--as", who, "-o", str(out))
             assert "valid" in table.host.ok("verify", str(out))
     assert "valid" in table.host.ok("verify", table.gid)
+
+
+def test_once_the_seed_is_known_verify_checks_every_seat_proof(tmp_path: Path) -> None:
+    """The host writes a join past the service (no invitation behind it): its own
+    ``verify GAME``, and every log carrying the seed, names the join."""
+    svc = GameService(SqliteStore(tmp_path / "h.db"))
+    gid = svc.create("card-city", ["alice", "bob"], host_key=public_hex(new_private_key()))
+    rec = svc.store.get_game(gid)
+    svc.join(signed_join(new_private_key(), gid, rec.genesis, "alice", "11" * 16,
+                         seat_secret(rec.seed or "", rec.salt, rec.genesis, 0)))
+    jf = signed_join(new_private_key(), gid, rec.genesis, "bob", "22" * 16, "33" * 32)  # a guessed secret
+    loaded = svc.load(gid)
+    events = [Joined(seat=1, public_key=jf.public_key, entropy=jf.entropy)]
+    with svc.store.transaction():
+        written = svc._append(rec, loaded.game, loaded.version, events, loaded.game.fold(loaded.events + events))
+        svc.store.add_signed(gid, written[0].seq, statements.encode(jf))
+    verdict = verify(export(svc, gid, None), sealed=False)
+    assert not verdict.ok and verdict.seq == 3 and "seat proof" in verdict.reason, verdict
