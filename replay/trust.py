@@ -58,12 +58,15 @@ def check_seal(log: LogFile) -> str | None:
 
 
 def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
-    """Put each signed statement on the line it opened.  In a view, a statement any
-    of whose lines is redacted is left out (it would show the hidden cards)."""
+    """Put each signed statement on the line it opened.  In a view, another seat's
+    statement any of whose lines is redacted is left out (it would show the hidden
+    cards); the viewer's own statements always travel (she wrote them), so her
+    ``verify`` can tell that every decision of her seat was hers [CL-S3]."""
     if not signed:
         return
     redacted = {x.seq for x in log.lines if x.redacted}
-    hidden = {st for seq, st in signed.items() if seq in redacted}
+    viewer = log.header.view
+    hidden = {st for seq, st in signed.items() if seq in redacted and not _by(st, viewer)}
     for i, line in enumerate(log.lines):
         st = signed.get(line.seq)
         if st is not None and st not in hidden:
@@ -72,6 +75,16 @@ def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
             except (msgspec.DecodeError, RecursionError):
                 continue  # a damaged stored statement: verify names the line that lacks it
             log.lines[i] = msgspec.structs.replace(line, signed=shown)
+
+
+def _by(statement: bytes, player: str | None) -> bool:
+    """Whether a stored statement is ``player``'s own (its ``player`` field)."""
+    if player is None:
+        return False
+    try:
+        return bool(_dec.decode(statement).get("player") == player)
+    except (msgspec.DecodeError, RecursionError, AttributeError):
+        return False
 
 
 def signed_bytes(statement: dict[str, Any]) -> bytes:
@@ -141,8 +154,13 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
             continue
         seat, command = opened
         if st is None:
-            if h.view is not None:
-                continue  # left out of a view: it would show hidden cards
+            if h.view is not None and seat != own:
+                continue  # another seat's, left out of a view: it would show hidden cards
+            if seat == own:
+                # [CL-S3] a view always carries its own player's move files (they hide
+                # nothing from her): a decision of hers without one was not made by her
+                # (a bot or the host played her seat)
+                return line.seq, f"a move of {h.view}'s seat without {h.view}'s signed move file (not made by her)"
             return line.seq, "a human move without its signed move file"
         try:
             mv = statements.from_line(st, "the move file")
