@@ -13,6 +13,7 @@ from core.five_by_five.game import GAME
 from core.five_by_five.plans import square_index
 from core.five_by_five.state import HIDDEN, PARK_OFFER, Board, State
 from core.five_by_five.tiles import tile_code, tile_label
+from core.five_by_five.view import knowledge
 
 # plan 1: section 3 is A5 B5 C5 (3 squares), section 6 is C4 (1), section 1 is E1 E2 (2)
 A5, B5, C5, C4 = (square_index(x) for x in ("A5", "B5", "C5", "C4"))
@@ -216,11 +217,14 @@ def test_park_action_b_replace_fc7_fl5() -> None:
     bag_before = len(s.bag)
     s, evs = run(s, CHANCE, cm.DrawTiles((72, 104)))
     assert evs == (ev.ParkTilesDrawn(1, (72, 104)),) and GAME.to_act(s) == (1,)
-    # FL-5: only the drawer sees them; the bag is a count for everyone
+    # FL-5: only the drawer sees them; the bag is what each can count [GN-1] [FL-10]
     assert GAME.view(s, 1).park_drawn == (72, 104)
     assert GAME.view(s, 0).park_drawn == (HIDDEN, HIDDEN) == GAME.view(s, None).park_drawn
     assert GAME.redact(evs[0], 0) == ev.ParkTilesDrawn(1, (HIDDEN, HIDDEN)) and GAME.redact(evs[0], 1) == evs[0]
-    assert set(GAME.view(s, 1).bag) == {HIDDEN} and len(GAME.view(s, 1).bag) == len(s.bag)
+    assert GAME.view(s, 1).bag == s.bag  # the drawer knows every tile out of the bag
+    other = knowledge(GAME.view(s, 0), 0)
+    assert len(GAME.view(s, 0).bag) == len(s.bag) and HIDDEN in GAME.view(s, 0).bag
+    assert [u.owner for u in other.unknown] == [1, 1] and all({72, 104} <= set(u.can_be) for u in other.unknown)
     with pytest.raises(IllegalCommand, match="FC-7"):
         run(s, 1, cm.Replace(73, 0))
     with pytest.raises(IllegalCommand, match="FL-5"):
