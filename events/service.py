@@ -596,6 +596,10 @@ class GameService:
         with self.store.transaction():
             self.store.create_game(child)
             self._append(child, game, 0, events[:at] + more, state)
+            if parent.pbem:  # the prefix's signed joins and moves travel with it, so it verifies
+                for seq, statement in sorted(self.store.signed(parent.id).items()):
+                    if seq <= at:
+                        self.store.add_signed(child.id, seq, statement)
         return child.id
 
     def with_forks(self, game_id: str) -> list[str]:
