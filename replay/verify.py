@@ -412,6 +412,15 @@ def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes
     return None
 
 
+def _redaction_of_itself(game: Any, shown: Any, seat: int) -> bool:
+    """Whether a redacted line's payload is already as ``seat`` may see it (a forged
+    payload the game cannot even redact is not)."""
+    try:
+        return game.redact(shown, seat) == shown
+    except Exception:  # noqa: BLE001 - a payload no real event has
+        return False
+
+
 def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
     """A player's view, as far as its knowledge allows (the chain is already checked).
 
@@ -430,6 +439,10 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
     own = 0
     for i, e in enumerate(events):
         seq = i + 1
+        if log.lines[i].redacted and not _redaction_of_itself(game, e, seat):
+            # a redacted line shows the event as the player may see it: what it hides
+            # stays hidden (a payload showing cards there was put in) [CL-V8]
+            return _bad(seq, "the redacted line's payload shows what the player may not see", n)
         opened = game.command_of(e) if state is not None else None
         if opened is not None and opened[0] == seat:
             try:
