@@ -6,6 +6,7 @@ Each attack below was accepted ("valid … deal proven") before issue 22."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -176,10 +177,12 @@ def test_a_visible_line_of_a_finished_view_cannot_be_relabelled(tmp_path: Path, 
     svc, gid, view = _finished_view(tmp_path, game)
     assert verify(view).ok
     loaded = svc.load(gid)
-    # the last event (the final scores), swapped for the first one's payload: the
-    # winner a reader of the view sees changes; seq, hash and seal do not
+    # the last event (the end of the game) with another winner: what a reader of
+    # the view sees changes; seq, hash and seal do not
     last = len(view.lines) - 1
-    forged = _relabel(view, last, bytes(view.lines[0].payload))
+    doc = json.loads(bytes(view.lines[last].payload))
+    doc["winners"] = [w for w in range(len(loaded.players)) if w not in doc["winners"]]
+    forged = _relabel(view, last, json.dumps(doc, separators=(",", ":")).encode())
     assert [x.hash for x in forged.lines] == [x.hash for x in view.lines]
     verdict = verify(forged)
     assert not verdict.ok and verdict.seq == last + 1, verdict
