@@ -14,9 +14,12 @@ so no header flag can weaken them) [CL-V6]:
 * ``1`` — games before issue 22: chance and line nonces derive from the seed
   alone.  A person-chosen seed (``--seed s1``) can be tested against any
   visible draw or nonce; still verified, never made any more.
-* ``2`` — every new game: chance and nonces derive from :func:`game_secret`,
-  a hash of the seed *and* its commitment's 128-bit random salt, so no public
-  value tests a guess of the seed (the salt is revealed with the seed).
+* ``2`` — every new game: line nonces (and, play by email, chance) derive from
+  :func:`game_secret`, a hash of the seed *and* its commitment's 128-bit
+  random salt, so no nonce or play-by-email draw tests a guess of the seed
+  (the salt is revealed with the seed).  Outside play by email chance still
+  comes from the seed alone: there the seed is the host's word and is given
+  to repeat a game (``--seed``); a seed nobody gave is random.
 
 **Reseeds.**  A fork with a new seed holds a chained :class:`Reseeded` event at
 the fork point carrying the salted commitment to that seed, before any chance
@@ -110,9 +113,10 @@ def reseed_commitment(seed: str, salt: str | None, seq: int) -> str:
     return seed_commitment(seed, reseed_salt(salt, seq))
 
 
-def reseed_secret(seed: str, salt: str | None, seq: int, scheme: int) -> str:
-    """The seed chance after a reseed at ``seq`` comes from."""
-    if scheme == SEED_ALONE:
+def reseed_secret(seed: str, salt: str | None, seq: int, scheme: int, pbem: bool = True) -> str:
+    """The seed chance after a reseed at ``seq`` comes from (as :func:`base_seed`:
+    salted in a play-by-email game of scheme 2, the seed itself otherwise)."""
+    if scheme == SEED_ALONE or not pbem:
         return seed
     return game_secret(seed, reseed_salt(salt, seq), scheme)
 
@@ -157,9 +161,11 @@ def base_seed(
     joined: no chance may be drawn before)."""
     if seed is None:
         return None
-    secret = game_secret(seed, salt, scheme)
     if not pbem:
-        return secret
+        # outside play by email a game's seed is the host's word and is given to
+        # repeat a game (simulate, tests, what-if forks): chance from it alone [CL-V6]
+        return seed
+    secret = game_secret(seed, salt, scheme)
     if joined is None:
         return None
     return deal_seed(secret, joined)
@@ -187,7 +193,7 @@ def source(
         if bound is not None:
             if bound.get(start) != reseed_commitment(new, salt, start):
                 continue
-            out.append((start, reseed_secret(new, salt, start, scheme)))
+            out.append((start, reseed_secret(new, salt, start, scheme, pbem)))
         else:
-            out.append((start, reseed_secret(new, salt, start, scheme)))
+            out.append((start, reseed_secret(new, salt, start, scheme, pbem)))
     return ChanceSource(base_seed(seed, salt, scheme, pbem, joined), tuple(out))

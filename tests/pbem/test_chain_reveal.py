@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from core import chance, registry
 from core.chance import Reseeded
+from core.rng import deal_seed
 from events.envelope import line_nonce, payload_digest
 from events.service import GameService, chance_source
 from events.signing import new_private_key, public_hex, sign
@@ -250,14 +251,24 @@ def test_a_short_seed_is_not_testable_from_a_views_nonces_or_draws(tmp_path: Pat
         assert visible
         for guess in GUESSES:
             assert all(line_nonce(guess, x.seq).hex() != x.nonce for x in visible), guess
-        # the draws' stream is keyed by the salted secret, never by a guessable seed
-        loaded = svc.load(gid)
-        base = chance_source(loaded.record, loaded.events).base
-        assert base is not None and base not in GUESSES
         # whoever holds the salt (the host; every player after the reveal) can check
         record = svc.store.get_game(gid)
         secret = chance.game_secret(seed, record.salt, chance.SALTED)
         assert all(line_nonce(secret, x.seq).hex() == x.nonce for x in visible)
+
+
+def test_a_short_seed_is_not_testable_from_play_by_email_draws(tmp_path: Path) -> None:
+    """In play by email the draws come from the salted secret and every player's
+    entropy: knowing the entropy (it is public) and guessing the seed confirms
+    nothing [CL-V6]."""
+    svc, gid, _ = _pbem(tmp_path, seed="s1")
+    loaded = svc.load(gid)
+    source = chance_source(loaded.record, loaded.events)
+    joined = chance.entropies(loaded.events, len(loaded.players))
+    assert source.base is not None and joined is not None
+    assert all(source.base != deal_seed(guess, joined) for guess in GUESSES)
+    secret = chance.game_secret("s1", loaded.record.salt, chance.SALTED)
+    assert source.base == deal_seed(secret, joined)  # with the salt (after the reveal) it checks
 
 
 def test_old_logs_keep_their_scheme_and_a_flag_cannot_weaken_a_new_one(tmp_path: Path) -> None:

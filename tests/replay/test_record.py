@@ -15,7 +15,6 @@ import msgspec
 
 from core import registry
 from core.engine import CHANCE
-from core.chance import repeatable_salt
 from core.rng import Rng
 from events.service import GameService
 from events.store import Note, SqliteStore
@@ -78,7 +77,7 @@ def test_seeded_games_and_forks_round_trip(name: str, data: st.DataObject, tmp_p
     players, options = _game_setup(game, data)
     seed = data.draw(st.text("abc0123456789", min_size=1, max_size=6), label="seed")
     bots = {i: data.draw(st.sampled_from(["random", "greedy"])) for i in range(len(players))}  # mcts: too slow here
-    gid = svc.create(name, players, seed=seed, options=options, bots=bots, salt=repeatable_salt(seed))
+    gid = svc.create(name, players, seed=seed, options=options, bots=bots)
     version = svc.store.version(gid)
     notes = data.draw(st.lists(st.tuples(st.integers(1, version), st.text(max_size=20)), max_size=4))
     for seq, text in notes:
@@ -128,23 +127,23 @@ def _has_chance(svc: GameService, gid: str) -> bool:
 @pytest.fixture()
 def finished(tmp_path: Path) -> tuple[GameService, str]:
     svc = _service(tmp_path, "a.db")
-    gid = svc.create("card-city", ["alice", "bob"], seed="s1", bots={0: "greedy", 1: "greedy"}, salt=repeatable_salt("s1"))
+    gid = svc.create("card-city", ["alice", "bob"], seed="s1", bots={0: "greedy", 1: "greedy"})
     return svc, gid
 
 
 def test_record_reads_like_a_game_score(finished: tuple[GameService, str]) -> None:
     svc, gid = finished
-    svc.store.add_note(gid, 3, "a bold } split\nreally")
-    svc.store.add_note(gid, 5, "@ a note on an automatic event")
+    svc.store.add_note(gid, 6, "a bold } split\nreally")
+    svc.store.add_note(gid, 8, "@ a note on an automatic event")
     text = export_record(svc, gid)
     head, _, body = text.partition("\n\n")
     assert head.splitlines()[0] == '[Format "citylog-record/1"]'
     assert '[Players "alice bob"]' in head and '[Seed "s1"]' in head
-    assert "R1 #2 (chance) draw " in body and "R1 #3 alice: split " in body
+    assert "R1 #2 (chance) draw " in body and "R1 #6 alice: split " in body
     assert "{a bold \\} split\\nreally}" in body
-    assert "{@5 \\@ a note on an automatic event}" in body
+    assert "{@8 \\@ a note on an automatic event}" in body
     log, notes = record.read(text)
-    assert notes == [Note(3, "a bold } split\nreally"), Note(5, "@ a note on an automatic event")]
+    assert notes == [Note(6, "a bold } split\nreally"), Note(8, "@ a note on an automatic event")]
 
 
 def _edit(text: str, old: str, new: str) -> str:
@@ -155,13 +154,13 @@ def _edit(text: str, old: str, new: str) -> str:
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda t: _edit(t, "R1 #3 alice: split", "R1 #3 bob: split"), "not bob's turn"),
+        (lambda t: _edit(t, "R1 #6 alice: split", "R1 #6 bob: split"), "not bob's turn"),
         (lambda t: _edit(t, '[Result "alice', '[Result "alice 1'), "the Result tag says"),
         (lambda t: _edit(t, '[Seed "s1"]', '[Seed "s2"]'), "Head tag"),
-        (lambda t: _edit(t, "R1 #3 ", "R1 #4 "), "not #4"),
-        (lambda t: _edit(t, "R1 #3 ", "R2 #3 "), "not R2"),
-        (lambda t: _edit(t, "R1 #3 alice:", "R1 #3 carol:"), "not a player"),
-        (lambda t: _edit(t, "R1 #3 alice: split", "R1 #3 alice: splat"), ":"),
+        (lambda t: _edit(t, "R1 #6 ", "R1 #7 "), "not #7"),
+        (lambda t: _edit(t, "R1 #6 ", "R2 #6 "), "not R2"),
+        (lambda t: _edit(t, "R1 #6 alice:", "R1 #6 carol:"), "not a player"),
+        (lambda t: _edit(t, "R1 #6 alice: split", "R1 #6 alice: splat"), ":"),
         (lambda t: _edit(t, '[Game "card-city"]', '[Game "chess"]'), "unknown game"),
         (lambda t: _edit(t, '[Format "citylog-record/1"]', '[Format "citylog-record/9"]'), "not a citylog-record/1"),
         (lambda t: t + "{unterminated\n", "a comment is one line"),
