@@ -14,7 +14,6 @@ from cli.games import parse_options, parse_players
 from cli.output import emit_json, is_terminal, say, say_markup
 from cli.results import result_lines
 from core import registry
-from core.chance import repeatable_salt
 from core.engine import normalize_options
 from events.service import GameService, ServiceError
 
@@ -35,8 +34,7 @@ def _one(
     """One bot game and its result; ``keep`` False (``--no-store``): forgotten once
     scored, so a long run's memory does not grow with its games."""
     with svc.store.transaction():  # stored with its tag, or not at all
-        # the run is repeated from its printed seed: a salt derived from it [CL-V6]
-        gid = svc.create(game, names, seed=seed, bots=bots, options=options, salt=repeatable_salt(seed))
+        gid = svc.create(game, names, seed=seed, bots=bots, options=options)
         if tag:
             svc.store.add_tags(gid, [tag])
     loaded = svc.load(gid)
@@ -265,9 +263,7 @@ def demo(
     svc = service(ctx)
     parse_players(str(players), game)  # "Card City takes 1–4 players", as new and simulate say
     names = ["ada", "ben", "cy", "dee"][:players]
-    gid = svc.create(
-        game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"), salt=repeatable_salt(seed)
-    )
+    gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
     loaded = svc.load(gid)
     g = loaded.game
     if json:
