@@ -49,11 +49,10 @@ CURRENT = SALTED
 
 
 def repeatable_salt(seed: str) -> str:
-    """A salt derived from the seed itself, for games whose seed is public by
-    design (``simulate``, ``demo``: the seed is printed to repeat the run, and bots
-    hide nothing from each other), so the same seed gives the same game.  Never
-    for a game people play: its salt is random, so its seed stays secret even
-    if short [CL-V6].
+    """A salt derived from the seed itself, for games that must repeat byte for
+    byte from their seed alone (tests, fixtures): the same seed gives the same
+    commitment, nonces and hashes.  Never for a game people play: its salt is
+    random, so its seed stays secret even if short [CL-V6].
 
     >>> repeatable_salt("x") == repeatable_salt("x") != repeatable_salt("y")
     True
