@@ -146,7 +146,7 @@ def check(target: str, ids: list[str], batches: list[tuple[str, int, int]]) -> s
             problems.append(f"{gid}: a seq acknowledged to two writers")
         if mine != list(range(first, len(rows) + 1)):
             problems.append(f"{gid}: acknowledged seqs {len(mine)} ≠ stored after creation")
-        if verify_chain(rec.definition, rows, rec.seed if rec.salted else None) is not None:
+        if verify_chain(rec.definition, rows, rec.line_secret) is not None:
             problems.append(f"{gid}: chain breaks")
         if not verify(open_log(svc, gid)).ok:
             problems.append(f"{gid}: does not verify")

@@ -43,7 +43,7 @@ class CopyReport:
 
 
 def _secret(rec: GameRecord) -> str | None:
-    return rec.seed if rec.salted else None
+    return rec.line_secret
 
 
 def _check(rec: GameRecord, records: list[Recorded], side: str) -> None:

@@ -64,10 +64,15 @@ class GameDefinition(msgspec.Struct, frozen=True):
     """A play-by-email game (``new --pbem``): hex of the host's Ed25519 public key,
     which seals every export; its seats join with keys of their own.  Encoded
     only when set, so the genesis of every other game is unchanged."""
+    secrets: int = 1
+    """How chance and line nonces derive from the seed (:mod:`core.chance`): 1, from
+    the seed alone (games before issue 22); 2, from the seed and its commitment's
+    salt (every new game).  Chained, so no header flag can weaken it [CL-V6];
+    encoded only when not 1, so older games keep their genesis."""
 
 
 _canonical = msgspec.json.Encoder(order="sorted")
-_OMITTED_WHEN_DEFAULT = {"host_key": ""}
+_OMITTED_WHEN_DEFAULT: dict[str, object] = {"host_key": "", "secrets": 1}
 """Fields added after games were stored: left out of the canonical encoding at
 their default, so existing games keep their genesis hash."""
 
@@ -87,7 +92,9 @@ def genesis_hash(definition: GameDefinition) -> str:
 
 
 def line_nonce(secret: str | None, seq: int) -> bytes:
-    """A per-line salt, known only to whoever knows the game's secret (its seed).
+    """A per-line salt, known only to whoever knows the game's secret
+    (:func:`core.chance.nonce_secret`: since issue 22 a hash of the seed and its
+    commitment's random salt, so a visible nonce tests no guess of the seed).
 
     Hidden payloads are small (a few cards), so a bare digest in a player's
     redacted export could be brute-forced back into the hidden cards; salting
@@ -98,6 +105,15 @@ def line_nonce(secret: str | None, seq: int) -> bytes:
         return b""
     key = b"citylog-line-v1:" + secret.encode()
     return hmac.digest(key, str(seq).encode(), "sha256")[:16]
+
+
+def row_line_secret(seed: object, salted: object, salt: object) -> str | None:
+    """:func:`core.chance.nonce_secret` from a games row's ``seed``, ``salted``
+    (0 none, 1 from the seed alone, 2 the salted secret of scheme 2) and ``salt``."""
+    from core.chance import SALTED, SEED_ALONE, nonce_secret
+
+    scheme = SALTED if salted == 2 else SEED_ALONE
+    return nonce_secret(seed, salt, scheme, bool(salted))  # type: ignore[arg-type]
 
 
 def line_nonces(secret: str | None) -> Callable[[int], bytes]:

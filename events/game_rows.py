@@ -61,6 +61,7 @@ def _decode_row(row: Sequence[object]) -> GameRecord:
         created_at=created,  # type: ignore[arg-type]
         reseeds=_reseeds_dec.decode(reseeds),  # type: ignore[arg-type]
         salted=bool(salted),
+        secrets=2 if salted == 2 else 1,
         winners=_players_dec.decode(winners),  # type: ignore[arg-type]
         salt=salt,  # type: ignore[arg-type]
         host_key=host_key or "",  # type: ignore[arg-type]
@@ -101,7 +102,7 @@ def game_row(rec: GameRecord) -> tuple[object, ...]:
         rec.created_at or now_iso(),
         genesis,
         JSON.encode(rec.reseeds).decode(),
-        int(rec.salted),
+        2 if rec.secrets == 2 else int(rec.salted),
         genesis,
         JSON.encode(rec.winners).decode(),
         rec.salt,

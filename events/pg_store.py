@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pgerr
 
-from events.envelope import Recorded, chain_hash, line_nonces, payload_digest
+from events.envelope import Recorded, chain_hash, line_nonces, payload_digest, row_line_secret
 from events.game_rows import GAME_COLS, INSERT_GAME_COLS, JSON, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.store import (
@@ -120,8 +120,8 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
 PG_SCHEMA_VERSION = PG_MIGRATIONS[-1][0]
 _MIGRATE_LOCK = 0x6369_7479  # pg_advisory_xact_lock key: one process migrates
 
-_SQL_HEAD = "SELECT head_seq, head_hash, seed, salted FROM games WHERE id = %s"
-_SQL_LOCK_HEAD = "SELECT head_seq, head_hash, seed, salted FROM games WHERE id = %s FOR UPDATE"
+_SQL_HEAD = "SELECT head_seq, head_hash, seed, salted, salt FROM games WHERE id = %s"
+_SQL_LOCK_HEAD = "SELECT head_seq, head_hash, seed, salted, salt FROM games WHERE id = %s FOR UPDATE"
 _SQL_WRITE_IF_HEAD = (  # one statement: nothing is written unless the head is still (seq, hash)
     "WITH moved AS (UPDATE games SET head_seq = %s, head_hash = %s "
     "WHERE id = %s AND head_seq = %s AND head_hash = %s RETURNING id, pg_notify(%s, id)), "
@@ -324,7 +324,7 @@ class PgStore(SideTables):
         row = self._conn.execute(_SQL_HEAD, (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
-        self._secrets[game_id] = row[2] if row[3] else None
+        self._secrets[game_id] = row_line_secret(row[2], row[3], row[4])
         self._heads[game_id] = (int(row[0]), row[1])
         return int(row[0]), row[1]
 
@@ -389,7 +389,7 @@ class PgStore(SideTables):
                     if head is None:
                         raise GameNotFound(game_id)
                     version, prev = int(head[0]), head[1]
-                    self._secrets[game_id] = head[2] if head[3] else None
+                    self._secrets[game_id] = row_line_secret(head[2], head[3], head[4])
                     if version != expected_version:
                         raise Conflict(game_id, expected_version, version)
                     records, args = self._rows(game_id, version, prev, items)

@@ -27,7 +27,9 @@ from core.engine import (
     normalize_options,
     step_as,
 )
-from core.rng import deal_seed, seed_commitment
+from core import chance
+from core.chance import ChanceSource, Reseeded
+from core.rng import seed_commitment
 from core.seats import Joined, joins
 from events import statements
 from events.codec import decoder_for, to_item
@@ -67,20 +69,16 @@ class Refused(ServiceError):
     """A signed file refused: bad or missing signature, wrong key, a replay."""
 
 
-def chance_base(record: GameRecord, events: Sequence[Any]) -> str | None:
-    """The seed a game's chance comes from: its seed, or for a play-by-email game
-    the deal seed from the host's seed and every seat's entropy (None until all
-    have joined: no chance may be drawn before)."""
-    if not record.pbem or record.seed is None:
-        return record.seed
-    return pbem_deal_seed(record.seed, events, len(record.players))
-
-
-def pbem_deal_seed(seed: str, events: Sequence[Any], n: int) -> str | None:
-    j = joins(events)
-    if len(j) < n:
-        return None
-    return deal_seed(seed, [j[i].entropy for i in range(n)])
+def chance_source(record: GameRecord, events: Sequence[Any]) -> ChanceSource:
+    """Where a stored game's chance comes from (:mod:`core.chance`, the one module
+    ``verify`` derives it with too): its secret, for a play-by-email game mixed with
+    every seat's entropy (no seed until all have joined: no chance may be drawn
+    before), and a fork's reseeds from their seq on."""
+    n = len(record.players)
+    return chance.source(
+        record.seed, record.salt, record.secrets, record.pbem,
+        chance.entropies(events, n) if record.pbem else None, record.reseeds,
+    )
 
 
 def check_text(what: str, text: str) -> str:
@@ -110,14 +108,6 @@ def check_players(players: Sequence[str]) -> None:
             raise ServiceError(f"player name {name!r}: no leading '-' and no surrounding spaces")
     if len(set(players)) != len(players):
         raise ServiceError("two players have the same name")
-
-
-def seed_at(seed: str | None, reseeds: Sequence[tuple[int, str]], seq: int) -> str | None:
-    """The seed chance events at ``seq`` come from (a fork may reseed from a seq on)."""
-    for start, new in reseeds:
-        if seq >= start:
-            seed = new
-    return seed
 
 
 @dataclass
@@ -354,6 +344,7 @@ class GameService:
             seed_commitment=seed_commitment(seed, salt),
             table=table,
             host_key=host_key,
+            secrets=chance.CURRENT,  # nonces and chance from the seed and the salt [CL-V6]
         )
         record = GameRecord.of(game_id or new_game_id(), definition, seed=seed, bots=bots, salt=salt)
         with self.store.transaction():
@@ -361,7 +352,7 @@ class GameService:
             state = game.apply(None, created)
             events = [created]
             if not record.pbem:  # a play-by-email game waits for its players to join
-                more, state = self._auto(game, record, state, 2, base=seed)
+                more, state = self._auto(game, record, state, 2, source=chance_source(record, events))
                 events += more
             self._append(record, game, 0, events, state)
         return record.id
@@ -425,9 +416,9 @@ class GameService:
             game, state = loaded.game, loaded.state
             events: list[Any] = [Joined(seat=seat, public_key=jf.public_key, entropy=jf.entropy)]
             all_events = loaded.events + events
-            base = pbem_deal_seed(rec.seed or "", all_events, len(rec.players))
-            if base is not None and rec.seed is not None:
-                more, state = self._auto(game, rec, state, loaded.version + 2, base=base)
+            source = chance_source(rec, all_events)
+            if source.base is not None:
+                more, state = self._auto(game, rec, state, loaded.version + 2, source=source)
                 events += more
             written = self._append(rec, game, loaded.version, events, state)
             self.store.add_signed(rec.id, written[0].seq, raw)
@@ -465,7 +456,7 @@ class GameService:
             self._check_position(loaded, seat, mv.seq, mv.hash)
             self.check_rules(loaded)
             game, state, version = loaded.game, loaded.state, loaded.version
-            base = chance_base(rec, loaded.events)
+            source = chance_source(rec, loaded.events)
             all_events: list[Any] = []
             opened: list[int] = []
             for text in mv.all_commands:
@@ -476,7 +467,7 @@ class GameService:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
                 opened.append(version + len(all_events) + 1)
-                more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, base=base)
+                more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, source=source)
                 all_events += [*produced, *more]
             written = self._append(rec, game, version, all_events, state)
             if rec.pbem:
@@ -573,7 +564,7 @@ class GameService:
             events = list(produced)
             more, state = self._auto(
                 game, loaded.record, state, loaded.version + len(events) + 1,
-                base=chance_base(loaded.record, loaded.events),
+                source=chance_source(loaded.record, loaded.events),
             )
             events.extend(more)
             written = self._append(loaded.record, game, loaded.version, events, state)
@@ -595,7 +586,7 @@ class GameService:
                 policies.setdefault(seat, policy)
             events, state = self._auto(
                 game, loaded.record, loaded.state, loaded.version + 1, policies,
-                base=chance_base(loaded.record, loaded.events),
+                source=chance_source(loaded.record, loaded.events),
             )
             if game.to_act(loaded.state) and not events and game.to_act(state) == (CHANCE,):
                 raise ServiceError("a chance outcome must be entered first (a --table game)")
@@ -603,7 +594,13 @@ class GameService:
 
     def fork(self, game_id: str, at: int, seed: str | None = None) -> str:
         """A new game holding events 1..``at`` of ``game_id``, with its lineage, then
-        whatever chance (from the new seed, if any) and bot seats play next."""
+        whatever chance (from the new seed, if any) and bot seats play next.
+
+        With a new ``seed``, seq ``at + 1`` is a :class:`~core.chance.Reseeded`
+        event committing to it (salted), and chance from there on comes from it.
+        In a play-by-email game that seed is the host's choice, made after seeing
+        the game: ``verify`` re-derives those draws but says they are not proven
+        fair [CL-V7]."""
         parent = self.store.get_game(game_id)
         version = self.store.version(game_id)
         if not 1 <= at <= version:
@@ -614,7 +611,7 @@ class GameService:
             raise ServiceError("a --table game has no seed to change")
         loaded = self.load(game_id)
         events = loaded.events
-        if at < version and loaded.game.command_of(events[at]) is None:
+        if at < version and loaded.game.command_of(events[at]) is None and type(events[at]) is not Reseeded:
             start = at
             while start > 1 and loaded.game.command_of(events[start - 1]) is None:
                 start -= 1
@@ -641,11 +638,22 @@ class GameService:
         )
         game = loaded.game
         state = game.fold(events[:at])
+        first: list[Any] = []
+        if seed is not None:
+            # the new seed is bound in the chain before it deals anything: a chained
+            # reseed carrying its salted commitment, revealed like the game's [CL-V7]
+            first = [Reseeded(commitment=chance.reseed_commitment(seed, parent.salt, at + 1))]
+            state = game.apply(state, first[0])
         # like a new game, the fork plays its chance and bot seats up to a human decision
-        more, state = self._auto(game, child, state, at + 1, base=chance_base(parent, events[:at]))
+        more, state = self._auto(game, child, state, at + 1 + len(first), source=chance_source(child, events[:at]))
+        more = first + more
         with self.store.transaction():
             self.store.create_game(child)
             self._append(child, game, 0, events[:at] + more, state)
+            if parent.pbem:  # the prefix's signed joins and moves travel with it, so it verifies
+                for seq, statement in sorted(self.store.signed(parent.id).items()):
+                    if seq <= at:
+                        self.store.add_signed(child.id, seq, statement)
         return child.id
 
     def with_forks(self, game_id: str) -> list[str]:
@@ -712,19 +720,19 @@ class GameService:
         seq: int,
         policies: Mapping[int, str] | None = None,
         *,
-        base: str | None,
+        source: ChanceSource,
     ) -> tuple[list[Any], Any]:
         """Chance (seeded games) and bot decisions from ``state`` on, until a human acts.
-        ``base``: the seed chance comes from (:func:`chance_base`)."""
+        ``source``: where chance comes from (:func:`chance_source`)."""
         policies = record.bots if policies is None else policies
         out: list[Any] = []
         for _ in range(MAX_AUTO_STEPS):
             actors = game.to_act(state)
             if not actors or (actors == (CHANCE,) and record.table_game):
                 break
-            if actors == (CHANCE,) and base is None and record.pbem:
+            if actors == (CHANCE,) and source.base is None and record.pbem:
                 break  # waiting for players to join
-            seed = seed_at(base, record.reseeds, seq)
+            seed = source.seed_at(seq)
             if not seed and actors == (CHANCE,):  # never chance from an empty seed [CL-V2]
                 raise ServiceError(f"game {record.id} has no seed to draw chance from")
             step = next_command(game, state, seed or "", seq, policies)

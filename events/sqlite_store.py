@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import quote
 
 
-from events.envelope import Recorded, chain_hash, line_nonces, payload_digest
+from events.envelope import Recorded, chain_hash, line_nonces, payload_digest, row_line_secret
 from events.game_rows import GAME_COLS, INSERT_GAME_COLS, JSON, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, check_ours, schema_version
@@ -408,14 +408,15 @@ class SqliteStore(SideTables):
         return self.head(game_id)[0]
 
     def _secret(self, game_id: str) -> str | None:
-        """The game's seed, which salts its lines' digests (a game's seed never changes)."""
+        """The secret that salts the game's lines' digests (:func:`core.chance.nonce_secret`
+        of its seed and salt; a game's seed never changes)."""
         if game_id not in self._secrets:
             row = self._conn.execute(
-                "SELECT seed, salted FROM games WHERE id = ?", (game_id,)
+                "SELECT seed, salted, salt FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise GameNotFound(game_id)
-            self._secrets[game_id] = row[0] if row[1] else None
+            self._secrets[game_id] = row_line_secret(row[0], row[1], row[2])
         return self._secrets[game_id]
 
     def head(self, game_id: str) -> tuple[int, str]:

@@ -135,6 +135,9 @@ class GameRecord(msgspec.Struct, frozen=True):
     """Hex salt of the seed commitment (None: an older, unsalted commitment)."""
     host_key: str = ""
     """Play by email: the host's public key (part of the definition)."""
+    secrets: int = 1
+    """The definition's secret scheme (:mod:`core.chance`); kept in the ``salted``
+    column as 2 (1 and 0 are scheme 1, salted or not)."""
 
     @classmethod
     def of(cls, id: str, definition: GameDefinition, **rest: object) -> GameRecord:
@@ -148,6 +151,7 @@ class GameRecord(msgspec.Struct, frozen=True):
             seed_commitment=definition.seed_commitment,
             table_game=definition.table,
             host_key=definition.host_key,
+            secrets=definition.secrets,
             **rest,  # type: ignore[arg-type]
         )
 
@@ -161,7 +165,15 @@ class GameRecord(msgspec.Struct, frozen=True):
             seed_commitment=self.seed_commitment,
             table=self.table_game,
             host_key=self.host_key,
+            secrets=self.secrets,
         )
+
+    @property
+    def line_secret(self) -> str | None:
+        """The secret this game's line nonces derive from (None: no nonces)."""
+        from core.chance import nonce_secret
+
+        return nonce_secret(self.seed, self.salt, self.secrets, self.salted)
 
     @property
     def pbem(self) -> bool:

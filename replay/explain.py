@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide, decision_start
+from core.chance import Reseeded, describe_reseeded
 from core.seats import Joined, describe_joined
 
 
@@ -27,6 +28,12 @@ def explain_at(
             f"seq {seq}: {describe_joined(event, players)}\n"
             "A play-by-email seat joined: its moves must be signed with this key, and its "
             "entropy goes into the deal (chance starts once every seat has joined)."
+        )
+    if type(event) is Reseeded:
+        return (
+            f"seq {seq}: {describe_reseeded(event)}\n"
+            "A fork with a new seed: this line commits to it (salted) before it deals "
+            "anything; chance from here on comes from it, revealed with the game's seed [CL-V7]."
         )
     lines = [f"seq {seq}: {game.explain(before, event, players)}"]
     opened = game.command_of(event)

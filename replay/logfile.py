@@ -28,6 +28,7 @@ from typing import IO, Any
 
 import msgspec
 
+from core.chance import nonce_secret
 from events.envelope import (
     GameDefinition,
     Recorded,
@@ -56,7 +57,9 @@ class Header(msgspec.Struct, frozen=True):
     view: str | None = None
     status: str = "active"
     salted: bool = True
-    """Line digests are salted with nonces derived from the seed."""
+    """Line digests are salted with nonces derived from the seed.  Read only for a
+    game of secret scheme 1 (its definition's ``secrets``); a scheme-2 game always
+    salts, whatever this says [CL-V6]."""
     salt: str | None = None
     """The seed commitment's salt, with the seed (a referee export, or any export
     of a finished game: the reveal)."""
@@ -87,6 +90,13 @@ class LogFile(msgspec.Struct):
     header: Header
     lines: list[Line]
 
+    @property
+    def line_secret(self) -> str | None:
+        """The secret the lines' nonces derive from, if the header carries the seed
+        (:func:`core.chance.nonce_secret`; the scheme is the chained definition's)."""
+        h = self.header
+        return nonce_secret(h.seed, h.salt, h.definition.secrets, h.salted)
+
     def records(self) -> list[Recorded]:
         gid = self.header.game_id or ""
         return [Recorded(gid, x.seq, x.type, bytes(x.payload), x.prev_hash, x.hash) for x in self.lines]
@@ -97,7 +107,7 @@ class LogFile(msgspec.Struct):
         if line.nonce is not None:
             nonce = bytes.fromhex(line.nonce)
         else:
-            nonce = line_nonce(self.header.seed if self.header.salted else None, line.seq)
+            nonce = line_nonce(self.line_secret, line.seq)
         return payload_digest(bytes(line.payload), nonce)
 
 
@@ -221,6 +231,10 @@ def _short(exc: BaseException) -> str:
 def first_bad_line(log: LogFile) -> tuple[int, str] | None:
     """Check numbering and the hash chain; (file line number, why) of the first bad line."""
     prev = genesis_hash(log.header.definition)
+    try:
+        log.line_secret
+    except ValueError:
+        return 1, "the header's seed and salt cannot derive the line nonces (a salt is 32 hex digits)"
     for i, line in enumerate(log.lines):
         number = i + 2
         if line.seq != i + 1:

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core import registry
+from core.chance import SCHEMES, SEED_ALONE, Reseeded, nonce_secret
 from core.engine import CHANCE, RulesError, checked_decide
 from events.codec import to_item
 from events.envelope import GameDefinition, chain
@@ -48,9 +49,12 @@ from replay.logfile import Header, LogFile, LogFileError, from_records
 FORMAT = "citylog-record/1"
 CHANCE_NAME = "(chance)"
 """How the chance pseudo-seat is written; no player name has parentheses."""
+RESEED_NAME = "(reseed)"
+"""How a fork's reseed line is written: ``R3 #41 (reseed) COMMITMENT``."""
 
 _TAG = re.compile(r'^\[([A-Za-z]+) (".*")\]$')
-_MOVE = re.compile(r"^R(\d+) #(\d+) (\(chance\)|[^\s()]+:) (.+)$")
+_MOVE = re.compile(r"^R(\d+) #(\d+) (\(chance\)|\(reseed\)|[^\s()]+:) (.+)$")
+_COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
 class RecordError(LogFileError):
@@ -143,6 +147,8 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
     ]
     if d.host_key:
         tags.append(_tag("HostKey", d.host_key))
+    if d.secrets != SEED_ALONE:
+        tags.append(_tag("Secrets", str(d.secrets)))  # chained in the definition [CL-V6]
     if h.seed is not None:
         tags.append(_tag("Seed", h.seed))
     if h.salt is not None:
@@ -173,6 +179,12 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
     rnd = game.round_of(state) if state is not None else 0
     i = 1
     while i < len(events):
+        if type(events[i]) is Reseeded:  # a fork's chained commitment to its new seed [CL-V7]
+            body.append(f"R{game.round_of(state)} #{i + 1} {RESEED_NAME} {events[i].commitment}")
+            state = game.apply(state, events[i])
+            comments(i + 1, i + 1)
+            i += 1
+            continue
         opened = game.command_of(events[i])
         if opened is None:
             raise RecordError(f"seq {i + 1}: {type(events[i]).__name__} opens no decision")
@@ -185,7 +197,7 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
         # the decision's events run up to the next event that opens a decision; found
         # from the log alone (never re-decided), so a game under older rules still writes
         end = i + 1
-        while end < len(events) and game.command_of(events[end]) is None:
+        while end < len(events) and game.command_of(events[end]) is None and type(events[end]) is not Reseeded:
             end += 1
         for e in events[i:end]:
             state = game.apply(state, e)
@@ -290,6 +302,13 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
     salted = one("Salted", "yes")
     if salted not in ("yes", "no"):
         raise RecordError(f"{source}: Salted is 'yes' or 'no', not {salted!r}")
+    scheme = one("Secrets", "")
+    if scheme not in ("", *(str(x) for x in SCHEMES if x != SEED_ALONE)):
+        # scheme 1 is written by leaving the tag out: one spelling per record
+        raise RecordError(f"{source}: Secrets is {', '.join(str(x) for x in SCHEMES[1:])} or absent, not {scheme!r}")
+    secrets = int(scheme) if scheme else SEED_ALONE
+    if secrets != SEED_ALONE and salted != "yes":
+        raise RecordError(f"{source}: a game of secret scheme {scheme} always salts its lines (no Salted tag)")
     seed = tags.get("Seed", [None])[0]
     definition = GameDefinition(
         game=name,
@@ -299,6 +318,7 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         seed_commitment=one("SeedCommitment"),
         table=table == "yes",
         host_key=one("HostKey", ""),
+        secrets=secrets,
     )
     try:
         created = game.create(players, options, table=definition.table)
@@ -355,6 +375,15 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         if m is None:
             raise RecordError(f"{source}:{number}: expected 'R<round> #<seq> <player>: <command>', a {{comment}} or a blank line")
         rnd, seq, who, text = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
+        if who == RESEED_NAME:
+            if seq != len(events) + 1 or rnd != game.round_of(state) or not _COMMITMENT.fullmatch(text):
+                raise RecordError(f"{source}:{number}: a reseed is 'R<round> #<seq> (reseed) <64 hex digits>' "
+                                  f"at seq {len(events) + 1}, round {game.round_of(state)}")
+            reseed = Reseeded(commitment=text)
+            state = game.apply(state, reseed)
+            last_first = len(events) + 1
+            events.append(reseed)
+            continue
         if who == CHANCE_NAME:
             seat = CHANCE
         else:
@@ -394,7 +423,10 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         salted=salted == "yes",
         salt=one("Salt", "") or None,
     )
-    secret = seed if header.salted else None
+    try:
+        secret = nonce_secret(seed, header.salt, definition.secrets, header.salted)
+    except ValueError:
+        raise RecordError(f"{source}: the Seed and Salt tags cannot derive the line nonces (a salt is 32 hex digits)") from None
     records = chain(definition, "", [to_item(e) for e in events], secret=secret)
     head = one("Head", "")
     if head and records[-1].hash != head:

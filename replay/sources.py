@@ -58,7 +58,7 @@ def export(
         log = logfile.from_records(header_of(loaded.record), loaded.records)
     else:
         seat = loaded.seat(player)
-        secret = loaded.record.seed if loaded.record.salted else None
+        secret = loaded.record.line_secret
         lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
         log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
     if loaded.record.pbem:
@@ -89,7 +89,7 @@ def view_of(log: LogFile, player: str, source: str = "log") -> LogFile:
     if not isinstance(decoded, tuple):
         raise ServiceError(decoded.message(source))
     game, events = decoded
-    secret = h.seed if h.salted else None
+    secret = log.line_secret
     lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
     reveal = h.status == "over"  # as header_of: the seed is the player's once the game is over
     header = msgspec.structs.replace(

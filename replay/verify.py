@@ -1,8 +1,11 @@
 """``verify``: the hash chain, then every event re-decided from the start.
 
-For a seeded game every chance outcome is re-derived from the seed; for a game
-played at the table each outcome is checked for possibility.  A player's view
-(redacted) can only be checked by its hash chain.  The first bad line is named;
+For a seeded game every chance outcome is re-derived from the seed (through
+:mod:`core.chance`, the module the writer draws with); for a game played at the
+table each outcome is checked for possibility.  A player's view of a game still
+going on can only be checked by its hash chain and its own moves; once the game
+is over and the seed revealed, every line of the view is re-derived and must be
+shown exactly as the one redaction path writes it.  The first bad line is named;
 nothing after it is trusted (python-chess #365: never keep going after an
 illegal move).
 
@@ -10,7 +13,9 @@ What a header says about the log is checked too, since the header itself is not
 chained: a full log holds no redacted line and, unless its chained definition
 marks a table game, the seed its commitment names (:func:`header_problem`); a
 log that says it is over must fold to a finished game, and one that says it is
-active to an unfinished one (:func:`status_problem`).
+active to an unfinished one (:func:`status_problem`); a fork's reseed counts only
+where the chain commits to it (:func:`chance_plan`, CL-V7).  Bots, lineage and
+the ``salted`` flag of a scheme-2 game decide nothing here.
 """
 
 from __future__ import annotations
@@ -21,12 +26,13 @@ import msgspec
 
 from core import registry
 from core.engine import CHANCE, IllegalCommand, checked_decide
-from core.rng import Rng, deal_seed, seed_commitment
+from core import chance
+from core.chance import ChanceSource, Reseeded
+from core.rng import seed_commitment
 from core.seats import Joined
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
-from events.service import seed_at
-from replay.logfile import LogFile, first_bad_line
+from replay.logfile import Line, LogFile, first_bad_line
 from replay.trust import check_seal, check_signed
 
 
@@ -107,7 +113,7 @@ def header_problem(log: LogFile) -> Verdict | None:
             # the status is then checked against the fold [CL-V4]
             return Verdict(False, "a player's view carries no seed before the game is over [CL-V3]",
                            line=1, events=n)
-    if h.seed is not None and seed_commitment(h.seed, h.salt) != d.seed_commitment:
+    if h.seed is not None and not _commits(h.seed, h.salt, d.seed_commitment):
         return Verdict(False, "the seed does not match the game's seed commitment", line=1, events=n)
     last = 1
     for start, seed in h.reseeds:
@@ -115,7 +121,76 @@ def header_problem(log: LogFile) -> Verdict | None:
             return Verdict(False, f"reseed at seq {start}: reseeds go in increasing seq order, "
                            f"within the log (2..{n + 1})", line=1, events=n)
         last = start
+    if h.view is not None:
+        for line in log.lines:
+            # one spelling per line: a visible line carries no digest, a redacted one no nonce
+            if (line.redacted and line.nonce is not None) or (not line.redacted and line.digest is not None):
+                return _bad(line.seq, "a visible line carries no digest and a redacted line no nonce", n)
     return None
+
+
+class ChancePlan(msgspec.Struct, frozen=True):
+    """Where a log's chance comes from, as far as the chain binds it [CL-V7]."""
+
+    source: ChanceSource
+    starts: tuple[int, ...]
+    """Every seq from which a reseed (bound or not) takes over, in order."""
+    unbound: frozenset[int]
+    """Reseeds only the header names (forks before reseeds were chained): from
+    there on chance is checked for possibility only (not proven)."""
+
+
+def chance_plan(log: LogFile, events: list[Any]) -> ChancePlan | Verdict:
+    """The chance source of a log: the revealed seed (and, play by email, every
+    player's entropy), and each fork's reseed whose revealed seed matches its
+    chained commitment.  A chained reseed whose seed the reveal leaves out, or
+    whose seed does not match, fails; a header reseed the chain does not hold
+    fails for a game of secret scheme 2, and is used by no check for an older
+    game (its draws are then only possible, not proven)."""
+    h, d = log.header, log.header.definition
+    n = len(events)
+    bound = {i + 1: e.commitment for i, e in enumerate(events) if type(e) is Reseeded}
+    revealed = dict(h.reseeds)
+    if h.seed is not None:
+        for seq, commitment in bound.items():
+            seed = revealed.get(seq)
+            if seed is None:
+                return _bad(seq, "the fork's seed, committed here, is not revealed with the game's "
+                            "(the header's reseeds) [CL-V7]", n)
+            try:
+                matches = chance.reseed_commitment(seed, h.salt, seq) == commitment
+            except ValueError:
+                matches = False
+            if not matches:
+                return _bad(seq, "the fork's revealed seed does not match the commitment chained "
+                            "here [CL-V7]", n)
+    unbound = frozenset(s for s in revealed if s not in bound)
+    if unbound and d.secrets != chance.SEED_ALONE:
+        return Verdict(False, f"the header names a reseed at seq {min(unbound)} that the chain does not "
+                       "commit to [CL-V7]", line=1, events=n)
+    entropies = chance.entropies(events, len(d.players)) if d.host_key else None
+    try:
+        source = chance.source(h.seed, h.salt, d.secrets, bool(d.host_key), entropies, h.reseeds, bound=bound)
+    except ValueError as exc:
+        return Verdict(False, f"the seed cannot be used: {exc}", line=1, events=n)
+    return ChancePlan(source, tuple(sorted(set(bound) | set(revealed))), unbound)
+
+
+def _reseed_before(plan: ChancePlan, seq: int) -> int | None:
+    start = None
+    for s in plan.starts:
+        if s <= seq:
+            start = s
+    return start
+
+
+def _commits(seed: str, salt: str | None, commitment: str) -> bool:
+    """Whether ``seed`` (with ``salt``) is the one ``commitment`` names; a salt that
+    is not hex names none."""
+    try:
+        return seed_commitment(seed, salt) == commitment
+    except ValueError:
+        return False
 
 
 def status_problem(log: LogFile, over: bool) -> Verdict | None:
@@ -179,7 +254,7 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
             line=1,
             events=n,
         )
-    if h.seed is not None and seed_commitment(h.seed, h.salt) != d.seed_commitment:
+    if h.seed is not None and not _commits(h.seed, h.salt, d.seed_commitment):
         return Verdict(False, "the seed does not match the game's seed commitment", line=1, events=n)
     try:
         expected_created = game.create(d.players, d.options, table=d.table)
@@ -187,14 +262,25 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         return Verdict(False, f"the game definition is not valid: {exc}", line=1, events=n)
     if expected_created != events[0]:
         return _bad(1, "the creation event does not match the game's definition", n)
-    secret = h.seed if h.salted else None
+    secret = log.line_secret
+    plan = chance_plan(log, events)
+    if isinstance(plan, Verdict):
+        return plan
+    view_seat = d.players.index(h.view) if h.view is not None else None
     state = game.apply(None, events[0])
     joined: dict[int, Joined] = {}
     started = False
-    chance_events = hidden = 0
+    chance_events = hidden = unproven = 0
     i = 1
     while i < n:
         seq = i + 1
+        line = log.lines[i]
+        if type(events[i]) in (Joined, Reseeded) and line.redacted:
+            return _bad(seq, "a join or reseed line hides nothing: it is never redacted", n)
+        if type(events[i]) is Reseeded:
+            state = game.apply(state, events[i])
+            i += 1
+            continue
         if type(events[i]) is Joined:
             j = events[i]
             if not d.host_key:
@@ -211,17 +297,21 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         seat, command = opened
         if d.host_key and len(joined) < len(d.players):
             return _bad(seq, "play began before every seat had joined", n)
-        base = h.seed
-        if d.host_key and h.seed is not None:
-            base = deal_seed(h.seed, [joined[k].entropy for k in range(len(d.players))])
-        line = log.lines[i]
-        if seat == CHANCE and not d.table and base is not None:
+        if seat == CHANCE and not d.table:
             chance_events += 1
-            seed = seed_at(base, h.reseeds, seq) or ""
-            derived = game.chance(state, Rng.derive(seed, seq))
-            if not line.redacted and derived != command:
-                return _bad(seq, "chance outcome differs from the one the seed gives", n)
-            command = derived
+            start = _reseed_before(plan, seq)
+            if start is not None and start in plan.unbound:
+                unproven += 1  # an old fork's header reseed: only possible [CL-V7]
+                if line.redacted:
+                    return _bad(seq, "a hidden chance line after a reseed the chain does not bind", n)
+            else:
+                rng = plan.source.rng(seq)
+                if rng is None:
+                    return _bad(seq, "no seed to re-derive this chance event from [CL-V2]", n)
+                derived = game.chance(state, rng)
+                if not line.redacted and derived != command:
+                    return _bad(seq, "chance outcome differs from the one the seed gives", n)
+                command = derived
         elif line.redacted:
             found = _hidden_decision(game, state, seat, line.digest or "", line_nonce(secret, seq))
             if found is None:
@@ -235,36 +325,80 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
             if i + j >= n:
                 return _bad(n, "the log stops in the middle of a decision's events", n)
             shown = log.lines[i + j]
-            if shown.redacted:
-                hidden += 1
-                if payload_digest(encode(e), line_nonce(secret, seq + j)) != shown.digest:
-                    return _bad(seq + j, "the hidden line's digest does not match what the revealed deal gives", n)
-            elif events[i + j] != e:
-                return _bad(seq + j, f"{type(events[i + j]).__name__} is not what the rules produce here", n)
+            problem = _shown_problem(game, shown, events[i + j], e, view_seat, line_nonce(secret, seq + j))
+            if problem is not None:
+                return _bad(seq + j, problem, n)
+            hidden += shown.redacted
             state = game.apply(state, e)
         i += len(produced)
     over = not game.to_act(state)
     wrong_status = status_problem(log, over)
     if wrong_status is not None:
         return wrong_status
+    reseeded = _reseed_note(plan, bool(d.host_key), d.table)
     if h.view is not None:
+        what = "deal proven" if not reseeded else "deal re-derived"
         return Verdict(
             True,
-            f"{n} events; hash chain verified{signed_note}; deal proven: {chance_events} chance events, "
-            f"{hidden} hidden lines",
+            f"{n} events; hash chain verified{signed_note}; {what}: {chance_events} chance events, "
+            f"{hidden} hidden lines, each shown as the revealed deal gives it{reseeded}",
             events=n,
             over=over,
         )
     how = "chance checked for possibility (a table game)" if d.table else "chance re-derived from the seed"
-    if h.reseeds and not d.table:
-        starts = ", ".join(str(s) for s, _ in h.reseeds)
-        how += f" (from seq {starts} on: from the fork's new seed, which the chain does not bind)"
-    if d.host_key and h.seed:
+    if d.host_key and h.seed and not reseeded:
         how = f"deal proven: {chance_events} chance events from the committed seed and every player's entropy"
     end = "the game is over" if over else "the game is not over"
     return Verdict(
-        True, f"{n} events; hash chain verified{signed_note}; every event legal; {how}; {end}", events=n, over=over
+        True,
+        f"{n} events; hash chain verified{signed_note}; every event legal; {how}{reseeded}; {end}",
+        events=n,
+        over=over,
     )
+
+
+def _shown_problem(game: Any, shown: Line, decoded: Any, true: Any, seat: int | None, nonce: bytes) -> str | None:
+    """Why a line does not show the true event ``true`` as it must, or None.
+
+    A full log shows every event as it is.  A view with the reveal shows each
+    line as the one redaction path writes it: visible exactly when redaction
+    changes nothing, the visible payload the true event, a redacted line's digest
+    the true payload's and its payload ``redact(true, seat)`` — so no line of a
+    finished view can be re-labelled or re-filled without failing (issue 22)."""
+    if seat is None:
+        return None if decoded == true and not shown.redacted else (
+            f"{type(decoded).__name__} is not what the rules produce here")
+    seen = game.redact(true, seat)
+    if not shown.redacted:
+        if decoded != true:
+            return f"{type(decoded).__name__} is not what the rules produce here"
+        if seen != true:
+            return "this line shows what the view's player may not see (it must be redacted)"
+        return None
+    if seen == true:
+        return "a line the view's player may see is marked redacted"
+    if payload_digest(encode(true), nonce) != shown.digest:
+        return "the hidden line's digest does not match what the revealed deal gives"
+    if decoded != seen:
+        return "the redacted line's payload is not the true event as this player may see it"
+    return None
+
+
+def _reseed_note(plan: ChancePlan, pbem: bool, table: bool) -> str:
+    """What the verdict says of a fork's reseeds [CL-V7]."""
+    if table or not plan.starts:
+        return ""
+    parts = []
+    for start in plan.starts:
+        if start in plan.unbound:
+            parts.append(f"from seq {start} on: the fork's seed is in the header only, not bound by the "
+                         "chain, so those draws are only checked for possibility — not proven")
+        elif pbem:
+            parts.append(f"from seq {start} on: from the fork's seed, committed in the chain at seq {start} "
+                         "but chosen by the host after the players' entropy was known — not proven fair")
+        else:
+            parts.append(f"from seq {start} on: from the fork's seed, committed in the chain at seq {start}")
+    return " (" + "; ".join(parts) + ")"
 
 
 def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> Any:
@@ -277,6 +411,15 @@ def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes
         if payload_digest(encode(first), nonce) == digest:
             return command
     return None
+
+
+def _redaction_of_itself(game: Any, shown: Any, seat: int) -> bool:
+    """Whether a redacted line's payload is already as ``seat`` may see it (a forged
+    payload the game cannot even redact is not)."""
+    try:
+        return game.redact(shown, seat) == shown
+    except Exception:  # noqa: BLE001 - a payload no real event has
+        return False
 
 
 def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
@@ -297,6 +440,10 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
     own = 0
     for i, e in enumerate(events):
         seq = i + 1
+        if log.lines[i].redacted and not _redaction_of_itself(game, e, seat):
+            # a redacted line shows the event as the player may see it: what it hides
+            # stays hidden (a payload showing cards there was put in) [CL-V8]
+            return _bad(seq, "the redacted line's payload shows what the player may not see", n)
         opened = game.command_of(e) if state is not None else None
         if opened is not None and opened[0] == seat:
             try:

@@ -30,6 +30,27 @@ def test_golden_log_replays_to_the_same_scores(name: str) -> None:
     assert list(result.winners) == EXPECTED[name]["winners"]
 
 
+SCHEME1 = GOLDEN / "scheme1"
+EXPECTED_SCHEME1 = json.loads((SCHEME1 / "expected.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_SCHEME1))
+def test_golden_logs_of_secret_scheme_1_still_verify(name: str) -> None:
+    """The golden logs as they were before issue 22 (chance and nonces from the seed
+    alone, no ``secrets`` in their definition): still verified, under the scheme
+    their chained definition records [CL-V6], to the same scores."""
+    with (SCHEME1 / f"{name}.jsonl").open() as handle:
+        log = read(handle, name)
+    assert log.header.definition.secrets == 1
+    verdict = verify(log)
+    assert verdict.ok, verdict.message(name)
+    game, _, states = fold_log(log)
+    result = game.result(states[-1])
+    assert result is not None
+    assert list(result.scores) == EXPECTED_SCHEME1[name]["scores"]
+    assert list(result.winners) == EXPECTED_SCHEME1[name]["winners"]
+
+
 OLDER = {  # logs of rules versions this citylog no longer plays, with their recorded scores
     "point-city-two-players.pc-1": ("pc-1", (54, 35)),
     "point-city-solo-level-3.pc-1": ("pc-1", (47,)),

@@ -43,6 +43,7 @@ from core.engine import (
 )
 from core.bots import BotRegistry
 from core.rng import Rng
+from core.chance import Reseeded, describe_reseeded
 from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
@@ -61,7 +62,7 @@ SPEC = GameSpec(
 class CardCity(Game[State, ev.Event, Command]):
     search_playouts = 60  # 0.18 s of CPU a move on average (bench/RESULTS.md)
     spec = SPEC
-    event_type = ev.Event | Joined
+    event_type = ev.Event | Joined | Reseeded
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
@@ -84,7 +85,7 @@ class CardCity(Game[State, ev.Event, Command]):
         )
 
     def apply(self, state: State | None, event: ev.Event) -> State:
-        if type(event) is Joined and state is not None:
+        if type(event) in (Joined, Reseeded) and state is not None:
             return state
         return apply(state, event)
 
@@ -183,6 +184,8 @@ class CardCity(Game[State, ev.Event, Command]):
     def describe(self, event: ev.Event, players: Sequence[str]) -> str:
         if type(event) is Joined:
             return describe_joined(event, players)
+        if type(event) is Reseeded:
+            return describe_reseeded(event)
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:

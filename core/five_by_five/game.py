@@ -32,6 +32,7 @@ from core.five_by_five.scoring import solo_title
 from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
 from core.bots import BotRegistry
 from core.rng import Rng
+from core.chance import Reseeded, describe_reseeded
 from core.seats import Joined, describe_joined
 
 SPEC = GameSpec(
@@ -49,7 +50,7 @@ SPEC = GameSpec(
 
 class FiveByFive(Game[State, ev.Event, cm.Command]):
     spec: ClassVar[GameSpec] = SPEC
-    event_type: ClassVar[Any] = ev.Event | Joined
+    event_type: ClassVar[Any] = ev.Event | Joined | Reseeded
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
     flat_search: ClassVar[bool] = True
@@ -67,7 +68,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return ev.GameCreated(names, tuple(sorted(opts.items())), table, sides)
 
     def apply(self, state: State | None, event: ev.Event) -> State:
-        if type(event) is Joined and state is not None:
+        if type(event) in (Joined, Reseeded) and state is not None:
             return state
         return apply(state, event)
 
@@ -183,6 +184,8 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     def describe(self, event: ev.Event, players: Sequence[str]) -> str:
         if type(event) is Joined:
             return describe_joined(event, players)
+        if type(event) is Reseeded:
+            return describe_reseeded(event)
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:

@@ -21,6 +21,7 @@ from core.point_city.older import pc2_has_take
 from core.point_city.state import State, deck_size
 from core.bots import BotRegistry
 from core.rng import Rng
+from core.chance import Reseeded, describe_reseeded
 from core.seats import Joined, describe_joined
 
 
@@ -39,7 +40,7 @@ class PointCity(Game[State, Any, Any]):
                        "solo opponent level [PC-7] (used with 1 player)"),
         ),
     )
-    event_type: ClassVar[Any] = Event | Joined
+    event_type: ClassVar[Any] = Event | Joined | Reseeded
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
 
@@ -49,7 +50,7 @@ class PointCity(Game[State, Any, Any]):
         return Created(names, tuple(sorted(opts.items())), table)
 
     def apply(self, state: State | None, event: Any) -> State:
-        if type(event) is Joined and state is not None:
+        if type(event) in (Joined, Reseeded) and state is not None:
             return state
         return fold_event(state, event)
 
@@ -133,6 +134,8 @@ class PointCity(Game[State, Any, Any]):
     def describe(self, event: Any, players: Sequence[str]) -> str:
         if type(event) is Joined:
             return describe_joined(event, players)
+        if type(event) is Reseeded:
+            return describe_reseeded(event)
         return text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:

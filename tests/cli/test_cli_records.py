@@ -89,15 +89,19 @@ def test_tree_shows_forks_where_they_branch_with_seed_and_result(db: Path) -> No
     gid = bot_game(db)
     a = json.loads(ok(db, "fork", gid, "--at", "25", "--seed", "other", "--json"))["game_id"]
     b = json.loads(ok(db, "fork", gid, "--at", "44", "--json"))["game_id"]
-    c = json.loads(ok(db, "fork", a, "--at", "62", "--json"))["game_id"]
+    # a's seq 26 is its chained reseed [CL-V7], so its later events (and draws) move:
+    # fork it at its first decision boundary from 62 on
+    tries = ((n, run(db, "fork", a, "--at", str(n), "--json")) for n in range(62, 120))
+    at, (_, out, _) = next((n, r) for n, r in tries if r[0] == 0)
+    c = json.loads(out)["game_id"]
     lines = ok(db, "tree", c).splitlines()
     assert lines[0].startswith(f"{gid}  root  ") and "over: alice" in lines[0]
     assert lines[1].startswith(f"├─ at 25: {a}  seed other  ")
-    assert lines[2].startswith(f"│  └─ at 62: {c}  same seed  ") and lines[2].endswith("◀")
+    assert lines[2].startswith(f"│  └─ at {at}: {c}  same seed  ") and lines[2].endswith("◀")
     assert lines[3].startswith(f"└─ at 44: {b}  same seed  ")
     tree = json.loads(ok(db, "tree", gid, "--json"))
     assert [f["game_id"] for f in tree["forks"]] == [a, b]
-    assert tree["forks"][0]["forks"][0]["fork_at"] == 62
+    assert tree["forks"][0]["forks"][0]["fork_at"] == at
     code, _, err = run(db, "tree", "nope")
     assert code == 2 and "no game 'nope'" in err
 

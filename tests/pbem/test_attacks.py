@@ -13,6 +13,7 @@ import pytest
 from pbem_mail import Table, dump, legal_of, move_file, to_act
 
 from core.card_city.game import GAME as CARD_CITY
+from core.chance import SALTED, game_secret
 from core.rng import Rng, deal_seed
 from events.service import GameService
 from events.signing import load_private_pem, new_private_key, public_hex, sign
@@ -170,16 +171,20 @@ def test_a_guessable_seed_gives_nothing_away(tmp_path: Path) -> None:
     # the old unsalted commitment fell to a dictionary; the salted one does not
     guesses = ["s1", "s2", "seed", "1", "test", "x"]
     assert all(hashlib.sha256(b"citylog-seed-v1:" + g.encode()).hexdigest() != commitment for g in guesses)
-    # even the right seed does not give the deal: chance comes from H(seed, every
-    # player's entropy), entropy the host never chose
+    # even the right seed does not give the deal: chance comes from H(H(salt, seed),
+    # every player's entropy) [CL-V6], and the salt is the host's until the reveal
     events = [json.loads(line) for line in t.host.ok("log", t.gid, "--json").splitlines()]
     entropies = [e["event"]["entropy"] for e in events if e["type"] == "seat.joined"]
     assert len(entropies) == 2 and all(len(x) == 32 for x in entropies)
     draw = next(e for e in events if e["type"] == "cc.drawn")
     state = CARD_CITY.apply(None, CARD_CITY.create(["alice", "bob"], {}))
-    dealt = CARD_CITY.chance(state, Rng.derive(deal_seed("s1", entropies), draw["seq"]))
+    unsalted = CARD_CITY.chance(state, Rng.derive(deal_seed("s1", entropies), draw["seq"]))
+    assert list(unsalted.cards) != draw["event"]["cards"]
+    salt = SqliteStore(t.host.db).get_game(t.gid).salt
+    secret = game_secret("s1", salt, SALTED)
+    dealt = CARD_CITY.chance(state, Rng.derive(deal_seed(secret, entropies), draw["seq"]))
     assert list(dealt.cards) == draw["event"]["cards"]
-    assert deal_seed("s1", entropies) != deal_seed("s1", entropies[::-1])
+    assert deal_seed(secret, entropies) != deal_seed(secret, entropies[::-1])
 
 
 def test_a_non_pbem_game_gets_the_salted_commitment_too(tmp_path: Path) -> None:
@@ -243,7 +248,7 @@ def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatc
     svc = GameService(store)
     players = ["alice", "bob"]
     gid = svc.create("card-city", players, seed="committed", host_key=public_hex(new_private_key()))
-    monkeypatch.setattr("events.service.deal_seed", lambda seed, entropies: deal_seed("rigged", entropies))
+    monkeypatch.setattr("core.chance.deal_seed", lambda seed, entropies: deal_seed("rigged", entropies))
     keys = [new_private_key() for _ in players]
     genesis = store.get_game(gid).genesis
     rec = store.get_game(gid)
@@ -258,6 +263,7 @@ def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatc
         seat = actors[0]
         cmd = CARD_CITY.format_command(next(iter(CARD_CITY.legal(loaded.state, seat))))
         svc.submit_move(signed_move(keys[seat], gid, players[seat], loaded.version, loaded.head_hash, (cmd,)))
+    monkeypatch.undo()  # the players' citylog is an honest one (the chance source is shared)
     view = export(svc, gid, "alice")
     assert view.header.seed == "committed"
     verdict = verify(view, sealed=False)

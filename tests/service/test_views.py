@@ -37,6 +37,6 @@ def test_redacted_lines_chain_but_cannot_be_brute_forced(tmp_path: Path) -> None
     assert set(drawn.cards) == {"?"} and line.nonce is None
     assert _guess(line.digest, drawn.seat, len(drawn.cards), b"") is None  # no bare digest
     # whoever holds the seed can check it: the guess succeeds with the real nonce
-    seed = svc.store.get_game(gid).seed
-    real = _guess(line.digest, drawn.seat, len(drawn.cards), line_nonce(seed, line.seq))
+    secret = svc.store.get_game(gid).line_secret  # the seed and its salt [CL-V6]
+    real = _guess(line.digest, drawn.seat, len(drawn.cards), line_nonce(secret, line.seq))
     assert real is not None and real == svc.load(gid).events[line.seq - 1].cards
