@@ -23,7 +23,7 @@ from core.rng import Rng
 from core.seats import Joined
 from events import statements
 from events.envelope import genesis_hash
-from events.service import GameService, chance_base, pbem_deal_seed
+from events.service import GameService, chance_source
 from events.signing import load_private_pem, new_private_key, public_hex, sign
 from events.statements import seat_secret, signed_join, signed_move
 from events.store import SqliteStore
@@ -135,8 +135,8 @@ def _redeal(svc: GameService, gid: str, joins: list[bytes], seed: str) -> None:
         jf = statements.decode(raw, "join")
         assert isinstance(jf, statements.JoinFile)
         events.append(Joined(seat=list(rec.players).index(jf.player), public_key=jf.public_key, entropy=jf.entropy))
-    base = pbem_deal_seed(seed, loaded.events + events, len(rec.players))
-    more, state = svc._auto(loaded.game, new, loaded.game.fold(loaded.events + events), 2 + len(events), base=base)
+    more, state = svc._auto(loaded.game, new, loaded.game.fold(loaded.events + events), 2 + len(events),
+                            source=chance_source(new, loaded.events + events))
     with svc.store.transaction():
         written = svc._append(new, loaded.game, loaded.version, events + more, state)
         for w, raw in zip(written, joins, strict=False):
@@ -207,7 +207,7 @@ def _replay_old_move(upper: bool) -> tuple[GameService, str, Any] | None:
             command = game.parse_command(loaded.state, seat, again[0])
             produced, state = checked_step(game, loaded.state, seat, command)
             more, state = svc._auto(game, rec, state, loaded.version + len(produced) + 1,
-                                    base=chance_base(rec, loaded.events))
+                                    source=chance_source(rec, loaded.events))
             with svc.store.transaction():
                 written = svc._append(rec, game, loaded.version, [*produced, *more], state)
                 svc.store.add_signed(gid, written[0].seq, raw)

@@ -21,8 +21,8 @@ from core.chance import Reseeded
 from core.rng import deal_seed
 from events.envelope import line_nonce, payload_digest
 from events.service import GameService, chance_source
-from events.signing import new_private_key, public_hex, sign
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+from events.signing import new_private_key, public_hex
+from events.statements import seat_secret, signed_join, signed_move
 from events.store import SqliteStore
 from replay.logfile import LogFile
 from replay.sources import export
@@ -36,10 +36,10 @@ def _pbem(tmp_path: Path, seed: str | None = None, game: str = "card-city") -> t
     players = ["alice", "bob"]
     gid = svc.create(game, players, seed=seed, host_key=public_hex(new_private_key()))
     keys = [new_private_key() for _ in players]
-    genesis = svc.store.get_game(gid).genesis
+    rec = svc.store.get_game(gid)
     for i, p in enumerate(players):
-        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), f"{i + 7:032x}")
-        svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
+        svc.join(signed_join(keys[i], gid, rec.genesis, p, f"{i + 7:032x}", secret))
     return svc, gid, keys
 
 
@@ -54,9 +54,7 @@ def _play(svc: GameService, gid: str, keys: list[Any], moves: int | None = None)
             return
         seat = actors[0]
         cmd = game.format_command(next(iter(game.legal(loaded.state, seat))))
-        mv = MoveFile(MOVE_FORMAT, gid, loaded.players[seat], loaded.version, loaded.head_hash, commands=(cmd,),
-                      public_key=public_hex(keys[seat]))
-        svc.submit_move(msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv))))
+        svc.submit_move(signed_move(keys[seat], gid, loaded.players[seat], loaded.version, loaded.head_hash, (cmd,)))
         done += 1
 
 
