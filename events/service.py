@@ -598,9 +598,8 @@ class GameService:
 
         With a new ``seed``, seq ``at + 1`` is a :class:`~core.chance.Reseeded`
         event committing to it (salted), and chance from there on comes from it.
-        In a play-by-email game that seed is the host's choice, made after seeing
-        the game: ``verify`` re-derives those draws but says they are not proven
-        fair [CL-V7]."""
+        A play-by-email game is never forked with a new seed: the host would choose
+        it while seeing every card, and every ``verify`` fails such a line [CL-V7]."""
         parent = self.store.get_game(game_id)
         version = self.store.version(game_id)
         if not 1 <= at <= version:
@@ -609,6 +608,9 @@ class GameService:
             check_text("--seed", seed)
         if seed is not None and parent.table_game:
             raise ServiceError("a --table game has no seed to change")
+        if seed is not None and parent.pbem:
+            raise ServiceError("a game by email cannot be forked with a new seed: the host, who sees every card, "
+                               "would choose the draws [CL-V7]")
         loaded = self.load(game_id)
         events = loaded.events
         if at < version and loaded.game.command_of(events[at]) is None and type(events[at]) is not Reseeded:

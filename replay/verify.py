@@ -238,6 +238,13 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
     signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
+    if d.host_key:
+        for line, e in zip(log.lines, events, strict=True):
+            if type(e) is Reseeded:
+                # however well bound, a new seed in a game by email is the host's choice,
+                # made while it sees every card: the deal it gives is not the players' [CL-V7]
+                return _bad(line.seq, "a new seed in a game by email: the host chose it while seeing every card, "
+                            "so the draws from here on are the host's choice, not a fair deal [CL-V7]", n)
     if h.view is not None:
         seen = verify_view(game, log, events)
         if not seen.ok:
@@ -245,6 +252,15 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         if h.seed is None or d.table:
             # no seed yet (the game is not over), or chance typed in at a table: a
             # view's hidden lines cannot be re-derived, only chained
+            if seen.over and not d.table:
+                # the events end the game, so every export carries the reveal: one
+                # without it (its header set back to active) proves nothing [CL-V4]
+                return Verdict(False, "the game is over (its events end it), but this view carries no seed: "
+                               "the reveal was withheld, so its deal cannot be proven [CL-V4]",
+                               line=1, events=n, over=True)
+            wrong = status_problem(log, bool(seen.over))
+            if wrong is not None:
+                return wrong
             return msgspec.structs.replace(seen, reason=seen.reason + signed_note)
     if game.spec.rules_version != d.rules_version:
         return Verdict(
@@ -465,4 +481,5 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
         f"{n} events; hash chain verified; {log.header.view}'s view folds; {own} of their own "
         "decisions re-decided from their view (hidden lines are checked by their digests)",
         events=n,
+        over=state is not None and not game.to_act(state),
     )

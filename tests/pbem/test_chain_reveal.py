@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from core import chance, registry
 from core.chance import Reseeded
 from core.rng import deal_seed
-from events.envelope import line_nonce, payload_digest
+from events.envelope import chain, line_nonce, payload_digest
 from events.service import GameService, chance_source
 from events.signing import new_private_key, public_hex
 from events.statements import seat_secret, signed_join, signed_move
 from events.store import SqliteStore
+from replay import logfile
 from replay.logfile import LogFile
 from replay.sources import export
 from replay.verify import verify
@@ -109,22 +110,28 @@ def test_a_fork_with_a_new_seed_is_bound_in_the_chain(tmp_path: Path, game: str)
     assert verify(export(svc, same.record.id)).ok
 
 
-def test_a_play_by_email_fork_with_a_new_seed_is_declared_host_chosen(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The host picks a fork's seed after the players' entropy is public: its draws
-    are re-derived, but never called a proven deal [CL-V7].  (A fork has a new
-    game id, which its parent's join files do not name: the signed-file checks
-    are left out here, this test is about its chance.)"""
-    monkeypatch.setattr("replay.verify.check_signed", lambda log, game, events: (None, 0))
+def test_a_play_by_email_fork_with_a_new_seed_is_refused_and_fails_verify(tmp_path: Path) -> None:
+    """The host would pick a fork's seed after seeing every card and the players'
+    entropy: the service refuses it, and a reseed the host writes into such a game
+    anyway fails every ``verify``, however well its seed is bound [CL-V7]."""
+    from events.service import ServiceError
+
     svc, gid, keys = _pbem(tmp_path)
     _play(svc, gid, keys, moves=2)
     loaded = svc.load(gid)
-    fork = svc.fork(gid, loaded.version, seed="hosts-choice")
-    verdict = verify(export(svc, fork), sealed=False)
-    assert verdict.ok and "not proven fair" in verdict.reason and "deal proven" not in verdict.reason, verdict
-    unforked = verify(export(svc, svc.fork(gid, loaded.version)), sealed=False)
-    assert unforked.ok and "deal proven" in unforked.reason, unforked
+    with pytest.raises(ServiceError, match="CL-V7"):
+        svc.fork(gid, loaded.version, seed="hosts-choice")
+    log = export(svc, gid)
+    rec = svc.store.get_game(gid)
+    at = loaded.version
+    reseed = Reseeded(chance.reseed_commitment("hosts-choice", rec.salt, at + 1))
+    last = log.lines[-1]
+    added = chain("", gid, [("chance.reseeded", msgspec.json.encode(reseed))], start_seq=last.seq + 1,
+                  prev_hash=last.hash, secret=log.line_secret)
+    forged = LogFile(log.header, [*log.lines, *logfile.from_records(log.header, added).lines])
+    verdict = verify(forged, sealed=False)
+    assert not verdict.ok and "CL-V7" in verdict.reason and verdict.seq == at + 1, verdict
+    assert verify(log, sealed=False).ok  # the same log without the forged line is fine
 
 
 def test_an_old_fork_with_a_header_reseed_is_not_proven(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
