@@ -14,7 +14,7 @@ import pytest
 from tests.cli.clirun import dump, ok, run
 from core.engine import CHANCE, checked_decide
 from events.codec import to_item
-from events.envelope import chain_hash, genesis_hash, payload_digest
+from events.envelope import chain_hash, genesis_hash, line_nonce, payload_digest
 from events.service import GameService
 from events.store import SqliteStore
 from replay import logfile
@@ -53,13 +53,16 @@ def write(log: logfile.LogFile, path: Path) -> None:
 
 
 def rechain(log: logfile.LogFile, **header: Any) -> logfile.LogFile:
-    """The log with a changed header, every line's hashes recomputed (unsalted):
-    what anyone can do to a file when nothing signs it."""
+    """The log with a changed header, every line's hashes recomputed (with the
+    nonces the header's seed and salt give, as their scheme says [CL-V6]; none
+    without a seed): what anyone can do to a file when nothing signs it."""
     h = msgspec.structs.replace(log.header, **header)
+    secret = logfile.LogFile(h, []).line_secret
     prev = genesis_hash(h.definition)
     lines = []
     for x in log.lines:
-        digest = x.digest if x.redacted and x.digest else payload_digest(bytes(x.payload))
+        nonce = line_nonce(secret, x.seq)
+        digest = x.digest if x.redacted and x.digest else payload_digest(bytes(x.payload), nonce)
         new_hash = chain_hash(prev, x.seq, x.type, digest)
         lines.append(msgspec.structs.replace(x, prev_hash=prev, hash=new_hash, nonce=None))
         prev = new_hash
@@ -178,10 +181,11 @@ def test_unchained_header_view_label_on_a_full_log(db: Path, tmp_path: Path) -> 
     path = tmp_path / "g.jsonl"
     log = exported(db, gid, path)
     # a finished game's view carries the revealed seed (issue 10), and is then
-    # re-decided in full: a view label turns nothing off
+    # re-decided in full: a view label turns nothing off, and a "view" showing
+    # what its player may not see is refused (one spelling per line) [CL-V8]
     write(logfile.LogFile(msgspec.structs.replace(log.header, view="p0"), log.lines), path)
     code, out, _ = run(db, "verify", str(path))
-    assert code == 0 and "deal proven" in out and "0 hidden lines" in out
+    assert code == 1 and "must be redacted" in out
     # before the end a view carries no seed
     write(logfile.LogFile(msgspec.structs.replace(log.header, view="p0", status="active"), log.lines), path)
     code, out, _ = run(db, "verify", str(path))
