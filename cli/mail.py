@@ -419,14 +419,10 @@ def _recorded(svc: GameService, st: statements.Statement) -> bool:
 
 
 def _prepare(target: Path) -> None:
-    """``target`` as a directory to move handled files into, or a one-line refusal
-    before anything is applied."""
+    """A one-line refusal before anything is applied if ``target`` (made when
+    first needed) cannot be the directory handled files move into."""
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise ServiceError(f"{target} is not a directory; handled files cannot be moved there (nothing applied)")
-    try:
-        target.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise ServiceError(f"{target}: cannot make it ({exc.strerror or type(exc).__name__}); nothing applied") from None
 
 
 @contextlib.contextmanager
@@ -482,6 +478,7 @@ def _aside(path: Path, where: str) -> Path | None:
     An ``OSError`` other than that is raised (the caller's transaction undoes
     what it recorded)."""
     target = path.parent / where
+    target.mkdir(exist_ok=True)  # checked by _prepare before the run
     stem, suffix = path.stem, path.suffix
     for n in range(10_000):
         dest = target / (path.name if n == 0 else f"{stem}.{n}{suffix}")
