@@ -20,7 +20,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -30,8 +29,8 @@ from cli import mail
 from core import registry
 from core.rng import Rng
 from events.service import GameService
-from events.signing import new_private_key, private_pem, public_hex, sign
-from events.statements import JOIN_FORMAT, MOVE_FORMAT, JoinFile, MoveFile, body
+from events.signing import new_private_key, private_pem, public_hex
+from events.statements import seat_secret, signed_join, signed_move
 from events.store import SqliteStore
 from replay.sources import stored_log
 from replay.verify import verify
@@ -63,11 +62,11 @@ def play_signed(db: Path | str, name: str, n: int, seed: int, stop: int | None =
         (keys_dir / "host.key").write_bytes(private_pem(host))
         (keys_dir / "host.pub").write_text(public_hex(host) + "\n")
     gid = svc.create(name, players, seed=f"files-{seed}", host_key=public_hex(host))
-    genesis = svc.store.get_game(gid).genesis
+    rec = svc.store.get_game(gid)
     keys = [new_private_key() for _ in players]
     for i, p in enumerate(players):
-        jf = JoinFile(JOIN_FORMAT, gid, genesis, p, public_hex(keys[i]), f"{seed:032x}"[-32:])
-        svc.join(msgspec.structs.replace(jf, signature=sign(keys[i], "join", body(jf))))
+        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
+        svc.join(signed_join(keys[i], gid, rec.genesis, p, f"{seed:032x}"[-32:], secret))
     rng = Rng.derive(f"files-{seed}", 0, "test")
     for _ in range(5000 if stop is None else stop):
         loaded = svc.load(gid)
@@ -77,9 +76,7 @@ def play_signed(db: Path | str, name: str, n: int, seed: int, stop: int | None =
         seat = actors[rng.below(len(actors))]
         legal = list(game.legal(loaded.state, seat))
         command = game.format_command(legal[rng.below(len(legal))])
-        mv = MoveFile(MOVE_FORMAT, gid, players[seat], loaded.version, loaded.head_hash,
-                      commands=(command,), public_key=public_hex(keys[seat]))
-        svc.submit_move(msgspec.structs.replace(mv, signature=sign(keys[seat], "move", body(mv))))
+        svc.submit_move(signed_move(keys[seat], gid, players[seat], loaded.version, loaded.head_hash, (command,)))
     return svc, gid
 
 
