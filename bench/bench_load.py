@@ -28,7 +28,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 GAME = "card-city"
 
@@ -240,7 +239,7 @@ def main() -> None:
           f"up to {args.seconds:.0f}s; {os.cpu_count()} CPUs")
     if args.store in ("both", "pg"):
         import psycopg
-        from pg_server import throwaway_cluster, with_schema
+        from tests.helpers.pg_server import throwaway_cluster, with_schema
 
         with throwaway_cluster(durable=True) as url:
             with psycopg.connect(url, autocommit=True) as c:

@@ -4,7 +4,7 @@ A game is a set of pure functions over frozen msgspec Structs:
 
 * ``create(players, options, table)`` -> the creation event (no randomness);
 * ``apply(state | None, event) -> state``: the fold.  It never validates, never
-  draws chance and does no I/O (DESIGN.md property 2);
+  draws chance and does no I/O (docs/architecture.md, property 2);
 * ``to_act(state)``: the seats that may decide now, ``(CHANCE,)`` when the game
   waits for a chance outcome, ``()`` when it is over;
 * ``legal(state, seat)``: the legal commands of a seat (lazy);

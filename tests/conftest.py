@@ -26,15 +26,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # -- PostgreSQL: one throwaway cluster per session, a fresh schema per test ------
-import sys  # noqa: E402
 import uuid  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).parent))
-import pg_server  # noqa: E402
+from tests.helpers import pg_server  # noqa: E402
+from tests.helpers.pg_server import no_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -46,13 +44,6 @@ def pg_cluster() -> Iterator[str]:
             yield url
     except pg_server.NoServer as exc:
         no_server(str(exc))
-
-
-def no_server(reason: str) -> None:
-    """Skip (locally) or fail (CI=true: the PostgreSQL tests must run there)."""
-    if os.environ.get("CI", "").lower() in ("true", "1"):
-        pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {reason}")
-    pytest.skip(f"no PostgreSQL server: {reason}")
 
 
 @pytest.fixture

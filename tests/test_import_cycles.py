@@ -163,3 +163,18 @@ def test_the_walk_sees_imports_inside_functions(tmp_path: Path) -> None:
     graph = import_graph(module_files(tmp_path, ("pkg",)))
     assert graph["pkg.b"] == {"pkg.a"} and graph["pkg.c"] == set() and graph["pkg.d"] == {"pkg.c"}
     assert cycles(graph) == [frozenset({"pkg.a", "pkg.b"})]
+
+
+LAYERS = ("core", "events", "replay", "cli")
+"""Lowest first: a module imports only its own layer and the ones below it."""
+
+
+def test_each_layer_imports_only_the_layers_below() -> None:
+    graph = import_graph(module_files())
+    upward = sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        for target in targets
+        if LAYERS.index(target.split(".")[0]) > LAYERS.index(name.split(".")[0])
+    )
+    assert not upward, f"imports of a higher layer (docs/architecture.md, section 1): {upward}"
