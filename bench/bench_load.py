@@ -20,7 +20,6 @@ import multiprocessing as mp
 import os
 import random
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time

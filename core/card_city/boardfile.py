@@ -163,11 +163,11 @@ def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore
         "source": source,
         "total": b.total,
         "coins_left": coins % 5,
-        "breakdown": [{"label": l.label, "points": l.points, "detail": relabel(l.detail)} for l in b.lines],
-        "residential": [l.points for l in b.lines if l.label == "residential"],
+        "breakdown": [{"label": s.label, "points": s.points, "detail": relabel(s.detail)} for s in b.lines],
+        "residential": [s.points for s in b.lines if s.label == "residential"],
         "empty": 25 - len(grid),
     }
-    width = max(len(relabel(l.detail)) for l in b.lines)
+    width = max(len(relabel(s.detail)) for s in b.lines)
     out = [f"[bold]{escape(source)}[/]"]
     for line in b.lines:
         out.append(f"  {relabel(line.detail):<{width}}  {line.points:>4}")

@@ -529,7 +529,7 @@ def test_a_postgresql_schema_of_version_2_gains_tags(pg_url: str) -> None:
 
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        for version, step in PG_MIGRATIONS[:2]:
+        for _version, step in PG_MIGRATIONS[:2]:
             conn.execute(step)  # type: ignore[arg-type]
         conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
     before = open_store(pg_url)  # migrates to the latest
