@@ -14,8 +14,8 @@ try:  # typer ≥ 0.20 carries its own copy of Click
     from typer._click import exceptions as click_errors
     from typer._click.utils import make_default_short_help
 except ImportError:  # pragma: no cover - older typer on plain Click
-    from click import exceptions as click_errors  # type: ignore[no-redef]
-    from click.utils import make_default_short_help  # type: ignore[no-redef]
+    from click import exceptions as click_errors  # type: ignore[no-redef,unused-ignore]
+    from click.utils import make_default_short_help  # type: ignore[no-redef,unused-ignore]
 
 import importlib
 

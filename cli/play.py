@@ -231,13 +231,15 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
         if cmd is None:
             continue
         try:
-            for e in checked_decide(game, state, seat, cmd):
-                state = game.view(game.apply(state, e), seat)
-            chosen.append(game.format_command(cmd))
-            say(f"  chosen: {chosen[-1]}")
-            menu = None
+            events = checked_decide(game, state, seat, cmd)
         except (ServiceError, RulesError) as exc:
             menu.refuse(str(exc), answer)
+            continue
+        for e in events:
+            state = game.view(game.apply(state, e), seat)
+        chosen.append(game.format_command(cmd))
+        say(f"  chosen: {chosen[-1]}")
+        menu = None
     if not chosen:
         say(f"{player} has nothing to do in this view")
         return
