@@ -1,5 +1,7 @@
-"""Playing: ``play`` (interactive), ``move`` (one command; ``--out`` for email),
-``autoplay`` and ``apply`` (a move file received by email)."""
+"""Playing: ``play`` (interactive), ``move`` (one command; ``--out`` for email)
+and ``autoplay`` (bots finish the game).  What a command wrote is printed by
+:func:`cli.report.report`; applying a move file received by email is
+``cli/mail.py``'s ``apply``."""
 
 from __future__ import annotations
 
