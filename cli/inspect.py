@@ -111,8 +111,8 @@ def diff(
 
 def verify(
     ctx: typer.Context,
-    ref: GameOrFile,
-    json: Json = False,
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Check a game: hash chain, every event legal, chance re-derived.
 

@@ -1,4 +1,4 @@
-"""What each seat may see (docs/architecture.md, property 5, CC-7, CL-8).
+"""What each seat may see (DESIGN.md property 5, CC-7, CL-8).
 
 The knowledge model: the pool's make-up is hidden (players may count it, not
 look at it); the cards drawn are seen by the drawer; the face-down cards of a

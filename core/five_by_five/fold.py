@@ -103,13 +103,13 @@ _MUTATORS: dict[type, Callable[[Any, Any], State]] = {
     ev.SidesDrawn: lambda s, e: replace(s, sides=e.sides),
     ev.PlanDrawn: lambda s, e: replace(s, plan=e.plan),
     ev.PlanningDrawn: lambda s, e: replace(s, planning=e.card),
-    ev.RoundStarted: lambda s, e: replace(s,
+    ev.RoundStarted: lambda s, e: replace(s, 
         round=e.round, phase=PLOT, plot=0, sets=(), active=-1, plots=s.plots
     ),
-    ev.PlotDrawn: lambda s, e: replace(s,
+    ev.PlotDrawn: lambda s, e: replace(s, 
         plot=e.plot, phase=DRAW, plots=tuple(p for p in s.plots if p != e.plot)
     ),
-    ev.SetsDrawn: lambda s, e: replace(s,
+    ev.SetsDrawn: lambda s, e: replace(s, 
         sets=e.sets, phase=PLAY, bag=without(s.bag, tuple(t for st in e.sets for t in st))
     ),
     ev.SetChosen: _chosen,
@@ -118,7 +118,7 @@ _MUTATORS: dict[type, Callable[[Any, Any], State]] = {
     ev.ParkSwapped: _swapped,
     ev.ParkDeclined: lambda s, e: replace(s, park=PARK_NONE),
     ev.ParkUsed: lambda s, e: replace(s, park=PARK_DRAW),
-    ev.ParkTilesDrawn: lambda s, e: replace(s,
+    ev.ParkTilesDrawn: lambda s, e: replace(s, 
         park_drawn=e.tiles, bag=without(s.bag, e.tiles), park=PARK_REPLACE
     ),
     ev.ParkReplaced: _replaced,
