@@ -62,8 +62,8 @@ def test_a_failed_stop_kills_the_server_and_says_so(tmp_path: Path) -> None:
 
 def test_a_server_that_survives_the_kill_fails_loudly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     proc = _fake_server(tmp_path / "data")
-    monkeypatch.setattr(pg_server.os, "kill", lambda pid, sig: None)  # the kill has no effect
-    monkeypatch.setattr(pg_server.time, "sleep", lambda s: None)
+    monkeypatch.setattr(pg_server, "_kill", lambda pid: None)  # the kill has no effect
+    monkeypatch.setattr(pg_server, "_pause", lambda: None)
 
     def failing_stop() -> None:
         raise subprocess.TimeoutExpired("pg_ctl", 120)

@@ -110,16 +110,24 @@ def stop(data: Path, pg_ctl_stop: Callable[[], None]) -> None:
     pid = _postmaster_pid(data)
     if pid is not None:
         with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+            _kill(pid)
         for _ in range(100):
             if not _alive(pid):
                 break
-            time.sleep(0.05)
+            _pause()
         if _alive(pid):
             raise ClusterLeftRunning(f"PostgreSQL (pid {pid}, {data}) still runs after pg_ctl stop failed ({why}) and a kill")
     message = f"pg_ctl stop failed ({why}); the server (pid {pid}) was killed"
     sys.stderr.write(f"WARNING: {message}\n")
     warnings.warn(message, RuntimeWarning, stacklevel=2)
+
+
+def _kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def _pause() -> None:
+    time.sleep(0.05)
 
 
 def _postmaster_pid(data: Path) -> int | None:
