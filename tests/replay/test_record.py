@@ -68,6 +68,7 @@ def _game_setup(game: Any, data: st.DataObject) -> tuple[list[str], dict[str, st
     return [f"p{i}" for i in range(n)], draw_options(game, data.draw)
 
 
+@pytest.mark.slow  # many whole games (issue 27: -m 'not slow' leaves it out)
 @pytest.mark.parametrize("name", GAMES)
 @given(data=st.data())
 def test_seeded_games_and_forks_round_trip(name: str, data: st.DataObject, tmp_path_factory: Any) -> None:
