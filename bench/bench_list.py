@@ -22,7 +22,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from events.envelope import GameDefinition  # noqa: E402
 from events.store import EventStore, GameFilter, GameRecord, open_store  # noqa: E402
@@ -102,7 +101,7 @@ def main() -> None:
         measure("sqlite", lambda n: os.path.join(tmp, f"list{n}.db"), args.events_per_game)
     if args.pg:
         import psycopg
-        from pg_server import throwaway_cluster, with_schema
+        from tests.helpers.pg_server import throwaway_cluster, with_schema
 
         with throwaway_cluster() as url:
             def schema(n: int) -> str:

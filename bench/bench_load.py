@@ -20,7 +20,6 @@ import multiprocessing as mp
 import os
 import random
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -28,7 +27,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 GAME = "card-city"
 
@@ -240,7 +238,7 @@ def main() -> None:
           f"up to {args.seconds:.0f}s; {os.cpu_count()} CPUs")
     if args.store in ("both", "pg"):
         import psycopg
-        from pg_server import throwaway_cluster, with_schema
+        from tests.helpers.pg_server import throwaway_cluster, with_schema
 
         with throwaway_cluster(durable=True) as url:
             with psycopg.connect(url, autocommit=True) as c:

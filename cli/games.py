@@ -9,79 +9,18 @@ from pathlib import Path
 import msgspec
 import typer
 
+from cli.arguments import legal_commands, parse_bots, parse_options, parse_players, seat_names
 from cli.context import game_or_file, service
 from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import emit_json, plain, say, say_markup
 from cli.results import result_lines, verdict
-from core.engine import CHANCE
+from cli.options import GameOrFile, Json, ViewAs
 from core.scene_text import legend_line
 from core.seats import joins
-from events.service import GameService, ServiceError, check_players
+from events.service import GameService, ServiceError
 from events.signing import public_hex
 from replay.sources import fold_log, open_log, view_seat
-
-
-def parse_players(text: str, game: str | None = None) -> list[str]:
-    """``N`` (players p1…pN) or names ``alice,bob``; a count outside what ``game``
-    takes is refused with the game's own range ("Card City takes 1–4 players")."""
-    text = text.strip()
-    if text.lstrip("+-").isdigit():
-        n = int(text)
-        spec = _spec(game)
-        if spec is not None and not spec.min_players <= n <= spec.max_players:
-            raise ServiceError(f"{spec.title} takes {spec.min_players}–{spec.max_players} players, not {text}")
-        if not 1 <= n <= 8:
-            raise ServiceError(f"--players takes a count of players (1–4 in each game), not {text}")
-        return [f"p{i + 1}" for i in range(n)]
-    names = [p.strip() for p in text.split(",")]
-    check_players(names)
-    return names
-
-
-def _spec(game: str | None) -> Any:
-    """The game's spec, or None for an unknown name (the service names the error)."""
-    if game is None:
-        return None
-    from core import registry
-
-    try:
-        return registry.get(game).spec
-    except registry.UnknownGame:
-        return None
-
-
-def parse_options(items: list[str]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ServiceError(f"--option takes KEY=VALUE, not {item!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def parse_bots(text: str | None, players: list[str]) -> dict[int, str]:
-    """``POLICY`` (every seat) or ``SEAT=POLICY,…`` (seat by name or number from 0)."""
-    if not text:
-        return {}
-    if "=" not in text:
-        return dict.fromkeys(range(len(players)), text)
-    out = {}
-    for part in text.split(","):
-        who, _, policy = part.partition("=")
-        who = who.strip()
-        if who in players:
-            out[players.index(who)] = policy.strip()
-        elif who.isdigit() and int(who) < len(players):
-            out[int(who)] = policy.strip()
-        else:
-            raise ServiceError(f"--bots: no player {who!r}")
-    return out
-
-
-def seat_names(players: tuple[str, ...], seats: tuple[int, ...]) -> list[str]:
-    return ["chance" if s == CHANCE else players[s] for s in seats]
 
 
 def new(
@@ -96,7 +35,7 @@ def new(
         bool, typer.Option("--pbem", help="Play by email: players join with keys; the deal mixes in their entropy")
     ] = False,
     key: Annotated[Optional[Path], typer.Option(help="--pbem: the host's key (default: the key named 'host')")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Create a game.
 
@@ -136,7 +75,7 @@ def list_games(
     after: Annotated[Optional[str], typer.Option("--after", help="The page after this game")] = None,
     tag: Annotated[Optional[str], typer.Option("--tag", help="Only games with this tag (e.g. sim)")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Include simulated games (tagged sim), hidden by default")] = False,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Games in the database, oldest first, a page at a time.
 
@@ -212,13 +151,6 @@ def list_games(
         raise fail("; ".join(damaged), CHECK_FAILED)
 
 
-def legal_commands(game: Any, state: Any, seat: int) -> list[str]:
-    """A seat's legal commands as text (none when it is not theirs to act)."""
-    if seat not in game.to_act(state):
-        return []
-    return [game.format_command(c) for c in game.legal(state, seat)]
-
-
 def waiting_to_join(log: Any, events: list[Any], players: tuple[str, ...]) -> list[str]:
     """Players of a play-by-email game who have not joined (by this point of the log)."""
     if not log.header.definition.host_key:
@@ -245,10 +177,10 @@ def load_view(svc: GameService, ref: str, at: int | None, player: str | None) ->
 
 def show(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    ref: GameOrFile,
     at: Annotated[Optional[int], typer.Option(help="Show the state after this seq")] = None,
-    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    as_: ViewAs = None,
+    json: Json = False,
 ) -> None:
     """The table: boards, coins, hands and whose turn.
 
@@ -304,9 +236,9 @@ def show(
 
 def log(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
-    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player may see")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    ref: GameOrFile,
+    as_: ViewAs = None,
+    json: Json = False,
 ) -> None:
     """The numbered events, readable.
 

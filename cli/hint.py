@@ -9,19 +9,20 @@ import typer
 from cli.context import game_or_file, service
 from cli.errors import guarded
 from cli.output import emit_json, say
+from cli.options import GameOrFile, Json
 from replay.hint import as_data, describe, hint as compute_hint
 from replay.sources import open_log
 
 
 def hint(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    ref: GameOrFile,
     as_: Annotated[str, typer.Option("--as", help="The player to advise (their view only)")],
     budget: Annotated[
         Optional[int], typer.Option(min=1, help="Playouts to search (default: what the mcts bot searches in this game)")
     ] = None,
     seed: Annotated[str, typer.Option(help="Vary the search's stream (default: derived from the view)")] = "",
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """What would a good player do here?
 

@@ -12,6 +12,7 @@ import typer
 from cli.context import game_or_file, service
 from cli.errors import CHECK_FAILED, guarded, reads_untrusted_logs
 from cli.output import emit_json, one_line, say
+from cli.options import GameOrFile, Json
 from events.service import ServiceError
 from replay.diff import diff as diff_logs
 from replay.explain import explain_at, try_at
@@ -22,13 +23,13 @@ from replay.verify import verify as verify_log
 
 def explain(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    ref: GameOrFile,
     at: Annotated[int, typer.Option(help="The event's seq")],
     try_: Annotated[Optional[str], typer.Option("--try", help="Would this command have been legal here?")] = None,
     as_: Annotated[
         Optional[str], typer.Option("--as", help="As this player: their view, and they try the command")
     ] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Who did what at SEQ, and why it was legal.
 
@@ -68,7 +69,7 @@ def diff(
     a: Annotated[str, typer.Argument(metavar="GAME|FILE", help="A game or an exported file")],
     b: Annotated[str, typer.Argument(metavar="GAME|FILE", help="The other game or file")],
     as_: Annotated[Optional[str], typer.Option("--as", help="Compare this player's views")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Compare two games: where they part, if they do.
 

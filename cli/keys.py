@@ -16,6 +16,7 @@ import typer
 from cli.context import keys_folder, state
 from cli.errors import guarded
 from cli.output import emit_json, say
+from cli.options import Json
 from events.service import ServiceError
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def key_with_public(ctx: typer.Context, public: str, path: Path | None) -> Ed255
 def key_new(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="e.g. your player name, or 'host'")],
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Make an Ed25519 key pair in the data directory.
 
@@ -165,7 +166,7 @@ def key_new(
 def key_show(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME")],
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """The public half of a key in the data directory.
 

@@ -11,6 +11,7 @@ from cli.context import game_id as resolve_game
 from cli.context import service
 from cli.errors import fail, guarded
 from cli.output import emit_json, say
+from cli.options import Game, Json
 
 
 def delete(
@@ -21,7 +22,7 @@ def delete(
         bool, typer.Option("--with-forks", help="Also delete the games forked from them (and their forks)")
     ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation")] = False,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Delete games from the database, with their notes and tags.
 
@@ -75,9 +76,9 @@ def _interactive() -> bool:
 
 def tag(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(metavar="GAME")],
+    game: Game,
     names: Annotated[list[str], typer.Argument(metavar="TAG...", help="Letters, digits, _ . : + -")],
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Label a game with tags, to find it with 'list --tag'.
 
@@ -101,9 +102,9 @@ def tag(
 
 def untag(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(metavar="GAME")],
+    game: Game,
     names: Annotated[list[str], typer.Argument(metavar="TAG...")],
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Take tags off a game.
 

@@ -9,16 +9,17 @@ import typer
 from cli.context import game_id as resolve_game, service
 from cli.errors import guarded
 from cli.output import emit_json, plain
+from cli.options import Game, Json
 from events.service import ServiceError
 from replay.tree import Node, game_tree, render_tree
 
 
 def note(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Game,
     text: Annotated[Optional[str], typer.Argument(metavar="TEXT", help="The note (omit it to list the game's notes)")] = None,
     at: Annotated[Optional[int], typer.Option(help="The event's seq the note is about")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Attach a note to a point of a game, or list its notes.
 
@@ -64,8 +65,8 @@ def _as_json(node: Node) -> dict[str, object]:
 
 def tree(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
-    json: Annotated[bool, typer.Option("--json")] = False,
+    game_id: Game,
+    json: Json = False,
 ) -> None:
     """A game with its forks as a tree.
 

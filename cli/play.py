@@ -1,23 +1,25 @@
-"""Playing: ``play`` (interactive), ``move`` (one command; ``--out`` for email),
-``autoplay`` and ``apply`` (a move file received by email)."""
+"""Playing: ``play`` (interactive), ``move`` (one command; ``--out`` for email)
+and ``autoplay`` (bots finish the game).  What a command wrote is printed by
+:func:`cli.report.report`; applying a move file received by email is
+``cli/mail.py``'s ``apply``."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import msgspec
 import typer
 
 from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
-from cli.games import seat_names
-from cli.inputs import read_small_text
 from cli.keys import key_for
 from cli.output import emit_json, out_path, say, say_markup, write_file
 from cli.prompt import Menu, Session
+from cli.report import report
 from cli.results import result_lines, verdict
+from cli.options import Game, GameOrFile, Json
 from events import statements
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
@@ -25,31 +27,9 @@ from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from events.service import GameService, ServiceError, parse_command
 from replay.sources import fold_log, open_log
 
-def report(svc: GameService, gid: str, written: list[Any], json: bool, seat: int | None = None) -> None:
-    """The events just written: as ``seat`` may see them, or all of them (the host's
-    ``apply``, ``seat`` None; its output is for the host, not for a player)."""
-    loaded = svc.load(gid)
-    if json:
-        emit_json(
-            {
-                "game_id": gid,
-                "seq": loaded.version,
-                "written": [w.seq for w in written],
-                "to_act": seat_names(loaded.players, loaded.game.to_act(loaded.state)),
-                "over": loaded.game.result(loaded.state) is not None,
-            }
-        )
-        return
-    by_seq = {r.seq: e for r, e in zip(loaded.records, loaded.events, strict=True)}
-    game = loaded.game
-    for w in written:
-        e = by_seq[w.seq] if seat is None or seat == CHANCE else game.redact(by_seq[w.seq], seat)
-        say(f"{w.seq:>5}  {game.describe(e, loaded.players)}")
-
-
 def move(
     ctx: typer.Context,
-    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    ref: GameOrFile,
     commands: Annotated[
         Optional[list[str]], typer.Argument(metavar="COMMAND...", help="e.g. 'build R F5' (several: a move file)")
     ] = None,
@@ -61,7 +41,7 @@ def move(
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the move file")] = False,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Make one move, non-interactively (scripts, email).
 
@@ -152,11 +132,11 @@ def _write_move_file(
 
 def autoplay(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Game,
     bots: Annotated[
         str, typer.Option(help="The policy for every remaining decision: greedy (default, as simulate) or random")
     ] = "greedy",
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Bots play every remaining decision to the end.
 
@@ -189,7 +169,7 @@ def autoplay(
 
 def play(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    game_id: GameOrFile,
     as_: Annotated[Optional[str], typer.Option("--as", help="Play this seat only (others wait)")] = None,
     out: Annotated[
         Optional[str],
@@ -253,13 +233,15 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
         if cmd is None:
             continue
         try:
-            for e in checked_decide(game, state, seat, cmd):
-                state = game.view(game.apply(state, e), seat)
-            chosen.append(game.format_command(cmd))
-            say(f"  chosen: {chosen[-1]}")
-            menu = None
+            events = checked_decide(game, state, seat, cmd)
         except (ServiceError, RulesError) as exc:
             menu.refuse(str(exc), answer)
+            continue
+        for e in events:
+            state = game.view(game.apply(state, e), seat)
+        chosen.append(game.format_command(cmd))
+        say(f"  chosen: {chosen[-1]}")
+        menu = None
     if not chosen:
         say(f"{player} has nothing to do in this view")
         return

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cli.output import say, say_markup
+from cli.report import report
 from cli.results import breakdown_lines, opponent_lines, result_lines
-from core.engine import CHANCE, Game, RulesError
+from core.engine import CHANCE, Game, RulesError, decisions
 from core.markup import escape
 from events.service import GameService, Loaded, ServiceError, parse_command
 
@@ -336,8 +337,6 @@ class Session:
         chosen = menu.choose(answer, lambda text: parse_command(loaded, seat, text))
         if chosen is None:
             return
-        from cli.play import report
-
         try:
             written = self.svc.submit(self.game_id, seat, chosen, expected_version=loaded.version)
         except (ServiceError, RulesError) as exc:
@@ -373,19 +372,19 @@ class Session:
             return
         game = loaded.game
         mine = self._mine(loaded)
-        for i in range(len(loaded.events) - 1, 0, -1):
-            decided = game.command_of(loaded.events[i])
-            if decided is not None and decided[0] in mine:
-                seq = i + 1
-                break
-        else:
+        last = None
+        for decision in decisions(game, loaded.events):
+            if decision.seat in mine:
+                last = decision
+        if last is None:
             menu.refuse("nothing to undo: no decision of yours yet", "undo", closest=False)
             return
-        what = game.format_command(decided[1])
+        what = game.format_command(last.command)
+        seq = last.start + 1
         parent = self.game_id
         child = self.svc.fork(parent, seq - 1)
         self.game_id = child
-        say(f"undone: {loaded.players[decided[0]]}'s '{what}' (seq {seq}). Now playing game {child}, a fork of "
+        say(f"undone: {loaded.players[last.seat]}'s '{what}' (seq {seq}). Now playing game {child}, a fork of "
             f"{parent} at seq {seq - 1}; {parent} is unchanged ('citylog tree {parent}' shows both)")
 
     def _pick_seat(self, loaded: Loaded, actors: tuple[int, ...]) -> int | None:

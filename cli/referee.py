@@ -10,6 +10,7 @@ import typer
 from cli.errors import guarded
 from cli.inputs import read_small_text
 from cli.output import emit_json, say_markup
+from cli.options import Json
 from core import registry
 from core.engine import BoardScore
 
@@ -21,7 +22,7 @@ def score(
     variant: Annotated[Optional[str], typer.Option(help="Card City: decentralization")] = None,
     sides: Annotated[Optional[str], typer.Option(help="5x5 City: A/B per building card, e.g. ABAAABBAAA")] = None,
     planning: Annotated[Optional[int], typer.Option(help="5x5 City: the Planning card (1-12)")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Score finished boards typed in from the table.
 
@@ -58,7 +59,7 @@ def where(
     board: Annotated[Path, typer.Argument(metavar="FILE", help="A board file")],
     card: Annotated[str, typer.Option(help="R, C, L, I or P")],
     coins: Annotated[Optional[int], typer.Option(help="Coins in hand (Leisure costs 5)")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Where may this card be built?
 

@@ -3,7 +3,7 @@
 the tie and the rule that broke it, or the solo title / the solo opponent's win.
 
 The verdict is worked out from the recorded result (its scores and winners are
-the truth, DESIGN.md property 1); the breakdowns' tie-break keys only say *why*.
+the truth, docs/architecture.md, property 1); the breakdowns' tie-break keys only say *why*.
 """
 
 from __future__ import annotations

@@ -10,11 +10,12 @@ import typer
 from cli.errors import fail, guarded
 from cli.output import emit_json, say
 from cli.rulings import find, rulings
+from cli.options import Json
 
 
 def rules(
     rule: Annotated[Optional[str], typer.Argument(metavar="ID", help="A ruling id (CC-3, FC-7, PC-2, CL-4, FL-1, PL-13, GL-1), a rulebook section's id (CB-6) or name ('Zoning Laws')")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Print a ruling by its id, or every ruling's id and first words.
 

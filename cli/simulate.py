@@ -13,6 +13,7 @@ from cli.errors import guarded
 from cli.games import parse_options, parse_players
 from cli.output import emit_json, is_terminal, say, say_markup
 from cli.results import result_lines
+from cli.options import Json
 from core import registry
 from core.engine import normalize_options
 from events.service import GameService, ServiceError
@@ -250,7 +251,7 @@ def demo(
     game: Annotated[str, typer.Option(metavar="KIND", help="card-city, 5x5-city or point-city")] = "card-city",
     players: Annotated[int, typer.Option(metavar="N", help="How many bots (1–4)")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """A seeded bot game, recorded and printed as it plays.
 

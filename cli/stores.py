@@ -10,6 +10,7 @@ import typer
 from cli.context import game_id as resolve_game, service
 from cli.errors import guarded
 from cli.output import emit_json, plain
+from cli.options import Game, Json
 from events.service import ServiceError
 
 
@@ -18,7 +19,7 @@ def copy(
     from_: Annotated[str, typer.Option("--from", help="Source: a SQLite file or postgresql:// URL")],
     to: Annotated[str, typer.Option("--to", help="Target: a SQLite file or postgresql:// URL")],
     game: Annotated[list[str], typer.Option("--game", help="Only this game (repeatable)")] = [],  # noqa: B006
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Copy games between stores (SQLite, PostgreSQL), verified.
 
@@ -67,13 +68,13 @@ def copy(
 
 def watch(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Game,
     as_: Annotated[
         Optional[str], typer.Option("--as", help="What this player may see (default: a spectator's view)")
     ] = None,
     last: Annotated[int, typer.Option(help="Show this many past events first")] = 5,
     for_: Annotated[Optional[float], typer.Option("--for", help="Stop after this many seconds")] = None,
-    json: Annotated[bool, typer.Option("--json")] = False,
+    json: Json = False,
 ) -> None:
     """Follow a game as other processes append to it, until it ends.
 

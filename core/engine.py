@@ -4,7 +4,7 @@ A game is a set of pure functions over frozen msgspec Structs:
 
 * ``create(players, options, table)`` -> the creation event (no randomness);
 * ``apply(state | None, event) -> state``: the fold.  It never validates, never
-  draws chance and does no I/O (DESIGN.md property 2);
+  draws chance and does no I/O (docs/architecture.md, property 2);
 * ``to_act(state)``: the seats that may decide now, ``(CHANCE,)`` when the game
   waits for a chance outcome, ``()`` when it is over;
 * ``legal(state, seat)``: the legal commands of a seat (lazy);
@@ -456,3 +456,26 @@ def decision_start(game: Game[Any, Any, Any], events: Sequence[Any], seq: int) -
     while i > 0 and game.command_of(events[i]) is None:
         i -= 1
     return i + 1
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """One decision of a log: ``events[start:end]`` (0-based), its first event the
+    command's own, the rest the automatic steps that followed it."""
+
+    start: int
+    end: int
+    seat: int
+    command: Any
+
+
+def decisions(game: Game[Any, Any, Any], events: Sequence[Any]) -> Iterator[Decision]:
+    """The decisions of a log, in order, found from the log alone (never
+    re-decided): each runs from an event that opens one (``command_of`` is not
+    None) up to the next.  The creation event and anything before the first
+    decision belong to none.  The one loop over ``command_of`` that the CLI's
+    ``undo`` walks (issue 27)."""
+    opened = [(i, game.command_of(e)) for i, e in enumerate(events) if i > 0]
+    starts = [(i, who) for i, who in opened if who is not None]
+    for k, (i, (seat, command)) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(events)
+        yield Decision(i, end, seat, command)

@@ -1,6 +1,6 @@
 """Information-set Monte Carlo tree search, for every game through the engine contract.
 
-A bot that searches from what its seat sees, never the true state (DESIGN.md
+A bot that searches from what its seat sees, never the true state (docs/architecture.md,
 property 5): each iteration samples a state consistent with the seat's view
 (:meth:`core.engine.Game.determinize`), walks one shared tree of decisions
 keyed by the commands played (single-observer ISMCTS, Cowling, Powley &

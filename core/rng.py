@@ -2,7 +2,7 @@
 
 Chance outcomes are drawn by the service from a stream derived from the
 game's seed and the sequence number of the event about to be appended, then
-recorded as events (DESIGN.md property 3).  The stream is SHA-256 in counter
+recorded as events (docs/architecture.md, property 3).  The stream is SHA-256 in counter
 mode, so the same seed and seq give the same outcome on every Python version
 and platform; ``random.Random``'s ``shuffle``/``randrange`` algorithms are not
 promised to stay stable, and a replay must never depend on them.

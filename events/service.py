@@ -210,7 +210,7 @@ class GameService:
     def load(self, game_id: str, upto: int | None = None, history: bool = False) -> Loaded:
         """The game folded to ``upto`` (default: its end).
 
-        The latest fold of each game is cached (DESIGN.md: snapshots are caches,
+        The latest fold of each game is cached (docs/architecture.md, property 1: caches,
         keyed by game, seq and rules version); a load reads only the events
         appended since, and checks they chain onto the cached head.
         """

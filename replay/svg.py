@@ -96,7 +96,7 @@ def _cell(c: Cell, x: int, y: int, w: int) -> list[str]:
 def _panel(p: Panel, x0: int, y0: int) -> list[str]:
     width, height = _panel_size(p)
     active = "active" in p.marks
-    out = [f'<g class="panel">']
+    out = ['<g class="panel">']
     if active:
         out.append(
             f'<rect x="{x0 - 8}" y="{y0 - 4}" width="{width + 16}" height="{height + 4}" rx="8" '

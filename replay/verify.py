@@ -441,7 +441,7 @@ def _redaction_of_itself(game: Any, shown: Any, seat: int) -> bool:
 def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
     """A player's view, as far as its knowledge allows (the chain is already checked).
 
-    It must fold, event by event, to a view (DESIGN.md property 5), and each of
+    It must fold, event by event, to a view (docs/architecture.md, property 5), and each of
     the player's own decisions — never redacted for them — must be legal from
     what the player could see then and be the event the rules make of it.
     Other seats' moves and chance are covered by the chain (their digests), not

@@ -26,15 +26,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # -- PostgreSQL: one throwaway cluster per session, a fresh schema per test ------
-import sys  # noqa: E402
 import uuid  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).parent))
-import pg_server  # noqa: E402
+from tests.helpers import pg_server  # noqa: E402
+from tests.helpers.pg_server import no_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -48,13 +46,6 @@ def pg_cluster() -> Iterator[str]:
         no_server(str(exc))
 
 
-def no_server(reason: str) -> None:
-    """Skip (locally) or fail (CI=true: the PostgreSQL tests must run there)."""
-    if os.environ.get("CI", "").lower() in ("true", "1"):
-        pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {reason}")
-    pytest.skip(f"no PostgreSQL server: {reason}")
-
-
 @pytest.fixture
 def pg_url(pg_cluster: str) -> Iterator[str]:
     """A URL whose connections use a fresh, empty schema (dropped afterwards)."""
@@ -66,3 +57,31 @@ def pg_url(pg_cluster: str) -> Iterator[str]:
     yield pg_server.with_schema(pg_cluster, schema)
     with psycopg.connect(pg_cluster, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+# -- slow: what `python -m pytest -m "not slow"` leaves out ----------------------
+# Tests in files this table may not edit directly (tests/pbem/ and Point City's
+# tests are being changed elsewhere): marked slow here by node id, without the
+# parameters.  Elsewhere the marker is on the test (@pytest.mark.slow).  Move an
+# entry into its file when convenient (issue 27).
+SLOW_ELSEWHERE = {
+    "tests/pbem/test_end_to_end.py::test_a_whole_game_by_email_ends_with_the_deal_proven": "a whole game by email",
+    "tests/point_city/test_pc_properties.py::test_random_commands_are_refused_cleanly_and_change_nothing": "many whole games",
+    "tests/point_city/test_pc_payment_plans.py::test_plans_equal_the_filtered_enumeration_on_every_cost": "every cost",
+}  # fmt: skip
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark :data:`SLOW_ELSEWHERE`; an entry whose file was collected but that names
+    no test (renamed, removed) is an error, so the table cannot rot silently."""
+    found = set()
+    files = {item.nodeid.split("::", 1)[0] for item in items}
+    for item in items:
+        name = item.nodeid.split("[", 1)[0]
+        if name in SLOW_ELSEWHERE:
+            item.add_marker(pytest.mark.slow)
+            found.add(name)
+    stale = [n for n in SLOW_ELSEWHERE if n.split("::", 1)[0] in files and n not in found]
+    narrowed = config.getoption("keyword") or config.getoption("markexpr") or any("::" in a for a in config.args)
+    if stale and not narrowed:
+        raise pytest.UsageError(f"tests/conftest.py SLOW_ELSEWHERE names no test: {stale}")

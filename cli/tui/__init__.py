@@ -25,7 +25,7 @@ def tui(
     svc = service(ctx)
     if game_id is not None:
         game_id = svc.resolve(game_id)  # a one-line error for a missing game, before the screen
-    db = str(getattr(svc.store, "url", None) or getattr(svc.store, "path"))  # a URL keeps its password
+    db = str(getattr(svc.store, "url", None) or getattr(svc.store, "path"))  # noqa: B009 - not every EventStore has .path; a URL keeps its password
     CitylogApp(db, game_id, durability=state(ctx).durability).run()
 
 

@@ -59,6 +59,7 @@ class _Typed:
 
 def _read(text: str, source: str) -> _Typed:
     framed = frame_tokens(text, source, COLUMNS)
+    origin: tuple[int, int] | None
     if framed is not None:
         top, first, rows = framed
         origin = (top - REACH - 1, first - REACH)  # file row 0, column 0 in City-Hall-relative squares
@@ -163,11 +164,11 @@ def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore
         "source": source,
         "total": b.total,
         "coins_left": coins % 5,
-        "breakdown": [{"label": l.label, "points": l.points, "detail": relabel(l.detail)} for l in b.lines],
-        "residential": [l.points for l in b.lines if l.label == "residential"],
+        "breakdown": [{"label": s.label, "points": s.points, "detail": relabel(s.detail)} for s in b.lines],
+        "residential": [s.points for s in b.lines if s.label == "residential"],
         "empty": 25 - len(grid),
     }
-    width = max(len(relabel(l.detail)) for l in b.lines)
+    width = max(len(relabel(s.detail)) for s in b.lines)
     out = [f"[bold]{escape(source)}[/]"]
     for line in b.lines:
         out.append(f"  {relabel(line.detail):<{width}}  {line.points:>4}")
@@ -184,14 +185,15 @@ def where(text: str, source: str, card: str, params: Mapping[str, str]) -> Board
     grid = typed.grid
     coins = _coins(params) if "coins" in params else 5  # CL-6: unknown coins: cost not held against it
     legal = [sq for sq in construction_squares(grid, card, coins) if sq in typed.squares]  # CL-7
-    illegal = []
+    illegal: list[dict[str, str]] = []
     for sq in sorted(sq for sq in frontier(grid) if sq in typed.squares):
         found = construction_violation(grid, card, sq, coins)
         if found is not None:
             illegal.append({"square": square_label(*sq), "rule": found[0], "reason": found[1]})
-    data = {"legal": [square_label(*sq) for sq in sorted(legal)], "illegal": illegal}
+    labels = [square_label(*sq) for sq in sorted(legal)]
+    data = {"legal": labels, "illegal": illegal}
     out = [f"[bold]{escape(source)}[/]: where may {'an' if card == 'I' else 'a'} {NAMES[card]} card go? (City Hall is E5)"]
-    out.append("  legal: " + (" ".join(data["legal"]) or "nowhere ([CC-2]: discard it)"))
+    out.append("  legal: " + (" ".join(labels) or "nowhere ([CC-2]: discard it)"))
     for item in illegal:
         out.append(f"  {item['square']} [{item['rule']}] {item['reason']}")
     return BoardScore(data=data, text="\n".join(out))

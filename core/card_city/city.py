@@ -401,6 +401,7 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
     # Cultural card marks the Residential districts it touches, each Residential
     # card its district on the Commercial districts it touches
     marks: dict[District, set[object]] = {}
+    mark: object
     for (r, c), kind in grid.items():
         if kind in CULTURAL_KINDS:
             target, mark = "R", (r, c)

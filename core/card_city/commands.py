@@ -27,46 +27,46 @@ class _Command(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class Draw(_Command, tag="draw"):
+class Draw(_Command, frozen=True, tag="draw"):
     cards: tuple[str, ...]
 
 
-class SplitCards(_Command, tag="split"):
+class SplitCards(_Command, frozen=True, tag="split"):
     pair: tuple[str, ...]
     up: tuple[str, ...]
     down: tuple[str, ...]
 
 
-class Take(_Command, tag="take"):
+class Take(_Command, frozen=True, tag="take"):
     group: str
 
 
-class Keep(_Command, tag="keep"):
+class Keep(_Command, frozen=True, tag="keep"):
     cards: tuple[str, ...]
 
 
-class Build(_Command, tag="build"):
+class Build(_Command, frozen=True, tag="build"):
     card: str
     row: int
     col: int
 
 
-class Discard(_Command, tag="discard"):
+class Discard(_Command, frozen=True, tag="discard"):
     card: str
 
 
-class Develop(_Command, tag="develop"):
+class Develop(_Command, frozen=True, tag="develop"):
     card: str
     row: int
     col: int
 
 
-class Buy(_Command, tag="buy"):
+class Buy(_Command, frozen=True, tag="buy"):
     row: int
     col: int
 
 
-class Pass(_Command, tag="pass"):
+class Pass(_Command, frozen=True, tag="pass"):
     pass
 
 

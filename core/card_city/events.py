@@ -16,7 +16,7 @@ class _Event(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class GameCreated(_Event, tag="cc.created"):
+class GameCreated(_Event, frozen=True, tag="cc.created"):
     players: tuple[str, ...]
     options: dict[str, str]
     rules_version: str
@@ -28,27 +28,27 @@ class GameCreated(_Event, tag="cc.created"):
     draw: int
 
 
-class CardsDrawn(_Event, tag="cc.drawn"):
+class CardsDrawn(_Event, frozen=True, tag="cc.drawn"):
     """Chance: cards drawn from the pool by ``seat`` (hidden from the others)."""
 
     seat: int
     cards: tuple[str, ...]
 
 
-class LeisureSetAside(_Event, tag="cc.leisure_set_aside"):
+class LeisureSetAside(_Event, frozen=True, tag="cc.leisure_set_aside"):
     """CC-8: round 1, the Leisure cards drawn are set aside and replaced."""
 
     seat: int
     count: int
 
 
-class LeisureReturned(_Event, tag="cc.leisure_returned"):
+class LeisureReturned(_Event, frozen=True, tag="cc.leisure_returned"):
     """CC-8: the set-aside Leisure cards are shuffled back into the pool."""
 
     count: int
 
 
-class Split(_Event, tag="cc.split"):
+class Split(_Event, frozen=True, tag="cc.split"):
     """CC-7: the divider's two groups, offered to ``to``."""
 
     seat: int
@@ -61,13 +61,13 @@ class Split(_Event, tag="cc.split"):
     earlier divider of the cards being split, the drawer first."""
 
 
-class Taken(_Event, tag="cc.taken"):
+class Taken(_Event, frozen=True, tag="cc.taken"):
     seat: int
     group: str
     """"pair" or "rest"."""
 
 
-class Kept(_Event, tag="cc.kept"):
+class Kept(_Event, frozen=True, tag="cc.kept"):
     """A player keeps cards for this round's construction."""
 
     seat: int
@@ -79,7 +79,7 @@ class Kept(_Event, tag="cc.kept"):
     """Other seats that have seen the face-down cards: the divider [CC-7]."""
 
 
-class Holding(_Event, tag="cc.holding"):
+class Holding(_Event, frozen=True, tag="cc.holding"):
     """``seat`` now holds cards to divide: the rest of the offer."""
 
     seat: int
@@ -89,7 +89,7 @@ class Holding(_Event, tag="cc.holding"):
     """Other seats that have seen the face-down cards: the divider [CC-7]."""
 
 
-class SoloChose(_Event, tag="cc.solo_chose"):
+class SoloChose(_Event, frozen=True, tag="cc.solo_chose"):
     """CC-9: solo, keep two of three; the third goes to the bottom of the pool."""
 
     seat: int
@@ -97,11 +97,11 @@ class SoloChose(_Event, tag="cc.solo_chose"):
     bottom: str
 
 
-class PhaseStarted(_Event, tag="cc.phase"):
+class PhaseStarted(_Event, frozen=True, tag="cc.phase"):
     phase: str
 
 
-class Built(_Event, tag="cc.built"):
+class Built(_Event, frozen=True, tag="cc.built"):
     seat: int
     card: str
     row: int
@@ -109,7 +109,7 @@ class Built(_Event, tag="cc.built"):
     paid: int = 0
 
 
-class Discarded(_Event, tag="cc.discarded"):
+class Discarded(_Event, frozen=True, tag="cc.discarded"):
     """The card goes to the reserve [CC-2] [CC-12]."""
 
     seat: int
@@ -120,18 +120,18 @@ class Discarded(_Event, tag="cc.discarded"):
     """True when the player chose to discard it (an unbuildable card, CC-2)."""
 
 
-class DevelopTurn(_Event, tag="cc.develop_turn"):
+class DevelopTurn(_Event, frozen=True, tag="cc.develop_turn"):
     seat: int
 
 
-class Developed(_Event, tag="cc.developed"):
+class Developed(_Event, frozen=True, tag="cc.developed"):
     seat: int
     card: str
     row: int
     col: int
 
 
-class IncomePaid(_Event, tag="cc.income"):
+class IncomePaid(_Event, frozen=True, tag="cc.income"):
     seat: int
     salary: int
     commercial: tuple[int, ...]
@@ -139,42 +139,42 @@ class IncomePaid(_Event, tag="cc.income"):
     total: int
 
 
-class PurchaseTurn(_Event, tag="cc.purchase_turn"):
+class PurchaseTurn(_Event, frozen=True, tag="cc.purchase_turn"):
     seat: int
     cost: int
 
 
-class PurchaseSkipped(_Event, tag="cc.purchase_skipped"):
+class PurchaseSkipped(_Event, frozen=True, tag="cc.purchase_skipped"):
     seat: int
     reason: str
 
 
-class Bought(_Event, tag="cc.bought"):
+class Bought(_Event, frozen=True, tag="cc.bought"):
     seat: int
     row: int
     col: int
     cost: int
 
 
-class Passed(_Event, tag="cc.passed"):
+class Passed(_Event, frozen=True, tag="cc.passed"):
     seat: int
 
 
-class PawnPassed(_Event, tag="cc.pawn_passed"):
+class PawnPassed(_Event, frozen=True, tag="cc.pawn_passed"):
     to: int
 
 
-class RoundStarted(_Event, tag="cc.round"):
+class RoundStarted(_Event, frozen=True, tag="cc.round"):
     round: int
     draw: int
 
 
-class Scored(_Event, tag="cc.scored"):
+class Scored(_Event, frozen=True, tag="cc.scored"):
     seat: int
     breakdown: Breakdown
 
 
-class GameEnded(_Event, tag="cc.ended"):
+class GameEnded(_Event, frozen=True, tag="cc.ended"):
     scores: tuple[int, ...]
     winners: tuple[int, ...]
 

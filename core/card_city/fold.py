@@ -1,6 +1,6 @@
 """The fold: ``apply(state, event) -> state``.
 
-Pure and dumb on purpose (DESIGN.md property 2): it never validates and never
+Pure and dumb on purpose (docs/architecture.md, property 2): it never validates and never
 works out a rule; each event carries every value it sets.  So a later rules fix
 in ``rules.py`` cannot make an old log unreadable.
 """

@@ -224,7 +224,7 @@ def _framed(b: Breakdown) -> Breakdown:
 
     The ``Scored`` events keep the words they were recorded with (their hashes
     depend on them); this is how they are read out."""
-    lines = tuple(msgspec.structs.replace(l, detail=relabel(l.detail)) for l in b.lines)
+    lines = tuple(msgspec.structs.replace(s, detail=relabel(s.detail)) for s in b.lines)
     return msgspec.structs.replace(b, lines=lines)
 
 

@@ -1,4 +1,4 @@
-"""What each seat may see (DESIGN.md property 5, CC-7, CL-8, GN-1).
+"""What each seat may see (docs/architecture.md, property 5, CC-7, CL-8, GN-1).
 
 The knowledge model: the cards drawn are seen by the drawer; the face-down
 cards of a split are known to its divider, to every earlier divider of those

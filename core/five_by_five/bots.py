@@ -102,7 +102,8 @@ def _one_ply(game: Any, s: State, seat: int, rng: Rng, value: Any) -> cm.Command
     if s.park == PARK_OFFER:
         if park_side(s) == "B":
             return cm.UsePark()
-        best_v, best_c = value(cells, s), cm.Decline()
+        best_c: cm.Command = cm.Decline()
+        best_v = value(cells, s)
         for c in legal(s, seat):
             if isinstance(c, cm.Swap):
                 trial = list(cells)
@@ -112,7 +113,8 @@ def _one_ply(game: Any, s: State, seat: int, rng: Rng, value: Any) -> cm.Command
                     best_v, best_c = v, c
         return best_c
     if s.park == PARK_REPLACE:
-        best_v2, best_c2 = value(cells, s), cm.Keep()
+        best_c2: cm.Command = cm.Keep()
+        best_v2 = value(cells, s)
         for c in legal(s, seat):
             if isinstance(c, cm.Replace):
                 trial = list(cells)

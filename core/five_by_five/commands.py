@@ -10,56 +10,56 @@ class _Command(msgspec.Struct, frozen=True, tag_field="type"):
 
 
 # -- chance outcomes ------------------------------------------------------
-class DrawSides(_Command, tag="fc.draw_sides"):
+class DrawSides(_Command, frozen=True, tag="fc.draw_sides"):
     sides: str
 
 
-class DrawPlan(_Command, tag="fc.draw_plan"):
+class DrawPlan(_Command, frozen=True, tag="fc.draw_plan"):
     plan: int
 
 
-class DrawPlanning(_Command, tag="fc.draw_planning"):
+class DrawPlanning(_Command, frozen=True, tag="fc.draw_planning"):
     card: int
 
 
-class DrawPlot(_Command, tag="fc.draw_plot"):
+class DrawPlot(_Command, frozen=True, tag="fc.draw_plot"):
     plot: int
 
 
-class DrawTiles(_Command, tag="fc.draw_tiles"):
+class DrawTiles(_Command, frozen=True, tag="fc.draw_tiles"):
     """Tiles out of the bag: all the round's sets in order, or two for park action B."""
 
     tiles: tuple[int, ...]
 
 
 # -- players' decisions ---------------------------------------------------
-class Choose(_Command, tag="fc.choose"):
+class Choose(_Command, frozen=True, tag="fc.choose"):
     index: int
     """1-based number of the set on offer."""
 
 
-class Place(_Command, tag="fc.place"):
+class Place(_Command, frozen=True, tag="fc.place"):
     tile: int
     square: int
     park: bool = False
 
 
-class Swap(_Command, tag="fc.swap"):
+class Swap(_Command, frozen=True, tag="fc.swap"):
     """Park action A: swap two tiles of the board, faces kept."""
 
     a: int
     b: int
 
 
-class UsePark(_Command, tag="fc.use_park"):
+class UsePark(_Command, frozen=True, tag="fc.use_park"):
     """Park action B: draw two tiles."""
 
 
-class Decline(_Command, tag="fc.decline"):
+class Decline(_Command, frozen=True, tag="fc.decline"):
     """Decline the park action (the token is spent anyway, FC-7)."""
 
 
-class Replace(_Command, tag="fc.replace"):
+class Replace(_Command, frozen=True, tag="fc.replace"):
     """Park action B: put a drawn tile in place of a board tile."""
 
     tile: int
@@ -67,7 +67,7 @@ class Replace(_Command, tag="fc.replace"):
     park: bool = False
 
 
-class Keep(_Command, tag="fc.keep"):
+class Keep(_Command, frozen=True, tag="fc.keep"):
     """Park action B: replace nothing; both drawn tiles go back to the bag."""
 
 

@@ -13,7 +13,7 @@ class _Event(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class GameCreated(_Event, tag="fc.game_created"):
+class GameCreated(_Event, frozen=True, tag="fc.game_created"):
     players: tuple[str, ...]
     options: tuple[tuple[str, str], ...]
     table: bool = False
@@ -21,67 +21,67 @@ class GameCreated(_Event, tag="fc.game_created"):
     """The sides in force, or ``""`` when they are to be drawn at random."""
 
 
-class SidesDrawn(_Event, tag="fc.sides_drawn"):
+class SidesDrawn(_Event, frozen=True, tag="fc.sides_drawn"):
     sides: str
 
 
-class PlanDrawn(_Event, tag="fc.plan_drawn"):
+class PlanDrawn(_Event, frozen=True, tag="fc.plan_drawn"):
     plan: int
 
 
-class PlanningDrawn(_Event, tag="fc.planning_drawn"):
+class PlanningDrawn(_Event, frozen=True, tag="fc.planning_drawn"):
     card: int
 
 
-class RoundStarted(_Event, tag="fc.round_started"):
+class RoundStarted(_Event, frozen=True, tag="fc.round_started"):
     round: int
 
 
-class PlotDrawn(_Event, tag="fc.plot_drawn"):
+class PlotDrawn(_Event, frozen=True, tag="fc.plot_drawn"):
     plot: int
 
 
-class SetsDrawn(_Event, tag="fc.sets_drawn"):
+class SetsDrawn(_Event, frozen=True, tag="fc.sets_drawn"):
     sets: tuple[tuple[int, ...], ...]
 
 
-class SetChosen(_Event, tag="fc.set_chosen"):
+class SetChosen(_Event, frozen=True, tag="fc.set_chosen"):
     seat: int
     index: int
     """1-based number of the set on offer."""
 
 
-class TilePlaced(_Event, tag="fc.tile_placed"):
+class TilePlaced(_Event, frozen=True, tag="fc.tile_placed"):
     seat: int
     tile: int
     square: int
     park: bool = False
 
 
-class ParkTokenSpent(_Event, tag="fc.park_token_spent"):
+class ParkTokenSpent(_Event, frozen=True, tag="fc.park_token_spent"):
     seat: int
 
 
-class ParkSwapped(_Event, tag="fc.park_swapped"):
+class ParkSwapped(_Event, frozen=True, tag="fc.park_swapped"):
     seat: int
     a: int
     b: int
 
 
-class ParkDeclined(_Event, tag="fc.park_declined"):
+class ParkDeclined(_Event, frozen=True, tag="fc.park_declined"):
     seat: int
 
 
-class ParkUsed(_Event, tag="fc.park_used"):
+class ParkUsed(_Event, frozen=True, tag="fc.park_used"):
     seat: int
 
 
-class ParkTilesDrawn(_Event, tag="fc.park_tiles_drawn"):
+class ParkTilesDrawn(_Event, frozen=True, tag="fc.park_tiles_drawn"):
     seat: int
     tiles: tuple[int, ...]
 
 
-class ParkReplaced(_Event, tag="fc.park_replaced"):
+class ParkReplaced(_Event, frozen=True, tag="fc.park_replaced"):
     seat: int
     tile: int
     square: int
@@ -90,11 +90,11 @@ class ParkReplaced(_Event, tag="fc.park_replaced"):
     """The tile taken off the board (it goes back to the bag)."""
 
 
-class ParkKept(_Event, tag="fc.park_kept"):
+class ParkKept(_Event, frozen=True, tag="fc.park_kept"):
     seat: int
 
 
-class ParkTilesReturned(_Event, tag="fc.park_tiles_returned"):
+class ParkTilesReturned(_Event, frozen=True, tag="fc.park_tiles_returned"):
     seat: int
     unused: tuple[int, ...]
     """Drawn tiles not used (hidden from the other players)."""
@@ -102,20 +102,20 @@ class ParkTilesReturned(_Event, tag="fc.park_tiles_returned"):
     """The tile replaced on the board, if any (public)."""
 
 
-class SetReturned(_Event, tag="fc.set_returned"):
+class SetReturned(_Event, frozen=True, tag="fc.set_returned"):
     index: int
     tiles: tuple[int, ...]
 
 
-class BagPassed(_Event, tag="fc.bag_passed"):
+class BagPassed(_Event, frozen=True, tag="fc.bag_passed"):
     start: int
 
 
-class FinalScores(_Event, tag="fc.final_scores"):
+class FinalScores(_Event, frozen=True, tag="fc.final_scores"):
     scores: tuple[int, ...]
 
 
-class GameEnded(_Event, tag="fc.game_ended"):
+class GameEnded(_Event, frozen=True, tag="fc.game_ended"):
     winners: tuple[int, ...]
 
 

@@ -350,10 +350,10 @@ def total_and_penalty(cells: Cells, sides: str, planning: int | None = None) -> 
             total += (1 if share else 4) if sides[4] == "A" else (4 if share else 1)
     if "W" in k:  # icons show only on tiles built building side up
         icons = Counter(c[1:] for c in cells if len(c) == 2)
-        for c in cells:
-            if c[:1] != "W" or len(c) != 2:
+        for cell in cells:
+            if cell[:1] != "W" or len(cell) != 2:
                 continue
-            g = c[1]
+            g = cell[1]
             if sides[5] == "A":
                 total += icons[g]
             else:

@@ -23,7 +23,7 @@ the command takes it from — the bag for draws, your set or park draw otherwise
 
 >>> from core.five_by_five import commands as cm
 >>> format_command(cm.Place(7, 7, True))
-'place 7 C2 park'
+'place Ff#7 C2 park'
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ every command ``legal()`` lists is accepted.
 from __future__ import annotations
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -79,6 +80,7 @@ def test_random_commands_are_legal_or_refused_and_change_nothing(seed: int, n: i
         assert msgspec.json.encode(state) == frozen
 
 
+@pytest.mark.slow  # many whole games (issue 27: -m 'not slow' leaves it out)
 @given(seed=st.integers(0, 10**9), n=st.integers(1, 4), data=st.data())
 def test_every_listed_command_is_accepted(seed: int, n: int, data: st.DataObject) -> None:
     _, events = play_game(GAME, [f"p{i}" for i in range(n)], str(seed), ["greedy"] * n)

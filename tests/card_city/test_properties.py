@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def check_city(cells: tuple[tuple[int, int, str], ...]) -> None:
     assert fits_frame(grid, (0, 0))
 
 
+@pytest.mark.slow  # many whole games (issue 27: -m 'not slow' leaves it out)
 @given(games)
 def test_invariants_hold_at_every_event(g: dict) -> None:
     n = g["n"]

@@ -31,7 +31,7 @@ from events.store import (
 GAMES = sorted(registry.names()) if hasattr(registry, "names") else ["card-city", "5x5-city", "point-city"]
 
 
-def play(svc: GameService, game: str, seed: str, game_id: str | None = None) -> str:
+def play_stored(svc: GameService, game: str, seed: str, game_id: str | None = None) -> str:
     """A bot game from ``seed`` to its end; its id.  (A fixed salt: the seed
     commitment is salted, so only the same seed *and* salt give the same chain.)"""
     gid = svc.create(game, ["ann", "bob"], seed=seed, game_id=game_id, salt="5a" * 16)
@@ -52,8 +52,8 @@ def test_both_stores_record_identical_lines(pg_cluster: str, tmp_path_factory: p
     lite = GameService(SqliteStore(tmp_path_factory.mktemp("law") / "a.db", durability="normal"))
     pg = GameService(open_store(pg_cluster))
     try:
-        a = play(lite, game, seed)
-        b = play(pg, game, seed)
+        a = play_stored(lite, game, seed)
+        b = play_stored(pg, game, seed)
         assert lines(lite.store, a) == lines(pg.store, b)
         assert lite.store.head(a) == pg.store.head(b)
         assert lite.store.get_game(a).status == pg.store.get_game(b).status == "over"
@@ -66,7 +66,7 @@ def test_both_stores_record_identical_lines(pg_cluster: str, tmp_path_factory: p
 def test_copy_round_trip_sqlite_pg_sqlite(tmp_path: Path, pg_url: str) -> None:
     src = tmp_path / "src.db"
     svc = GameService(SqliteStore(src, durability="normal"))
-    ids = [play(svc, g, f"s{i}") for i, g in enumerate(GAMES)]
+    ids = [play_stored(svc, g, f"s{i}") for i, g in enumerate(GAMES)]
     child = svc.fork(ids[0], 10, seed="other")
     ids.append(child)
     svc.store.close()
@@ -88,7 +88,7 @@ def test_copy_round_trip_sqlite_pg_sqlite(tmp_path: Path, pg_url: str) -> None:
 
 def test_interrupted_copy_finishes_when_rerun(tmp_path: Path, pg_url: str) -> None:
     svc = GameService(SqliteStore(tmp_path / "src.db", durability="normal"))
-    ids = [play(svc, "card-city", f"s{i}") for i in range(3)]
+    ids = [play_stored(svc, "card-city", f"s{i}") for i in range(3)]
     dst = open_store(pg_url)
     calls = {"n": 0}
     real = dst.append
@@ -115,8 +115,8 @@ def test_interrupted_copy_finishes_when_rerun(tmp_path: Path, pg_url: str) -> No
 def test_copy_refuses_a_different_game_under_the_same_id(tmp_path: Path) -> None:
     a = GameService(SqliteStore(tmp_path / "a.db", durability="normal"))
     b = GameService(SqliteStore(tmp_path / "b.db", durability="normal"))
-    play(a, "card-city", "one", game_id="same")
-    play(b, "card-city", "two", game_id="same")
+    play_stored(a, "card-city", "one", game_id="same")
+    play_stored(b, "card-city", "two", game_id="same")
     before = lines(b.store, "same")
     with pytest.raises(CopyError, match="different game"):
         copy_games(a.store, b.store)
@@ -127,7 +127,7 @@ def test_copy_refuses_a_different_game_under_the_same_id(tmp_path: Path) -> None
 
 def test_copy_refuses_a_source_that_does_not_verify(tmp_path: Path) -> None:
     a = GameService(SqliteStore(tmp_path / "a.db", durability="normal"))
-    gid = play(a, "card-city", "one")
+    gid = play_stored(a, "card-city", "one")
     a.store._conn.execute("UPDATE events SET payload = X'7B7D' WHERE game_id = ? AND seq = 3", (gid,))  # type: ignore[attr-defined]
     with SqliteStore(tmp_path / "b.db") as b:
         with pytest.raises(CopyError, match="breaks at seq 3"):
@@ -291,7 +291,7 @@ def test_a_database_in_a_read_only_directory_can_be_read() -> None:
         d.mkdir()
         db = d / "c.db"
         svc = GameService(SqliteStore(db))
-        gid = play(svc, "card-city", "ro")
+        gid = play_stored(svc, "card-city", "ro")
         svc.store.close()
         commands = (["list"], ["show", gid], ["log", gid], ["verify", gid], ["export", gid])
         warm = base / "warm.db"  # import every lazily imported module before dropping privileges
@@ -387,7 +387,7 @@ def test_list_pages_filters_and_winners_from_the_cli(kind: str, tmp_path: Path,
                                                      request: pytest.FixtureRequest) -> None:
     db = str(request.getfixturevalue("pg_url")) if kind == "postgresql" else str(tmp_path / "l.db")
     svc = GameService(open_store(db))
-    done = play(svc, "card-city", "w1")
+    done = play_stored(svc, "card-city", "w1")
     five = svc.create("point-city", ["cy", "dee"], seed="w2")
     also = svc.create("card-city", ["ann", "cy"], seed="w3")
     rec = svc.store.get_game(done)
@@ -529,7 +529,7 @@ def test_a_postgresql_schema_of_version_2_gains_tags(pg_url: str) -> None:
 
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        for version, step in PG_MIGRATIONS[:2]:
+        for _version, step in PG_MIGRATIONS[:2]:
             conn.execute(step)  # type: ignore[arg-type]
         conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
     before = open_store(pg_url)  # migrates to the latest

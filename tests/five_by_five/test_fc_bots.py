@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from core.autoplay import greedy_margins
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.autoplay import greedy_margins, play_game
+from core.five_by_five import bots
+from core.five_by_five.scoring import score_board, total_and_penalty
+from core.five_by_five.state import State
 from core.five_by_five.game import GAME
+from core.five_by_five.tiles import cell_of
 
 
 def test_bots_registered() -> None:
@@ -15,15 +22,6 @@ def test_greedy_beats_random_clearly() -> None:
     assert sum(m) / len(m) > 20, m
     assert sum(1 for x in m if x > 0) >= 11, m
 
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from core.autoplay import play_game
-from core.five_by_five import bots
-from core.five_by_five.scoring import score_board, total_and_penalty
-from core.five_by_five.state import State
-from core.five_by_five.tiles import cell_of
 
 CELL = st.one_of(st.just(""), st.builds(cell_of, st.integers(0, 107), st.booleans()))
 SIDES = st.text("AB", min_size=10, max_size=10)

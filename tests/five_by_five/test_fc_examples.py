@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from fc_play import board, sides_with
+from tests.helpers.five_by_five import board, sides_with
 from core.five_by_five.scoring import planning_score, score_board, kinds, solo_title
 
 

@@ -9,7 +9,7 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fc_play import play
+from tests.helpers.five_by_five import play_5x5
 from core.engine import CHANCE, IllegalCommand, checked_decide
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
@@ -136,7 +136,7 @@ def test_seeded_games_keep_every_invariant(g: dict[str, Any]) -> None:
     players = ("ann", "bob", "cat", "dan")[: g["n"]]
     options = {"sides": g["sides"], "advanced": g["advanced"]}
     checker = Checker(g["seed"])
-    s, events = play(g["seed"], players, options, g["bots"][: g["n"]], hook=checker)
+    s, events = play_5x5(g["seed"], players, options, g["bots"][: g["n"]], hook=checker)
     # the fold of the whole log is the incrementally built state, and JSON round-trips
     assert GAME.fold(events) == s
     assert DEC_STATE.decode(ENC.encode(s)) == s
@@ -187,7 +187,7 @@ def test_views_hide_others_park_draws_and_count_the_bag(g: dict[str, Any]) -> No
         if before.park_drawn:
             seen.append((before, before.active))
 
-    s, _ = play(g["seed"], players, {"sides": "B"}, ["greedy"] * len(players), hook=hook)
+    s, _ = play_5x5(g["seed"], players, {"sides": "B"}, ["greedy"] * len(players), hook=hook)
     v = GAME.view(s, 0)
     assert len(v.bag) == len(s.bag) and set(v.bag) - {HIDDEN} <= set(s.bag)
     if not knowledge(v, 0).unknown:  # nothing unknown: the bag is counted whole [GN-1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from fc_play import play
+from tests.helpers.five_by_five import play_5x5
 from core.engine import CHANCE, BadOptions, GameOver, IllegalCommand, NotYourTurn, checked_decide
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
@@ -250,7 +250,7 @@ def test_park_action_b_keep_returns_both() -> None:
 
 
 def test_last_round_leftover_stays_out_fl6() -> None:
-    s, events = play("fl6", ("ann", "bob"))
+    s, events = play_5x5("fl6", ("ann", "bob"))
     last_round = events[max(i for i, e in enumerate(events) if isinstance(e, ev.RoundStarted)) :]
     assert not any(isinstance(e, (ev.SetReturned, ev.BagPassed)) for e in last_round)
     assert [len(st) > 0 for st in s.sets].count(True) == 1

@@ -8,7 +8,7 @@ import re
 import msgspec
 import pytest
 
-from fc_play import play
+from tests.helpers.five_by_five import play_5x5
 from core.engine import CHANCE, BadCommandSyntax, BadOptions, BoardFileError
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
@@ -24,7 +24,7 @@ ALL_COMMANDS = [
 
 @pytest.fixture(scope="module")
 def game() -> tuple:
-    return play("text", ("ann", "bob", "cat"), {"advanced": "yes", "sides": "random"}, ["greedy", "random", "greedy"])
+    return play_5x5("text", ("ann", "bob", "cat"), {"advanced": "yes", "sides": "random"}, ["greedy", "random", "greedy"])
 
 
 @pytest.mark.parametrize("command", ALL_COMMANDS)
@@ -36,7 +36,7 @@ def test_format_parse_round_trip(command: cm.Command, game: tuple) -> None:
 
 
 def test_documented_examples() -> None:
-    s, _ = play("doc", ("ann",))
+    s, _ = play_5x5("doc", ("ann",))
     assert GAME.parse_command(s, 0, "choose 2") == cm.Choose(2)
     assert GAME.parse_command(s, 0, "place 7 B3 park") == cm.Place(7, square_index("B3"), True)
     assert GAME.parse_command(s, 0, "place 7 B3 building") == cm.Place(7, 11, False)
@@ -187,7 +187,7 @@ def test_commands_name_tiles_as_the_hand_shows_them() -> None:
     assert GAME.format_command(cm.Place(10, square_index("B3"))) == "place Fc#10 B3"
     assert GAME.format_command(cm.Replace(12, 5, True)).startswith("replace ") and "#12 " in GAME.format_command(
         cm.Replace(12, 5, True))
-    s, _ = play("doc", ("ann",))
+    s, _ = play_5x5("doc", ("ann",))
     assert GAME.parse_command(s, 0, "place Fc#10 B3") == cm.Place(10, 11)
     assert GAME.parse_command(s, 0, "place fc#10 b3") == cm.Place(10, 11)
     assert GAME.parse_command(s, 0, "place #10 B3") == cm.Place(10, 11)

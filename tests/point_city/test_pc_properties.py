@@ -14,7 +14,7 @@ from core.point_city.cards import START_CARDS, TIER_CARDS
 from core.point_city.commands import Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.game import GAME
 from core.point_city.state import State, all_cards
-from pc_play import play
+from tests.helpers.point_city import play_point_city as play
 
 ENC = msgspec.json.Encoder()
 DEC = msgspec.json.Decoder(GAME.event_type)

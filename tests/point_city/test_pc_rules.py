@@ -12,7 +12,7 @@ from core.point_city.commands import Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.game import GAME
 from core.point_city.rules import default_take
 from core.point_city.state import Seat
-from pc_play import after, cards, cell, run_to_decision, table
+from tests.helpers.point_city import after, cards, cell, run_to_decision, table
 
 A1, B1, C1, D1, A2, B2, A3, B3, C3 = (cell(x) for x in ("A1", "B1", "C1", "D1", "A2", "B2", "A3", "B3", "C3"))
 
@@ -320,7 +320,7 @@ def test_default_payment_is_the_cheapest() -> None:
 
 
 def test_text_round_trip_and_syntax_errors() -> None:
-    from pc_play import play
+    from tests.helpers.point_city import play_point_city as play
 
     s, events = play("text", 3, ["random"] * 3)
     st = GAME.apply(None, events[0])
@@ -365,7 +365,7 @@ def test_view_hides_the_unseen_cards() -> None:
 def test_options_and_player_counts() -> None:
     from core.engine import BadOptions
 
-    from pc_play import play
+    from tests.helpers.point_city import play_point_city as play
 
     created = GAME.create(["a", "b"], {"solo-level": "3"})
     assert created.options == (("solo-level", "3"),) and created.table is False

@@ -23,7 +23,7 @@ from core.point_city.commands import Flip
 from core.point_city.game import GAME
 from core.point_city.state import State, deck_size
 from core.rng import Rng
-from pc_play import play
+from tests.helpers.point_city import play_point_city as play
 
 games = st.fixed_dictionaries({
     "seed": st.text("abcdef0123456789", min_size=1, max_size=6),

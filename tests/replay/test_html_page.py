@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cdp_browser import Browser, find_chromium
+from tests.helpers.cdp_browser import Browser, find_chromium
 
 from events.service import GameService
 from events.store import SqliteStore

@@ -73,6 +73,7 @@ NOTE_CHARS = st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "
 refuses any other control character in a note, issue 22)."""
 
 
+@pytest.mark.slow  # many whole games (issue 27: -m 'not slow' leaves it out)
 @pytest.mark.parametrize("name", GAMES)
 @given(data=st.data())
 def test_seeded_games_and_forks_round_trip(name: str, data: st.DataObject, tmp_path_factory: Any) -> None:

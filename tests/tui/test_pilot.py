@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rich.text import Text
 from typer.testing import CliRunner
 
 from cli.main import app as cli_app

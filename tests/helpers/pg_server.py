@@ -17,9 +17,13 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator
+import time
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -81,10 +85,82 @@ def throwaway_cluster(durable: bool = False) -> Iterator[str]:
         started = True
         yield f"postgresql://citylog@/postgres?host={base}"
     finally:
-        if started:
-            with contextlib.suppress(NoServer, subprocess.TimeoutExpired):
-                _run_as(user, [pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"])
-        shutil.rmtree(base, ignore_errors=True)
+        try:
+            if started:
+                stop(data, lambda: _run_as(user, [pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]))
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+class ClusterLeftRunning(RuntimeError):
+    """The throwaway server could not be stopped, not even by a kill."""
+
+
+def stop(data: Path, pg_ctl_stop: Callable[[], None]) -> None:
+    """Stop the server of ``data`` with ``pg_ctl_stop``; if that fails, kill it.
+
+    A failed stop is never silent (a cluster was once left running after a run):
+    the server is killed (SIGKILL to the postmaster named in ``postmaster.pid``)
+    and a warning says why; if it still runs, :class:`ClusterLeftRunning`."""
+    try:
+        pg_ctl_stop()
+        return
+    except (NoServer, subprocess.TimeoutExpired) as exc:
+        why = str(exc)
+    pid = _postmaster_pid(data)
+    if pid is not None:
+        with contextlib.suppress(ProcessLookupError):
+            _kill(pid)
+        for _ in range(100):
+            if not _alive(pid):
+                break
+            _pause()
+        if _alive(pid):
+            raise ClusterLeftRunning(f"PostgreSQL (pid {pid}, {data}) still runs after pg_ctl stop failed ({why}) and a kill")
+    message = f"pg_ctl stop failed ({why}); the server (pid {pid}) was killed"
+    sys.stderr.write(f"WARNING: {message}\n")
+    warnings.warn(message, RuntimeWarning, stacklevel=2)
+
+
+def _kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def _pause() -> None:
+    time.sleep(0.05)
+
+
+def _postmaster_pid(data: Path) -> int | None:
+    try:
+        first = (data / "postmaster.pid").read_text().split("\n", 1)[0].strip()
+    except OSError:
+        return None
+    return int(first) if first.isdigit() else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)  # our own child (tests): reap it
+        if done == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def no_server(reason: str) -> None:
+    """Skip (locally) or fail (CI=true: the PostgreSQL tests must run there)."""
+    import pytest
+
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {reason}")
+    pytest.skip(f"no PostgreSQL server: {reason}")
 
 
 def with_schema(url: str, schema: str) -> str:

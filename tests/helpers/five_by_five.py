@@ -13,7 +13,7 @@ from core.five_by_five.state import State
 Hook = Callable[[State, int, Any, tuple[Any, ...]], None]
 
 
-def play(
+def play_5x5(
     seed: str,
     players: Sequence[str] = ("ann", "bob"),
     options: Mapping[str, str] | None = None,

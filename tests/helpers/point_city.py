@@ -17,7 +17,7 @@ from core.point_city.state import Seat, Slot, State
 Hook = Callable[[State, int, Any, tuple[Any, ...]], None]
 
 
-def play(
+def play_point_city(
     seed: str,
     n: int = 2,
     bots: Sequence[str] | None = None,

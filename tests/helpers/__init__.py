@@ -1,0 +1,16 @@
+"""Helpers shared by the tests, imported as ``tests.helpers.NAME`` (no ``sys.path`` edits).
+
+The two whole-game helpers are named for their game because they take their
+arguments differently (names or a count of players); both are
+``core.autoplay.play_game`` with random bots by default.
+
+* :mod:`tests.helpers.five_by_five` — 5x5 City: ``play_5x5(seed, players, options,
+  bots)``, boards from text;
+* :mod:`tests.helpers.point_city` — Point City: ``play_point_city(seed, n, bots,
+  options)``, hand-made tables;
+* :mod:`tests.helpers.pg_server` — a throwaway PostgreSQL cluster (tests and benches);
+* :mod:`tests.helpers.cdp_browser` — a headless chromium driven over its DevTools protocol.
+
+The other folders' ``helpers.py`` (``tests.tui.helpers``, ``tests.views.helpers``)
+and ``tests/cli/clirun.py`` serve one folder each; ``tests/pbem/pbem_mail.py`` too.
+"""
