@@ -31,7 +31,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.main import app
+from events import statements
 from events.service import GameService
+from events.statements import MOVE_FORMAT, MoveFile
 from events.store import SqliteStore
 from replay import logfile
 from replay.sources import export
@@ -73,10 +75,8 @@ class World:
                 self.docs[f"{game}.view.{seat}"] = self._text(export(svc, gid, seat))
         loaded = svc.load(gid)
         command = loaded.game.format_command(next(iter(loaded.game.legal(loaded.state, 0))))
-        self.docs["move"] = json.dumps({
-            "format": "citylog-move/1", "game_id": gid, "player": "ann", "command": command,
-            "seq": loaded.version, "hash": loaded.head_hash,
-        }).encode() + b"\n"
+        self.docs["move"] = statements.encode(
+            MoveFile(MOVE_FORMAT, gid, "ann", loaded.version, loaded.head_hash, (command,), "", ""))
         svc.store.close()
         self.docs["board.card-city"] = BOARD_CC.encode()
         self.docs["board.5x5-city"] = BOARD_5X5.encode()
@@ -548,10 +548,8 @@ def test_an_inbox_with_special_files_refuses_each_and_applies_the_rest(tmp_path:
                 handle.truncate(GIANT)
         else:
             (inbox / name).symlink_to(path)  # a device
-    (inbox / "move.json").write_text(json.dumps({
-        "format": "citylog-move/1", "game_id": gid, "player": "ann", "command": command,
-        "seq": loaded.version, "hash": loaded.head_hash,
-    }))
+    (inbox / "move.json").write_bytes(statements.encode(
+        MoveFile(MOVE_FORMAT, gid, "ann", loaded.version, loaded.head_hash, (command,), "", "")))
     world = World.__new__(World)
     world.db = db
     code, out, err = _bounded_run(world, ["inbox", str(inbox)])
@@ -656,11 +654,11 @@ def test_overlong_or_unprintable_names_and_seeds_are_refused(world: World, args:
 
 def test_overlong_fields_in_files_are_refused(world: World, tmp_path: Path) -> None:
     move = json.loads(world.docs["move"])
-    for field, value in (("command", "x" * 501), ("player", "a" * 41), ("game_id", "g" * 65)):
+    for field, value in (("commands", ["x" * 501]), ("player", "a" * 41), ("game_id", "g" * 65)):
         path = tmp_path / f"{field}.json"
-        path.write_text(json.dumps({**move, field: value}))
+        path.write_text(json.dumps({**move, field: value}, sort_keys=True, separators=(",", ":")) + "\n")
         code, out, err = _bounded_run(world, ["apply", str(path)])
-        assert code == 2 and "at most" in err, (field, err)
+        assert code == 2 and ("at most" in err or "characters" in err) and len(err.splitlines()) == 1, (field, err)
     doc = world.docs["card-city.full"].decode().splitlines()
     header = json.loads(doc[0])
     header["game_id"] = "g" * 65
