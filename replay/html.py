@@ -430,7 +430,7 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
     marks.textContent = "";
     if (t && t.length && (vs === null || vs === a)) {
       marks.append(el("span", "t"), " " + t.length + " square" + (t.length === 1 ? "" : "s") + " " + data.players[a] +
-                   " could place on", el("span", "l"), " what the decision changed");
+                   " could have chosen", el("span", "l"), " what the decision changed");
     }
     document.body.dataset.seq = seq;
     document.body.dataset.view = view.name;
