@@ -49,6 +49,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from msgspec.structs import replace
+
 from core import registry
 from core.engine import CHANCE, decisions
 from core.scene import Scene, board_panel, mark_targets, scene_at
@@ -131,6 +133,19 @@ def score_table(game: Any, state: Any, players: Sequence[str]) -> dict[str, Any]
     }
 
 
+def _without_targets(scene: Scene) -> Scene:
+    """``scene`` with no cell marked ``target``: the game's own marks (5x5 City's plot on
+    every board) would otherwise pass for the legal squares of the decision shown."""
+    panels = tuple(
+        replace(p, cells=tuple(
+            replace(c, marks=tuple(m for m in c.marks if m != "target")) if "target" in c.marks else c
+            for c in p.cells
+        ))
+        for p in scene.panels
+    )
+    return replace(scene, panels=panels)
+
+
 def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
     """What the page embeds (the bundle), as plain data."""
     game, events, states = fold_log(log)
@@ -169,7 +184,7 @@ def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
             if squares and seat in (None, actor[i]):
                 panel = board_panel(scene, actor[i])
                 if panel is not None:
-                    scene = mark_targets(scene, panel, squares)
+                    scene = mark_targets(_without_targets(scene), panel, squares)
             svg = render(scene)
             steps.append(index.setdefault(svg, len(index)))
             if len(index) > len(svgs):
