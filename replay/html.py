@@ -22,7 +22,7 @@ or names no view is ignored and the page opens where it would anyway.
 **Legal squares.** The picture of a decision's own event marks (dashed blue)
 every square the deciding seat could have placed on there, worked out at export
 time from that seat's view of the position before it (the view law: never more
-than the seat knew); they are shown in the referee's view and in the deciding
+than the seat knew), for logs of rules this citylog decides; they are shown in the referee's view and in the deciding
 seat's own, never in another player's.  A player's page holds only that player's
 view, so only their own decisions' squares.
 
@@ -164,7 +164,10 @@ def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
             actor[dec.start] = dec.seat
     owner = views[0][1] if log.header.view is not None else None
     targets: dict[int, list[Square]] = {}
+    decides = registry.get(d.game).for_rules(d.rules_version) is not None
     for i, who in actor.items():
+        if not decides:
+            break  # rules this citylog only replays: their legal squares would be guesses
         if log.header.view is not None and who != owner:
             continue  # a player's page: only the owner's own decisions (their view has nothing else)
         try:

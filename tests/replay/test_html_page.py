@@ -29,6 +29,7 @@ from core.engine import CHANCE
 from events.service import GameService
 from events.store import SqliteStore
 from replay.html import DECISION, export_html, unpack
+from replay.sources import export
 
 CHROMIUM = find_chromium()
 GAMES = ("card-city", "5x5-city", "point-city")
@@ -154,6 +155,19 @@ def test_a_game_going_on_opens_at_its_end_without_scores(games: Games) -> None:
         data = games.data("going", who)
         assert not data["over"] and data["start"] == len(data["kinds"])
         assert all(v["scores"] is None for v in data["views"])
+
+
+def test_a_log_of_rules_only_replayed_has_no_legal_squares(service: GameService, games: Games) -> None:
+    from msgspec.structs import replace
+
+    from replay.html import page_data
+
+    log = export(service, games.id("going"))
+    assert games.data("going")["targets"]  # under today's rules: marked
+    d = log.header.definition
+    log.header = replace(log.header, definition=replace(d, rules_version=d.rules_version + "-old"))
+    data = page_data(log)
+    assert data["targets"] == {} and data["kinds"] == games.data("going")["kinds"]
 
 
 @pytest.mark.parametrize("name", EVERY_GAME)
