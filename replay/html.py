@@ -293,7 +293,7 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
 #scores details { font-size: 12px; margin-top: 4px; color: #444; }
 #scores details summary { cursor: pointer; color: #2f5d8a; }
 #scores .lines { display: flex; flex-wrap: wrap; gap: 4px 24px; margin-top: 4px; }
-#scores .lines div div { white-space: pre-wrap; }
+#scores .lines .pts { display: inline-block; min-width: 2.5em; text-align: right; margin-right: 8px; font-variant-numeric: tabular-nums; }
 #events { flex: 1 1 300px; max-height: calc(100vh - 150px); overflow: auto; margin: 0; padding: 4px 6px;
           background: #fff; border: 1px solid #d5d9de; border-radius: 6px; font-size: 13px; min-width: 280px; }
 #events h3 { font-size: 13px; margin: 8px 0 2px 0; padding: 3px 6px; background: #2f3b4a; color: #fff; border-radius: 3px; cursor: pointer; }
@@ -420,7 +420,12 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
       t.rows.forEach(([label, pts, lines]) => {
         if (pts[s] === null) return;
         const items = lines[s].length ? lines[s] : [[pts[s], ""]];
-        items.forEach(([x, d]) => box.appendChild(el("div", "", x + "  " + label + (d ? ": " + d : ""))));
+        items.forEach(([x, d]) => {  // as `citylog score` reads a line: the detail alone when it names the category
+          const line = el("div");
+          const said = d && d.toLowerCase().startsWith(label.toLowerCase().slice(0, 4)) ? d : label + (d ? ": " + d : "");
+          line.append(el("span", "pts", String(x)), said);
+          box.appendChild(line);
+        });
       });
       pad.appendChild(box);
     });
