@@ -50,8 +50,13 @@ class Browser:
         self._from_child, from_child_w = os.pipe()
 
         def wire() -> None:  # in the child: the pipe ends become fds 3 and 4
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
+            # Via fresh descriptors first: a pipe end may already be 3 or 4, and
+            # dup2 onto itself would leave close-on-exec set (Chromium loses it).
+            read_end, write_end = os.dup(to_child_r), os.dup(from_child_w)
+            os.dup2(read_end, 3)
+            os.dup2(write_end, 4)
+            os.set_inheritable(3, True)
+            os.set_inheritable(4, True)
 
         self._proc = subprocess.Popen(
             [binary, *FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
