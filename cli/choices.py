@@ -4,7 +4,7 @@ Two rules, written once for both and for every game (the games declare their par
 through the engine contract, :class:`core.engine.Syntax`):
 
 * **A choice in two steps.** Commands sharing a first step
-  (:meth:`core.engine.Game.first_step`, Point City's take) are offered once, as
+  (:meth:`core.engine.Game.first_step`, a take) are offered once, as
   that step; its variants (the payments) are a second, optional step whose
   default is the command the first step's text parses to (the cheapest).
 * **The information boundary.** A seat choosing several commands from its view

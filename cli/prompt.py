@@ -8,6 +8,12 @@ command forms that apply here, an example each), ``board``, ``log [N]``,
 unchanged) and ``quit``.  A prefix (``take``, ``place O``) lists the legal
 commands starting with it; a refusal is one line with the closest legal
 commands, the table is not printed again.
+
+What is listed comes from :mod:`cli.choices` (the same as the TUI's play panel):
+a command chosen in two steps (a take, then its payment) is listed
+once and asks for the second step, Enter taking the default (issue 26).  The
+forms ``help`` shows are each game's (:attr:`core.engine.Game.syntax`, its
+``forms.py``): no game is named here.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ def table(game: Game[Any, Any, Any], shown: Any, seat: int | None) -> None:
 class Menu:
     """A decision's choices, numbered once: pages, prefix lists, the closest choices
     to a refused answer, the forms that apply (``help``), and a choice's second step
-    (:attr:`step`: Point City's payment, the default on Enter)."""
+    (:attr:`step`: a take's payment, the default on Enter)."""
 
     def __init__(self, game: Game[Any, Any, Any], offered: Sequence[Choice], of: Choice | None = None) -> None:
         self.game = game

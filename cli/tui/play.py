@@ -5,7 +5,7 @@ squares marked on the board itself (cli/tui/sceneview.py): picking one narrows
 the list to its commands.  Nothing is sent at once: a chosen command waits for
 a confirmation (Enter on it again, ``y``, or the send button); Escape cancels.
 
-A command chosen in two steps (cli/choices.py: Point City's take, then its
+A command chosen in two steps (cli/choices.py: a take, then its
 payment) is listed once; choosing it holds its default (the cheapest) for the
 confirmation and lists its variants in its place, any of which may be chosen
 instead; Escape goes back to the whole list.  A typed command is cleared from

@@ -29,7 +29,7 @@ SYNTAX = Syntax(
 
 def unseen(state: State, seat: int) -> str | None:
     """The seat's own cards its view does not show yet (``?``): taken face down from a
-    split decided on the view, they are dealt in the host's next view [CC-7] [CL-13]."""
+    split decided on the view, they are dealt in the host's next view [CC-7] [CL-8]."""
     if not 0 <= seat < len(state.players):
         return None
     if HIDDEN in state.players[seat].hand.cards:

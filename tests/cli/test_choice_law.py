@@ -35,7 +35,7 @@ from tests.options import draw_options
 GAMES = registry.available()
 VARIANTS = 3
 """Variants of a two-step entry checked besides its default (every one under ``thorough``)."""
-THOROUGH = (settings.default.max_examples or 0) > 100
+THOROUGH = settings.get_profile("thorough").max_examples == getattr(settings.default, "max_examples", 0)
 
 
 def _positions(game: Any, n: int, seed: str, options: dict[str, str]) -> list[Any]:

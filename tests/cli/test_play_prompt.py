@@ -358,3 +358,20 @@ def test_spread_and_outcome() -> None:
     rows = [{"scores": [3, 3], "winner_seats": [0, 1]}, {"scores": [4, 1], "winner_seats": [0]}]
     seats = summarize("x", ["a", "b"], {0: "r", 1: "r"}, {}, "s", rows)["seats"]
     assert [(s["wins"], s["ties"], s["losses"]) for s in seats] == [(1, 1, 0), (0, 1, 1)]
+
+
+def test_the_prompt_names_no_game() -> None:
+    """Issue 27 item 2: each game's command syntax is the game's (``Game.syntax``, its
+    ``forms.py``); the prompt and what it offers read it and name no game."""
+    import cli.choices
+    import cli.prompt
+
+    for module in (cli.prompt, cli.choices):
+        source = Path(module.__file__ or "").read_text(encoding="utf-8").lower()
+        for name in registry.available():
+            game = registry.get(name)
+            assert name not in source and game.spec.title.lower() not in source, (module.__name__, name)
+    for name in registry.available():
+        syntax = registry.get(name).syntax
+        assert syntax.forms and len({f.verb for f in syntax.forms if not f.chance}) == \
+            len([f for f in syntax.forms if not f.chance])

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from textual.widgets import OptionList
+
 from cli.choices import choices
 from cli.tui.app import CitylogApp
 from cli.tui.play import CommandInput, PlayPanel
@@ -52,7 +54,7 @@ async def test_point_city_take_first_then_the_payment(db: str, service: Any) -> 
         assert [t for t, _ in panel.commands] == [c.text for c in offered]
         assert len(panel.commands) < len(legal) and not any(" pay " in t for t, _ in panel.commands)
         index, pick = next((i, c) for i, c in enumerate(offered) if c.two_step)
-        options = screen.query_one("#legal")
+        options = screen.query_one("#legal", OptionList)
         shown = str(options.get_option_at_index(index).prompt)
         assert shown == f"{pick.text}  ({len(pick.commands)} payments)"
         options.focus()
