@@ -246,7 +246,7 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
             return
         answer = " ".join(answer.split())
         word, _, rest = answer.partition(" ")
-        if word == "send" and (menu is None or menu.step is None or rest):
+        if word == "send":
             if chosen and send(rest or out):
                 return
             if not chosen:

@@ -126,8 +126,11 @@ class Menu:
             return self.choices[int(answer) - 1]
         low = answer.lower()
         for choice in self.choices:
-            if choice.text.lower() == low or any(t.lower() == low for t in choice.texts):
+            if choice.text.lower() == low:
                 return choice
+            for text, command in zip(choice.texts, choice.commands, strict=True):
+                if text.lower() == low:  # one variant, in full: that one
+                    return Choice(text, (command,), (text,))
         return None
 
     def open_step(self, choice: Choice) -> None:
@@ -296,7 +299,7 @@ class Session:
         """Where the game stands, that it is saved, and how to go on."""
         who = f" --as {self.as_}" if self.as_ else ""
         acting = "chance" if seat == CHANCE else loaded.players[seat]
-        say(f"{why}saved at seq {loaded.version}, {acting} to act (nothing else was sent); "
+        say(f"{why}saved at seq {loaded.version}, {acting} to act (every move made is recorded); "
             f"continue with: citylog play {self.game_id}{who}")
 
     def _answer(self, loaded: Loaded, seat: int, menu: Menu, answer: str) -> bool:

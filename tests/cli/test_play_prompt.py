@@ -199,7 +199,7 @@ def test_quit_and_end_of_input_leave_with_exit_0(db: Path) -> None:
     # issue 26 item 8: the end of input says where the game stands, never silently
     ended = prompts(ok(db, "play", gid, "--as", "alice", input=""), "alice")[0]
     seq = json.loads(ok(db, "show", gid, "--json"))["seq"]
-    assert ended == f"end of input: saved at seq {seq}, alice to act (nothing else was sent); " \
+    assert ended == f"end of input: saved at seq {seq}, alice to act (every move made is recorded); " \
         f"continue with: citylog play {gid} --as alice\n"
 
 
