@@ -5,6 +5,7 @@ and ``autoplay`` (bots finish the game).  What a command wrote is printed by
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -16,14 +17,15 @@ from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.keys import key_for
 from cli.output import emit_json, out_path, say, say_markup, write_file
-from cli.prompt import Menu, Session
+from cli.choices import signed_texts
+from cli.prompt import Menu, Session, table
 from cli.report import report
 from cli.results import result_lines, verdict
 from cli.options import Game, GameOrFile, Json
 from events import statements
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
-from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
+from core.engine import CHANCE, RulesError, checked_decide
 from events.service import GameService, ServiceError, parse_command
 from replay.sources import fold_log, open_log
 
@@ -92,28 +94,11 @@ def _write_move_file(
     seq = log.lines[-1].seq if log.lines else 0
     head = log.lines[-1].hash if log.lines else ""
     seat = players.index(player)
-    state = game.view(states[-1], seat)
     pbem = bool(log.header.definition.host_key)
-    formatted: list[str] = []
-    checking = True
-    for i, text in enumerate(texts):
-        try:
-            cmd = game.parse_command(state, seat, text)
-        except RulesError as exc:
-            raise ServiceError(str(exc)) from None
-        formatted.append(game.format_command(cmd))
-        if not checking:
-            continue
-        where = f" (command {i + 1})" if len(texts) > 1 else ""
-        try:  # from the view: the same verdict as the host's
-            produced = checked_decide(game, state, seat, cmd)
-        except IllegalCommand as exc:
-            raise ServiceError(f"{exc}{where}") from None
-        try:
-            for e in produced:
-                state = game.view(game.apply(state, e), seat)
-        except Exception:  # noqa: BLE001 - a later command may hang on chance the view cannot see
-            checking = False
+    try:
+        formatted = signed_texts(game, game.view(states[-1], seat), seat, texts)
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None
     move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, tuple(formatted), "", "")
     if pbem:
         private = key_for(ctx, player, key)
@@ -200,52 +185,109 @@ def play(
 
 
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: str, key: Path | None) -> None:
-    """Choose moves on a view file; write them as one move file when the seat's turn is done."""
+    """Choose moves on a view file; write them as one move file when the seat's turn is
+    done or its next decision hangs on what the view does not show (issue 26).  A
+    failed ``send`` keeps the choices: one line says why, ``send [DIR]`` tries again."""
     log = open_log(svc, ref, player)  # the player's own view
     game, _, states = fold_log(log)
     seat = log.header.definition.players.index(player)
     state = game.view(states[-1], seat)
+    seq = log.lines[-1].seq if log.lines else 0
     chosen: list[str] = []
     menu: Menu | None = None
-    while seat in game.to_act(state):
-        if menu is None:
-            say_markup(game.render(state, seat))
-            menu = Menu(game, list(game.legal(state, seat)))
+    failed = False
+    tried = False
+
+    def leave(why: str) -> None:
+        if not chosen:
+            say(f"{why}nothing sent; {player} is to act at seq {seq} of {ref}")
+            return
+        picked = " ".join(shlex.quote(c) for c in chosen)
+        say(f"{why}nothing sent; {player}'s choices ({'; '.join(chosen)}) are not written: "
+            f"citylog move {shlex.quote(ref)} --as {player} {picked} --out {shlex.quote(out)} writes them")
+
+    def send(where: str) -> bool:
+        nonlocal failed
+        try:
+            _write_move_file(ctx, svc, ref, player, chosen, where, key, False, False)
+        except (ServiceError, RulesError, OSError) as exc:
+            failed = True
+            say(f"not sent: {exc}; your choices are kept ({'; '.join(chosen)}): "
+                f"'send' tries again, 'send DIR' writes elsewhere, 'q' leaves")
+            return False
+        failed = False
+        return True
+
+    while True:
+        done = seat not in game.to_act(state)
+        boundary = None if done or not chosen else game.unseen(state, seat)
+        if done or boundary is not None:
+            if not chosen:
+                say(f"{player} has nothing to do in this view")
+                return
+            if not tried:
+                tried = True
+                if boundary is not None:
+                    say(f"that is all {player} can decide now: you will see {boundary} in the next view")
+                if send(out):
+                    return
+            menu = None
+        elif menu is None:
+            table(game, state, seat)
+            menu = Menu.of_state(game, state, seat)
             menu.page(hint="'send' writes the move file now, 'q' quits without one; ? for help")
-        answer = _prompt(f"{player}> ")
+        label = f"{player}> " if menu is None or menu.step is None else \
+            f"{player} ({game.syntax.second_step or 'variant'})> "
+        answer = _prompt(label)
         if answer is None or answer.strip() in ("q", "quit", "exit"):
+            leave("end of input: " if answer is None else "")
+            if failed:
+                raise typer.Exit(BAD_INPUT)
             return
         answer = " ".join(answer.split())
-        if answer == "send":
-            break
-        if not answer:
+        word, _, rest = answer.partition(" ")
+        if word == "send":
+            if chosen and send(rest or out):
+                return
+            if not chosen:
+                say("nothing chosen yet: nothing to send")
+            continue
+        if menu is None:  # the turn is over and the file not written: only send or quit
+            say(f"{player}'s choices are made ({'; '.join(chosen)}): 'send [DIR]' writes them, 'q' leaves")
+            continue
+        if menu.step is not None and answer == "back":
+            menu.close_step()
+            menu.page(again=True)
+            continue
+        if not answer and menu.step is None:
             continue
         if answer in ("?", "help"):
-            menu.help(player, False, [("board", "the table again"), ("send", "write the move file now"),
-                                      ("quit", "leave without a move file")])
+            if menu.step is not None:
+                menu.step.help(player, False, ())
+            else:
+                menu.help(player, False, [("board", "the table again"), ("send [DIR]", "write the move file now"),
+                                          ("quit", "leave without a move file")])
             continue
         if answer in ("board", "more"):
             if answer == "board":
-                say_markup(game.render(state, seat))
-            menu.page(again=answer == "board")
+                menu.close_step()
+                table(game, state, seat)
+            menu.active.page(again=answer == "board")
             continue
-        cmd = menu.choose(answer, lambda text: game.parse_command(state, seat, text))
+        answering = menu.active
+        cmd = answering.choose(answer, lambda text: game.parse_command(state, seat, text))
         if cmd is None:
             continue
         try:
             events = checked_decide(game, state, seat, cmd)
         except (ServiceError, RulesError) as exc:
-            menu.refuse(str(exc), answer)
+            answering.refuse(str(exc), answer)
             continue
         for e in events:
             state = game.view(game.apply(state, e), seat)
         chosen.append(game.format_command(cmd))
         say(f"  chosen: {chosen[-1]}")
         menu = None
-    if not chosen:
-        say(f"{player} has nothing to do in this view")
-        return
-    _write_move_file(ctx, svc, ref, player, chosen, out, key, False, False)
 
 
 def _prompt(text: str) -> str | None:

@@ -8,6 +8,12 @@ command forms that apply here, an example each), ``board``, ``log [N]``,
 unchanged) and ``quit``.  A prefix (``take``, ``place O``) lists the legal
 commands starting with it; a refusal is one line with the closest legal
 commands, the table is not printed again.
+
+What is listed comes from :mod:`cli.choices` (the same as the TUI's play panel):
+a command chosen in two steps (a take, then its payment) is listed
+once and asks for the second step, Enter taking the default (issue 26).  The
+forms ``help`` shows are each game's (:attr:`core.engine.Game.syntax`, its
+``forms.py``): no game is named here.
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cli.choices import Choice, choices
 from cli.output import say, say_markup
 from cli.report import report
 from cli.results import breakdown_lines, opponent_lines, result_lines
 from core.engine import CHANCE, Game, RulesError, decisions
 from core.markup import escape
+from core.scene_text import legend_line
 from events.service import GameService, Loaded, ServiceError, parse_command
 
 PAGE = 20
@@ -31,71 +39,49 @@ PAGE = 20
 
 LOG_LINES = 10
 
-# The command forms of each game: verb -> (form, what it does).  Help shows only
-# the verbs among the legal commands of the moment, each with a real example.
-FORMS: dict[str, dict[str, tuple[str, str]]] = {
-    "card-city": {
-        "split": ("split PAIR UP DOWN", "split the drawn cards: the face-up pair, the face-up half, the face-down half"),
-        "take": ("take pair|rest", "choose a group of the split on offer"),
-        "keep": ("keep CARDS", "solo: keep two of the three cards drawn [CC-9]"),
-        "build": ("build CARD SQUARE", "build a card of your hand on SQUARE, as the board labels it "
-                                       "(A1–I9, City Hall at E5) [CL-10]"),
-        "discard": ("discard CARD", "discard a card that has no legal square"),
-        "develop": ("develop CARD SQUARE", "develop a district (Phase 3)"),
-        "buy": ("buy SQUARE", "buy an Industrial card and place it on SQUARE [CC-10]"),
-        "pass": ("pass", "buy nothing"),
-        "draw": ("draw CARDS", "chance: the cards drawn, as the table dealt them"),
-    },
-    "5x5-city": {
-        "choose": ("choose N", "take set N of the sets on offer"),
-        "place": ("place TILE SQUARE [park]", "build a tile of your hand on SQUARE (A1–E5); TILE as the hand "
-                                              "shows it (Fc#10) or just its code (Fc); 'park': park side up"),
-        "swap": ("swap SQUARE SQUARE", "park action A: swap two tiles of your board"),
-        "use": ("use", "park action B: draw two tiles"),
-        "decline": ("decline", "decline the park action (the token is spent anyway)"),
-        "replace": ("replace TILE SQUARE [park]", "park action B: put a drawn tile in place of a board tile"),
-        "keep": ("keep", "park action B: replace nothing; both drawn tiles go back to the bag"),
-        "sides": ("sides XXXXXXXXXX", "chance: the Building card sides (A/B, Factories … Park)"),
-        "plan": ("plan N", "chance: the Building Plan drawn"),
-        "planning": ("planning N", "chance: the Planning card drawn"),
-        "plot": ("plot N", "chance: the Building Plot drawn"),
-        "draw": ("draw TILE …", "chance: the tiles out of the bag"),
-    },
-    "point-city": {
-        "flip": ("flip CELL", "turn a market card to its building side (CELL: A1–D4) [PC-3]"),
-        "deck": ("deck", "take the top two cards of the deck"),
-        "take": ("take CELL CELL [pay CELL=ITEMS …]", "take two adjacent market cards; each building taken is "
-                 "paid with ITEMS: resource cards by number (12 or #12, as your hand shows them; or the "
-                 "other cell of the pick), pN = built producer N's "
-                 "permanent resource, tN = civic token N [PC-3]; without 'pay' the cheapest payment"),
-        "reveal": ("reveal N", "chance: card N turns up on top of the deck"),
-        "tokens": ("tokens N N …", "chance: the civic tokens laid out, leftmost first"),
-    },
-}
-
-# A word of a listed command that needs explaining where it appears: (word, what it means).
-NOTATION: dict[str, tuple[str, str]] = {
-    "point-city": (" pay ", "pay CELL=ITEMS: the building at CELL paid with resource cards (12 or #12, as "
-                            "your hand shows them; or the other cell of the pick), pN = built producer #N's permanent resource, tN = civic "
-                            "token tN taken [PC-3]"),
-}
-
 _SYNTAX_TAIL = re.compile(r"(; commands: .*| \((try: |choose, place).*\))$")
 
 
-class Menu:
-    """A decision's legal commands, numbered once: pages, prefix lists, the closest
-    commands to a refused answer, and the forms that apply (``help``)."""
+def table(game: Game[Any, Any, Any], shown: Any, seat: int | None) -> None:
+    """The table as ``show`` prints it: the board, then its legend (issue 26)."""
+    say_markup(game.render(shown, seat))
+    try:
+        say(legend_line(game.scene(shown, seat)))
+    except NotImplementedError:  # a game without a scene has no legend to give
+        pass
 
-    def __init__(self, game: Game[Any, Any, Any], options: Sequence[Any]) -> None:
+
+class Menu:
+    """A decision's choices, numbered once: pages, prefix lists, the closest choices
+    to a refused answer, the forms that apply (``help``), and a choice's second step
+    (:attr:`step`: a take's payment, the default on Enter)."""
+
+    def __init__(self, game: Game[Any, Any, Any], offered: Sequence[Choice], of: Choice | None = None) -> None:
         self.game = game
-        self.options = list(options)
-        self.texts = [game.format_command(o) for o in self.options]
+        self.choices = list(offered)
+        self.of = of
+        """The choice this menu is the second step of (None: the first step)."""
+        self.texts = [c.text for c in self.choices]
         self.next_page = 0
+        self.step: Menu | None = None
+        """The second step being answered, if a two-step choice was picked."""
+
+    @classmethod
+    def of_state(cls, game: Game[Any, Any, Any], state: Any, seat: int) -> Menu:
+        """The menu of ``seat``'s legal commands in ``state`` (a view), grouped by first step."""
+        return cls(game, choices(game, state, seat))
+
+    @property
+    def active(self) -> Menu:
+        """The menu answering now: the second step, while one is open."""
+        return self.step if self.step is not None else self
 
     def numbered(self, indices: Sequence[int] | range) -> None:
+        step = self.game.syntax.second_step or "variant"
         for i in indices:
-            say(f"  {i + 1:>3}. {self.texts[i]}")
+            c = self.choices[i]
+            more = f"  ({len(c.commands)} {step}s)" if c.two_step and self.of is None else ""
+            say(f"  {i + 1:>3}. {self.texts[i]}{more}")
 
     def page(self, again: bool = False, hint: str = "? for help") -> None:
         """The next page of commands (the first one ``again``), and how to reach the rest."""
@@ -109,12 +95,16 @@ class Menu:
         end = min(n, start + PAGE)
         self.numbered(range(start, end))
         self.next_page = end
+        if self.of is not None:
+            hint = f"Enter for 1, a number or a {self.game.syntax.second_step or 'variant'}; 'back' to choose again"
         if n > PAGE:
             verbs = Counter(t.split(" ", 1)[0] for t in self.texts)
             kinds = ", ".join(f"{v} {c}" for v, c in verbs.items())
             more = "'more' for the next page" if end < n else "'more' to start again"
             say(f"  (commands {start + 1}–{end} of {n}: {kinds}; {more}, or type the start of a command "
                 f"to list the matching ones, e.g. '{self.prefix_example()}'; {hint})")
+        elif self.of is not None:
+            say(f"  ({hint})")
         else:
             say(f"  (a number or a command; {hint})")
 
@@ -127,32 +117,61 @@ class Menu:
                 return max(shared, key=lambda w: (shared[w], w))
         return self.texts[0].split()[0] if self.texts else ""
 
-    def pick(self, answer: str) -> Any | None:
-        """The command a number or an exact command text names (None: neither);
+    def pick(self, answer: str) -> Choice | None:
+        """The choice a number or an exact text names (None: neither);
         ``ServiceError`` for a number out of range."""
-        if answer.isdigit() and self.options:
-            if not 1 <= int(answer) <= len(self.options):
-                raise ServiceError(f"choose a number from 1 to {len(self.options)}")
-            return self.options[int(answer) - 1]
+        if answer.isdigit() and self.choices:
+            if not 1 <= int(answer) <= len(self.choices):
+                raise ServiceError(f"choose a number from 1 to {len(self.choices)}")
+            return self.choices[int(answer) - 1]
         low = answer.lower()
-        for option, text in zip(self.options, self.texts, strict=True):
-            if text.lower() == low:
-                return option
+        for choice in self.choices:
+            if choice.text.lower() == low:
+                return choice
+            for text, command in zip(choice.texts, choice.commands, strict=True):
+                if text.lower() == low:  # one variant, in full: that one
+                    return Choice(text, (command,), (text,))
         return None
+
+    def open_step(self, choice: Choice) -> None:
+        """Ask for the second step of ``choice``: its variants, the default first."""
+        step = self.game.syntax.second_step or "variant"
+        self.step = Menu(self.game, [Choice(choice.tail(i), (c,), (choice.texts[i],))
+                                     for i, c in enumerate(choice.commands)], of=choice)
+        default = f"Enter takes {self.game.syntax.default or 'the first'}, 1"
+        say(f"{choice.text}: {len(choice.commands)} {step}s — {default}:")
+        self.step.page()
+        self.explain_notation(choice.texts)
+
+    def close_step(self) -> None:
+        self.step = None
+
+    def explain_notation(self, texts: Sequence[str]) -> None:
+        for word, meaning in self.game.syntax.notation:
+            if any(word in t for t in texts):
+                say(f"  ({meaning})")
 
     def choose(self, answer: str, parse: Callable[[str], Any]) -> Any | None:
         """The command an answer names — a number, a listed command, or a command
         ``parse`` reads — or None when the answer was a prefix (the matching commands
-        are listed) or was refused (one line)."""
+        are listed), opened a second step, or was refused (one line)."""
+        if self.of is not None and answer == "":
+            return self.choices[0].default  # Enter: the second step's default
         try:
             chosen = self.pick(answer)
         except ServiceError as exc:
             self.refuse(str(exc), answer, closest=False)
             return None
         if chosen is not None:
-            return chosen
+            if chosen.two_step and self.of is None:
+                self.open_step(chosen)
+                return None
+            return chosen.default
+        if self.of is not None and not answer.lower().startswith(self.of.text.lower() + " "):
+            answer = f"{self.of.text} {answer}"  # a second step's answer: the variant's tail
         low = answer.lower()
-        found = [i for i, t in enumerate(self.texts) if t.lower().startswith(low)]
+        keys = [c.texts[0] for c in self.choices] if self.of is not None else self.texts
+        found = [i for i, t in enumerate(keys) if t.lower().startswith(low)]
         parsed: Any = None
         try:
             parsed = parse(answer)
@@ -160,14 +179,12 @@ class Menu:
             if not found:
                 self.refuse(self.reason(answer, str(exc)), answer)
                 return None
-        if parsed is not None and (not found or [self.options[i] for i in found] == [parsed]):
+        if parsed is not None and (not found or [i for i in found if parsed in self.choices[i].commands] == found):
             return parsed  # another form of a command, or the only one it starts
         n = len(found)
         say(f"{n} legal command{'s' if n != 1 else ''} start{'s' if n == 1 else ''} with '{answer}':")
         self.numbered(found)
-        word, meaning = NOTATION.get(self.game.spec.name, ("\0", ""))
-        if any(word in self.texts[i] for i in found):
-            say(f"  ({meaning})")
+        self.explain_notation([t for i in found for t in self.choices[i].texts[:1]])
         return None
 
     def reason(self, answer: str, message: str) -> str:
@@ -175,7 +192,7 @@ class Menu:
         the forms that apply); an unknown word said as such."""
         verb = answer.split(" ", 1)[0].lower()
         verbs = {t.split(" ", 1)[0] for t in self.texts}
-        if verbs and verb not in verbs:
+        if verbs and verb not in verbs and self.of is None:
             return f"'{verb}' is not a command here (now: {', '.join(sorted(verbs))})"
         return _SYNTAX_TAIL.sub("", message)
 
@@ -194,19 +211,30 @@ class Menu:
 
     def help(self, who: str, chance: bool, extra: Sequence[tuple[str, str]]) -> None:
         """The command forms of this moment, an example each, then the prompt's own words."""
+        if self.of is not None:
+            say(f"{self.of.text}: choose its {self.game.syntax.second_step or 'variant'} — Enter takes "
+                f"{self.game.syntax.default or 'the first'} (1), a number one of the others; 'back' to choose again")
+            return
         game = self.game
-        forms = FORMS.get(game.spec.name, {})
+        forms = {f.verb: f for f in game.syntax.forms}
         examples: dict[str, str] = {}
         for t in self.texts:
             examples.setdefault(t.split(" ", 1)[0], t)
         if chance:  # a table game's chance: every chance form (the lay-outs are not listed)
-            verbs = [v for v, (_, what) in forms.items() if what.startswith("chance:")]
+            verbs = [f.verb for f in game.syntax.forms if f.chance]
         else:
             verbs = list(examples)
+
+        def form_of(verb: str) -> tuple[str, str]:
+            f = forms.get(verb)
+            if f is None:
+                return verb, ""
+            return f.form, f"chance: {f.what}" if f.chance else f.what
+
         say(f"{game.spec.title}: what {who} may do now")
-        width = max((len(forms.get(v, (v, ""))[0]) for v in verbs), default=0)
+        width = max((len(form_of(v)[0]) for v in verbs), default=0)
         for v in verbs:
-            form, what = forms.get(v, (v, ""))
+            form, what = form_of(v)
             eg = f" — e.g. '{examples[v]}'" if v in examples else ""
             say(f"  {form:<{width}}  {what}{eg}")
         lines: list[tuple[str, str]] = []
@@ -215,6 +243,9 @@ class Menu:
                 ("NUMBER", "play the listed command with that number"),
                 ("a prefix", f"list the legal commands starting with it (e.g. '{self.prefix_example()}')"),
             ]
+            if any(c.two_step for c in self.choices):
+                lines.append(("", f"a command listed with its {game.syntax.second_step or 'variant'}s asks for "
+                                  f"one next: Enter takes {game.syntax.default or 'the first'}"))
             if len(self.texts) > PAGE:
                 lines.append(("more", "the next page of legal commands"))
         lines += extra
@@ -251,26 +282,46 @@ class Session:
                 return
             if self.menu is None or self.shown != (self.game_id, loaded.version, seat):
                 self.shown = (self.game_id, loaded.version, seat)
-                self.menu = Menu(game, [] if seat == CHANCE else list(game.legal(state, seat)))
+                shown = state if seat == CHANCE else game.view(state, seat)
+                self.menu = Menu(game, [] if seat == CHANCE else choices(game, shown, seat))
                 self._board(loaded, seat)
                 self.menu.page()
             who = "chance (enter the draw)" if seat == CHANCE else loaded.players[seat]
-            answer = self.read(f"{who}> ")
+            step = self.menu.step
+            answer = self.read(f"{who}> " if step is None else f"{who} ({game.syntax.second_step or 'variant'})> ")
             if answer is None:
+                self._leave(loaded, seat, "end of input: ")
                 return
             if not self._answer(loaded, seat, self.menu, " ".join(answer.split())):
                 return
+
+    def _leave(self, loaded: Loaded, seat: int, why: str = "") -> None:
+        """Where the game stands, that it is saved, and how to go on."""
+        who = f" --as {self.as_}" if self.as_ else ""
+        acting = "chance" if seat == CHANCE else loaded.players[seat]
+        say(f"{why}saved at seq {loaded.version}, {acting} to act (every move made is recorded); "
+            f"continue with: citylog play {self.game_id}{who}")
 
     def _answer(self, loaded: Loaded, seat: int, menu: Menu, answer: str) -> bool:
         """Act on one answer; False: leave the prompt."""
         word, _, rest = answer.partition(" ")
         word = word.lower()
+        if word in ("q", "quit", "exit") and not rest:
+            self._leave(loaded, seat)
+            return False
+        if menu.step is not None:
+            if answer == "back":
+                menu.close_step()
+                menu.page(again=True)
+                return True
+            if answer in ("?", "help"):
+                menu.step.help("", False, ())
+                return True
+            if answer == "" or answer not in ("board", "more", "score", "undo") and word != "log":
+                self._command(loaded, seat, menu.step, answer)
+                return True
         if not answer:
             return True
-        if word in ("q", "quit", "exit") and not rest:
-            who = f" --as {self.as_}" if self.as_ else ""
-            say(f"saved; continue with: citylog play {self.game_id}{who}")
-            return False
         if answer in ("?", "help"):
             who = "chance" if seat == CHANCE else loaded.players[seat]
             extra = [
@@ -284,10 +335,11 @@ class Session:
             extra.append(("quit", "leave; the game is saved"))
             menu.help(who, seat == CHANCE, extra)
         elif answer == "board":
+            menu.close_step()
             self._board(loaded, seat)
             menu.page(again=True)
         elif answer == "more":
-            menu.page()
+            menu.active.page()
         elif word == "log" and (not rest or rest.isdigit()):
             self._log(loaded, seat, int(rest) if rest else LOG_LINES)
         elif answer == "score":
@@ -302,7 +354,7 @@ class Session:
     def _board(self, loaded: Loaded, seat: int) -> None:
         game, state = loaded.game, loaded.state
         shown = state if seat == CHANCE else game.view(state, seat)
-        say_markup(game.render(shown, None if seat == CHANCE else seat))
+        table(game, shown, None if seat == CHANCE else seat)
 
     def _log(self, loaded: Loaded, seat: int, n: int) -> None:
         game = loaded.game
@@ -325,7 +377,7 @@ class Session:
     def _final(self, loaded: Loaded) -> None:
         game, state = loaded.game, loaded.state
         viewer = loaded.seat(self.as_) if self.as_ is not None else None
-        say_markup(game.render(state if viewer is None else game.view(state, viewer), viewer))
+        table(game, state if viewer is None else game.view(state, viewer), viewer)
         result = game.result(state)
         if result is not None:
             say("game over")

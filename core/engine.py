@@ -112,6 +112,31 @@ class GameSpec(msgspec.Struct, frozen=True):
     options: tuple[OptionSpec, ...] = ()
 
 
+class CommandForm(msgspec.Struct, frozen=True):
+    """One way to write a command, for the play prompt's help: the ``verb`` it starts
+    with, its ``form`` (``build CARD SQUARE``) and what it does."""
+
+    verb: str
+    form: str
+    what: str
+    chance: bool = False
+    """A chance outcome, entered at the table (``--table`` games)."""
+
+
+class Syntax(msgspec.Struct, frozen=True):
+    """How a game's commands are written and chosen (each game's ``forms.py``), read by
+    the play prompt and the TUI: no game's syntax lives in the CLI (issue 27)."""
+
+    forms: tuple[CommandForm, ...] = ()
+    notation: tuple[tuple[str, str], ...] = ()
+    """(word, meaning): a word of a listed command that needs explaining where it appears."""
+    second_step: str = ""
+    """What the second step of a two-step choice chooses (Point City: ``payment``;
+    :meth:`Game.first_step`); its default is named by ``default``."""
+    default: str = ""
+    """The default of the second step (``the cheapest``)."""
+
+
 class ScoreLine(msgspec.Struct, frozen=True):
     label: str
     points: int
@@ -186,6 +211,8 @@ class Game(ABC, Generic[S, E, C]):
     command_type: ClassVar[Any]
     """The tagged union of the game's commands, chance outcomes included."""
     bots: ClassVar[Mapping[str, Bot]]
+    syntax: ClassVar[Syntax] = Syntax()
+    """The command forms and notation (the game's ``forms.py``)."""
     search_playouts: ClassVar[int] = 1000
     """The playouts a move of plain ``mcts`` (and a hint) searches: each game's
     figure keeps a move under 1 s of CPU on average on the bench machine
@@ -262,6 +289,27 @@ class Game(ABC, Generic[S, E, C]):
         Rows grow downwards, columns rightwards; games choose their own origin
         (negative values are allowed).  The default: no square.
         """
+        return None
+
+    def first_step(self, command: C) -> str | None:
+        """The first step of ``command`` when the play prompt and the TUI choose it in two
+        (Point City: the take ``take A1 B1``, then its payment), else None (the default).
+
+        Law (tests/cli/test_choice_law.py): the first step's text is itself a command
+        ``parse_command`` reads as one of the commands sharing that first step, the
+        default of the second step (:attr:`Syntax.default`)."""
+        return None
+
+    def unseen(self, state: S, seat: int) -> str | None:
+        """What ``seat``'s decision in ``state`` depends on that ``state`` does not show it,
+        as words for "you will see … in the next view" — or None (the default: nothing).
+
+        ``state`` is a seat's view played on by its own commands (the play prompt on a
+        view received by email): a command whose outcome the view cannot know (a
+        face-down card taken, a building side turned up) leaves placeholders there,
+        and the prompt stops at that information boundary instead of listing
+        commands on them.  Law: None on every view a host sends, and None after the
+        seat's own commands only where the state is the seat's true next view."""
         return None
 
     def decision_key(self, state: S, seat: int) -> bytes | None:

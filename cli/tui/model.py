@@ -8,11 +8,11 @@ cursor; stepping is list indexing, so only the cursor's state is rendered.
 from __future__ import annotations
 
 import bisect
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cli.choices import Choice, choices
 from core.engine import CHANCE, decide_as
 from events.service import Loaded
 from events.store import GameRecord, Note
@@ -39,10 +39,14 @@ class PlayModel:
     squares: list[Square | None]
     square_filter: Square | None = None
     """None: every command is listed; else only those on this square."""
+    steps: dict[str, Choice] = field(default_factory=dict)
+    """A listed text -> its two-step choice (Point City's take: the payment follows,
+    the cheapest by default; cli/choices.py); ``commands`` holds its default."""
 
     @classmethod
-    def of(cls, game: Any, seat: int, commands: list[tuple[str, Any]]) -> PlayModel:
-        return cls(seat, commands, [_square(game, c) for _, c in commands])
+    def of(cls, game: Any, seat: int, commands: list[tuple[str, Any]],
+           steps: dict[str, Choice] | None = None) -> PlayModel:
+        return cls(seat, commands, [_square(game, c) for _, c in commands], steps=steps or {})
 
     def grid_squares(self) -> list[Square]:
         """The distinct squares of the legal commands, in reading order."""
@@ -285,16 +289,24 @@ class GameModel:
             return None
         return self.viewer if self.viewer in humans else humans[0]
 
+    def offered(self, seat: int, limit: int = LEGAL_LIMIT) -> list[Choice]:
+        """What the play panel lists for ``seat``: its legal commands from its view (the
+        view law), a two-step choice once by its first step (cli/choices.py)."""
+        state = self.game.view(self.states[-1], seat)
+        return choices(self.game, state, seat)[:limit]
+
     def legal(self, seat: int, limit: int = LEGAL_LIMIT) -> list[tuple[str, Any]]:
-        state = self.game.view(self.states[-1], seat)  # what the seat sees (the view law)
-        commands = itertools.islice(self.game.legal(state, seat), limit)
-        return [(self.game.format_command(c), c) for c in commands]
+        """The listed texts and their commands (a two-step choice's default)."""
+        return [(c.text, c.default) for c in self.offered(seat, limit)]
 
     def play(self, seat: int) -> PlayModel:
         """The play panel's state for ``seat`` at the end of the log (kept while this model lives)."""
         play = self._play.get(seat)
         if play is None:
-            play = self._play[seat] = PlayModel.of(self.game, seat, self.legal(seat))
+            offered = self.offered(seat)
+            play = self._play[seat] = PlayModel.of(
+                self.game, seat, [(c.text, c.default) for c in offered], {c.text: c for c in offered if c.two_step}
+            )
         return play
 
     def parse(self, seat: int, text: str) -> Any:

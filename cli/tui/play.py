@@ -4,6 +4,12 @@ Commands that place something on the board (``Game.square_of``) have their
 squares marked on the board itself (cli/tui/sceneview.py): picking one narrows
 the list to its commands.  Nothing is sent at once: a chosen command waits for
 a confirmation (Enter on it again, ``y``, or the send button); Escape cancels.
+
+A command chosen in two steps (cli/choices.py: a take, then its
+payment) is listed once; choosing it holds its default (the cheapest) for the
+confirmation and lists its variants in its place, any of which may be chosen
+instead; Escape goes back to the whole list.  A typed command is cleared from
+the input once read, accepted or refused, and kept in its history (Up/Down).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cli.choices import Choice
 from core.engine import RulesError
 from core.scene import square_name
 from cli.tui.model import LEGAL_LIMIT, GameModel, PlayModel, Square
@@ -31,6 +38,35 @@ def square_label(square: Square, model: GameModel | None = None, play: PlayModel
         if index is not None:
             return square_name(scene.panels[index], *square)
     return f"{square[0]},{square[1]}"
+
+
+class CommandInput(Input):
+    """The typed command: cleared once read, and a history of what was typed (Up/Down)."""
+
+    BINDINGS = [
+        Binding("up", "history(-1)", "earlier command", show=False),
+        Binding("down", "history(1)", "later command", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.history: list[str] = []
+        self.back = 0
+        """How far back in ``history`` the input shows (0: a new command)."""
+
+    def taken(self) -> str:
+        """The text typed, now cleared from the input and kept in the history."""
+        text = self.value.strip()
+        if text and (not self.history or self.history[-1] != text):
+            self.history.append(text)
+        self.back = 0
+        self.value = ""
+        return text
+
+    def action_history(self, step: int) -> None:
+        self.back = max(0, min(len(self.history), self.back - step))
+        self.value = self.history[-self.back] if self.back else ""
+        self.cursor_position = len(self.value)
 
 
 class PlayPanel(Vertical):
@@ -53,6 +89,8 @@ class PlayPanel(Vertical):
         self.play: PlayModel | None = None
         self.pending: Any | None = None
         """The command chosen and waiting for a confirmation."""
+        self.step: Choice | None = None
+        """The two-step choice whose variants are listed (its default pending)."""
 
     @property
     def seat(self) -> int | None:
@@ -60,7 +98,10 @@ class PlayPanel(Vertical):
 
     @property
     def commands(self) -> list[tuple[str, Any]]:
-        """The commands listed now (narrowed to the filtered square, if any)."""
+        """The commands listed now: a two-step choice's variants, or the play model's
+        (narrowed to the filtered square, if any)."""
+        if self.step is not None:
+            return list(zip(self.step.texts, self.step.commands, strict=True))
         return self.play.visible() if self.play is not None else []
 
     def compose(self) -> ComposeResult:
@@ -69,7 +110,7 @@ class PlayPanel(Vertical):
         with Horizontal(id="confirm-row"):
             yield Button("send", id="play-send", variant="success", compact=True)
             yield Button("cancel", id="play-cancel", compact=True)
-        yield Input(placeholder="type a command, Enter submits", id="typed")
+        yield CommandInput(placeholder="type a command, Enter submits", id="typed")
         yield Static("", id="play-message")
 
     def show(self, model: GameModel) -> None:
@@ -94,6 +135,7 @@ class PlayPanel(Vertical):
         if play is not self.play:
             self.play = play
             self.pending = None
+            self.step = None
             self.query_one("#confirm-row").display = False
             self.list_commands()
 
@@ -105,7 +147,12 @@ class PlayPanel(Vertical):
         shown = play.visible()
         options = self.query_one("#legal", OptionList)
         options.clear_options()
-        options.add_options([Option(Text(text)) for text, _ in shown])
+        step = self.model.game.syntax.second_step if self.model is not None else ""
+        options.add_options([
+            Option(Text(text + (f"  ({len(play.steps[text].commands)} {step or 'variant'}s)"
+                                if text in play.steps else "")))
+            for text, _ in shown
+        ])
         if shown:
             options.highlighted = 0
         if play.square_filter is None:
@@ -125,15 +172,50 @@ class PlayPanel(Vertical):
         self.pending = command
         self.query_one("#confirm-row").display = True
         text = self.model.game.format_command(command)
-        self.say(f"send «{text}»? Enter/y sends · Escape cancels")
+        if self.step is not None:
+            syntax = self.model.game.syntax
+            which = f" ({syntax.default or 'the default'})" if command == self.step.default else ""
+            self.say(f"send «{text}»{which}? Enter/y sends · or choose another {syntax.second_step or 'variant'} "
+                     f"in the list · Escape: back")
+        else:
+            self.say(f"send «{text}»? Enter/y sends · Escape cancels")
         self.query_one("#play-send", Button).focus()
+
+    def open_step(self, choice: Choice) -> None:
+        """List ``choice``'s variants in place of the commands, its default held to send."""
+        self.step = choice
+        options = self.query_one("#legal", OptionList)
+        options.clear_options()
+        syntax = self.model.game.syntax if self.model is not None else None
+        default = f"  ({syntax.default})" if syntax is not None and syntax.default else "  (default)"
+        options.add_options([Option(Text(choice.tail(i) + (default if i == 0 else "")))
+                             for i in range(len(choice.commands))])
+        options.highlighted = 0
+        self.choose(choice.default)
+
+    def close_step(self) -> bool:
+        """Back from a choice's variants to the whole list (True if they were listed)."""
+        if self.step is None:
+            return False
+        self.step = None
+        self.list_commands()
+        return True
+
+    def select(self, text: str, command: Any) -> None:
+        """A listed entry was chosen: its second step, or the command itself."""
+        choice = self.play.steps.get(text) if self.play is not None and self.step is None else None
+        if choice is not None:
+            self.open_step(choice)
+        else:
+            self.choose(command)
 
     def cancel(self) -> bool:
         """Drop a pending command (True if there was one)."""
-        if self.pending is None:
+        if self.pending is None and self.step is None:
             return False
         self.pending = None
         self.query_one("#confirm-row").display = False
+        self.close_step()
         self.say("cancelled")
         self.query_one("#legal", OptionList).focus()
         return True
@@ -141,6 +223,7 @@ class PlayPanel(Vertical):
     def action_confirm(self) -> None:
         if self.play is not None and self.pending is not None:
             command, self.pending = self.pending, None
+            self.step = None
             self.query_one("#confirm-row").display = False
             self.post_message(self.Chosen(self.play.seat, command))
 
@@ -154,7 +237,7 @@ class PlayPanel(Vertical):
         only = self.play.pick_square(square)
         self.list_commands()
         if only is not None:
-            self.choose(only)
+            self.select(self.play.on(square)[0][0], only)
         else:
             self.query_one("#legal", OptionList).focus()
 
@@ -175,19 +258,20 @@ class PlayPanel(Vertical):
         event.stop()
         shown = self.commands
         if 0 <= event.option_index < len(shown):
-            command = shown[event.option_index][1]
+            text, command = shown[event.option_index]
             if self.pending is not None and command == self.pending:
                 self.action_confirm()
             else:
-                self.choose(command)
+                self.select(text, command)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if self.model is None or self.play is None or not event.value.strip():
+        typed = self.query_one("#typed", CommandInput).taken()  # cleared, kept in the history
+        if self.model is None or self.play is None or not typed:
             return
         try:
-            command = self.model.parse(self.play.seat, event.value.strip())
+            command = self.model.parse(self.play.seat, typed)
         except RulesError as exc:
-            self.say(f"illegal: {exc}", error=True)
+            self.say(f"illegal: «{typed}»: {exc} (Up brings it back)", error=True)
             return
         self.choose(command)

@@ -10,7 +10,7 @@ from functools import lru_cache
 import msgspec
 
 from core.card_city import events as ev
-from core.card_city import rules, text, view
+from core.card_city import forms, rules, text, view
 from core.card_city.bots import greedy_bot
 from core.card_city.cards import KINDS, START_COINS, pool_counts, reserve_counts
 from core.card_city.commands import (
@@ -65,6 +65,7 @@ class CardCity(Game[State, ev.Event, Command]):
     event_type = ev.Event | Joined | Reseeded
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
+    syntax = forms.SYNTAX
 
     def create(
         self, players: Sequence[str], options: Mapping[str, str], table: bool = False
@@ -171,6 +172,9 @@ class CardCity(Game[State, ev.Event, Command]):
         from core.card_city.determinize import determinize  # search only: not at start-up
 
         return determinize(view, seat, rng)
+
+    def unseen(self, state: State, seat: int) -> str | None:
+        return forms.unseen(state, seat)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

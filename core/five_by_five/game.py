@@ -23,7 +23,7 @@ from core.engine import (
 )
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
-from core.five_by_five import rules, text, view
+from core.five_by_five import forms, rules, text, view
 from core.five_by_five.bots import BOTS, candidates, playout_command
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
@@ -53,6 +53,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     event_type: ClassVar[Any] = ev.Event | Joined | Reseeded
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
+    syntax = forms.SYNTAX
     flat_search: ClassVar[bool] = True
     search_playouts: ClassVar[int] = 48  # 0.16-0.25 s of CPU a move on average (bench/RESULTS.md)
     """Each set on offer is played out to the end in the same sampled worlds."""
@@ -171,6 +172,9 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         from core.five_by_five.determinize import determinize  # search only: not at start-up
 
         return determinize(view, seat, rng)
+
+    def unseen(self, state: State, seat: int) -> str | None:
+        return forms.unseen(state, seat)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

@@ -12,7 +12,7 @@ import msgspec
 from core.engine import (
     Breakdown, Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
 )
-from core.point_city import bots, rules, scoring, text, view
+from core.point_city import bots, forms, rules, scoring, text, view
 from core.point_city.bots import greedy_bot, seat_value
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
@@ -43,6 +43,7 @@ class PointCity(Game[State, Any, Any]):
     event_type: ClassVar[Any] = Event | Joined | Reseeded
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
+    syntax = forms.SYNTAX
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
         names = check_players(self.spec, players)
@@ -121,6 +122,12 @@ class PointCity(Game[State, Any, Any]):
         from core.point_city.determinize import determinize  # search only: not at start-up
 
         return determinize(view, seat, rng)
+
+    def first_step(self, command: Command) -> str | None:
+        return forms.first_step(command)
+
+    def unseen(self, state: State, seat: int) -> str | None:
+        return forms.unseen(state, seat)
 
     def view(self, state: State, seat: int | None) -> State:
         return view.view(state, seat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from pathlib import Path
 
@@ -44,10 +45,9 @@ def test_help_lists_only_the_forms_of_this_moment(db: Path) -> None:
 def test_card_city_forms_write_squares_as_the_board_labels_them() -> None:
     """[CL-10]: the help's Card City forms name a SQUARE of the frame (D4), never
     the old City-Hall-relative ROW,COL, and the example square is on the frame."""
-    from cli.prompt import FORMS
     from core.card_city.squares import square_label
 
-    forms = FORMS["card-city"]
+    forms = {f.verb: (f.form, f.what) for f in registry.get("card-city").syntax.forms}
     for verb in ("build", "develop", "buy"):
         assert forms[verb][0].endswith(" SQUARE"), forms[verb]
     assert not any("ROW" in form or "0,0" in text for form, text in forms.values())
@@ -84,7 +84,8 @@ def test_a_prefix_lists_the_matching_commands_and_more_pages_reach_them_all(db: 
         assert f"{i:>3}. {command}\n" in out
 
 
-def test_every_point_city_payment_is_listed_and_choosable(db: Path) -> None:
+def _point_city_with_payments(db: Path) -> tuple[str, list[str], str, list[str]]:
+    """A Point City game where p1 may take a pick in several ways: (game, legal, pick, its payments)."""
     gid = new(db, "point-city", "p1,p2,p3", "u/2", "--bots", "p2=greedy,p3=greedy")
     for _ in range(12):  # play on until some pick has several payments
         legal = json.loads(ok(db, "show", gid, "--as", "p1", "--json"))["legal"]
@@ -94,20 +95,67 @@ def test_every_point_city_payment_is_listed_and_choosable(db: Path) -> None:
                 pairs.setdefault(" ".join(c.split()[:3]), []).append(c)
         several = {k: v for k, v in pairs.items() if len(v) > 1}
         if several:
-            break
+            pick, payments = next(iter(several.items()))
+            return gid, legal, pick, payments
         ok(db, "play", gid, "--as", "p1", input="1\nq\n")
-    else:
-        pytest.fail("no pick with several payments came up")
-    pick, payments = next(iter(several.items()))
-    out = ok(db, "play", gid, "--as", "p1", input=f"{pick}\nq\n")
-    listed = prompts(out, "p1")[0]
-    assert all(p in listed for p in payments)
-    last = payments[-1]  # not the cheapest: chosen by its number
-    number = legal.index(last) + 1
+    pytest.fail("no pick with several payments came up")
+
+
+def _parsed(db: Path, gid: str, text: str) -> str:
+    """``text`` as p1's command now, as the game reads it."""
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    store = SqliteStore(db)
+    try:
+        loaded = GameService(store).load(gid)
+        game = loaded.game
+        return game.format_command(game.parse_command(game.view(loaded.state, 0), 0, text))
+    finally:
+        store.close()
+
+
+def _last_command(db: Path, gid: str, before: int) -> str:
+    from events.service import GameService
+    from events.store import SqliteStore
+
+    store = SqliteStore(db)
+    try:
+        loaded = GameService(store).load(gid)
+        opened = loaded.game.command_of(loaded.events[before])
+        assert opened is not None
+        return loaded.game.format_command(opened[1])
+    finally:
+        store.close()
+
+
+NUMBERED = re.compile(r"^ +\d+\. (.*)$", re.M)
+
+
+@pytest.mark.slow  # about 6 s: greedy bots play Point City until a pick has several payments
+def test_point_city_takes_first_then_the_payment_cheapest_by_default(db: Path) -> None:
+    """Issue 26 item 2: the list holds each take once (the cells, or the deck); its
+    payments are a second, optional step whose default (Enter) is the cheapest —
+    the command the take's text alone parses to [PC-3] — and every payment is reachable."""
+    gid, legal, pick, payments = _point_city_with_payments(db)
+    seq = json.loads(ok(db, "show", gid, "--json"))["seq"]
+    third = json.loads(ok(db, "fork", gid, "--at", str(seq), "--json"))["game_id"]  # the same position
+    cheapest = _parsed(db, gid, pick)  # the take without 'pay': the cheapest [PC-3]
     before = len(ok(db, "log", gid).splitlines())
-    out = ok(db, "play", gid, "--as", "p1", input=f"{number}\nq\n")
-    log = ok(db, "log", gid).splitlines()
-    assert len(log) > before and "p1 takes" in log[before]
+    out = ok(db, "play", gid, "--as", "p1", input=f"{pick}\n\nq\n")
+    page, step = out.split("p1> ")[0], prompts(out, "p1")[0].split("p1 (payment)> ")[0]
+    heads = {" ".join(c.split()[:3]) if c.startswith("take ") else c for c in legal}
+    listed = NUMBERED.findall(page)
+    assert len(listed) == min(len(heads), 20) < len(legal) and not any(" pay " in c for c in listed)
+    assert f"{pick}  ({len(payments)} payments)" in listed
+    assert f"{pick}: {len(payments)} payments — Enter takes the cheapest" in step
+    tails = NUMBERED.findall(step)
+    assert sorted(tails) == sorted(p[len(pick) + 1:] for p in payments)  # every payment, by its tail
+    played = _last_command(db, gid, before)
+    assert played == f"{pick} {tails[0]}" == cheapest  # Enter: the first, the default
+    # a payment other than the default, by its number in the second step
+    ok(db, "play", third, "--as", "p1", input=f"{pick}\n{len(tails)}\nq\n")
+    assert _last_command(db, third, before) == f"{pick} {tails[-1]}" != played
 
 
 def test_undo_forks_at_your_previous_decision_and_keeps_the_original(db: Path) -> None:
@@ -148,7 +196,68 @@ def test_quit_and_end_of_input_leave_with_exit_0(db: Path) -> None:
     gid = new(db, "card-city", "alice,bob", "s1", "--bots", "bob=greedy")
     out = ok(db, "play", gid, "--as", "alice", input="quit\n")
     assert f"continue with: citylog play {gid} --as alice" in out
-    ok(db, "play", gid, "--as", "alice", input="")
+    # issue 26 item 8: the end of input says where the game stands, never silently
+    ended = prompts(ok(db, "play", gid, "--as", "alice", input=""), "alice")[0]
+    seq = json.loads(ok(db, "show", gid, "--json"))["seq"]
+    assert ended == f"end of input: saved at seq {seq}, alice to act (every move made is recorded); " \
+        f"continue with: citylog play {gid} --as alice\n"
+
+
+def test_the_prompt_shows_the_legend_as_show_does(db: Path) -> None:
+    """Issue 26 item 8: the table at the prompt ends with ``show``'s legend line."""
+    for game in ("card-city", "point-city"):
+        gid = new(db, game, "alice,bob", "s1", "--bots", "bob=greedy")
+        legend = next(line for line in ok(db, "show", gid, "--as", "alice").splitlines()
+                      if line.startswith("legend: "))
+        assert f"\n{legend}\n" in ok(db, "play", gid, "--as", "alice", input="q\n").split("alice> ")[0]
+
+
+def _card_city_offer(db: Path, tmp: Path) -> Path:
+    """A two-player Card City game where bob is offered a split with a face-down half:
+    bob's view, exported as it would arrive by email."""
+    gid = new(db, "card-city", "alice,bob", "s1")
+    legal = json.loads(ok(db, "show", gid, "--as", "alice", "--json"))["legal"]
+    ok(db, "move", gid, "--as", "alice", next(c for c in legal if len(c.split()) == 4))  # PAIR UP DOWN
+    view = tmp / "bob.jsonl"
+    ok(db, "export", gid, "--as", "bob", "-o", str(view))
+    return view
+
+
+def test_a_view_prompt_stops_at_the_information_boundary(db: Path, tmp_path: Path) -> None:
+    """Issue 26 item 1: after 'take rest' bob holds a card he has not seen; the prompt
+    writes the move file for what he can decide now and says what comes next, and
+    never lists a command on the unseen card ('build ? E4' cannot be signed)."""
+    view = _card_city_offer(db, tmp_path)
+    out_dir = tmp_path / "out"
+    code, out, err = run(db, "play", str(view), "--as", "bob", "--out", f"{out_dir}/", input="take rest\n1\nsend\n")
+    assert code == 0, err
+    assert "that is all bob can decide now: you will see the face-down card(s) you took in the next view" in out
+    after = out.split("chosen: take rest")[1]
+    assert not NUMBERED.findall(after) and "?" not in after.replace("(? for help)", "")
+    [written] = list(out_dir.iterdir())
+    assert json.loads(written.read_text())["commands"] == ["take rest"]
+
+
+def test_a_failed_send_keeps_the_choices(db: Path, tmp_path: Path) -> None:
+    """Issue 26 item 1: a move file that cannot be written loses nothing: one line says
+    why, the choices stay, 'send DIR' writes them elsewhere; quitting then says how to
+    write them later, and the end of input says nothing was sent (exit 2 after a failure)."""
+    view = _card_city_offer(db, tmp_path)
+    taken = tmp_path / "taken.json"
+    taken.write_text("in the way")
+    code, out, _ = run(db, "play", str(view), "--as", "bob", "--out", str(taken),
+                       input=f"take rest\nsend {tmp_path / 'elsewhere'}/\n")
+    assert code == 0
+    [failed] = [line for line in out.splitlines() if line.startswith("not sent:")]
+    assert "exists; not overwritten" in failed and "your choices are kept (take rest)" in failed
+    assert taken.read_text() == "in the way"
+    [written] = list((tmp_path / "elsewhere").iterdir())
+    assert json.loads(written.read_text())["commands"] == ["take rest"]
+    code, out, _ = run(db, "play", str(view), "--as", "bob", "--out", str(taken), input="take rest\n")
+    assert code == 2 and "end of input: nothing sent; bob's choices (take rest) are not written: " \
+        f"citylog move {view} --as bob 'take rest' --out {taken} writes them" in out
+    code, out, _ = run(db, "play", str(view), "--as", "bob", "--out", str(taken), input="")
+    assert code == 0 and out.endswith(f"end of input: nothing sent; bob is to act at seq 6 of {view}\n")
 
 
 # -- final results ----------------------------------------------------------------------
@@ -249,3 +358,20 @@ def test_spread_and_outcome() -> None:
     rows = [{"scores": [3, 3], "winner_seats": [0, 1]}, {"scores": [4, 1], "winner_seats": [0]}]
     seats = summarize("x", ["a", "b"], {0: "r", 1: "r"}, {}, "s", rows)["seats"]
     assert [(s["wins"], s["ties"], s["losses"]) for s in seats] == [(1, 1, 0), (0, 1, 1)]
+
+
+def test_the_prompt_names_no_game() -> None:
+    """Issue 27 item 2: each game's command syntax is the game's (``Game.syntax``, its
+    ``forms.py``); the prompt and what it offers read it and name no game."""
+    import cli.choices
+    import cli.prompt
+
+    for module in (cli.prompt, cli.choices):
+        source = Path(module.__file__ or "").read_text(encoding="utf-8").lower()
+        for name in registry.available():
+            game = registry.get(name)
+            assert name not in source and game.spec.title.lower() not in source, (module.__name__, name)
+    for name in registry.available():
+        syntax = registry.get(name).syntax
+        assert syntax.forms and len({f.verb for f in syntax.forms if not f.chance}) == \
+            len([f for f in syntax.forms if not f.chance])
