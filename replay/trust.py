@@ -58,15 +58,20 @@ def check_seal(log: LogFile) -> str | None:
 
 
 def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
-    """Put each signed statement on the line it opened.  In a view, another seat's
-    statement any of whose lines is redacted is left out (it would show the hidden
-    cards); the viewer's own statements always travel (she wrote them), so her
-    ``verify`` can tell that every decision of her seat was hers [CL-S3]."""
+    """Put each signed statement on the line it opened.  In a view of a game still
+    going on, another seat's statement any of whose lines is redacted is left out
+    (it would show the hidden cards); the viewer's own statements always travel
+    (she wrote them), so her ``verify`` can tell that every decision of her seat
+    was hers [CL-S3].  A view carrying the reveal (the game is over, its seed in
+    the header) carries every statement: the reveal already lets its reader
+    re-derive every hidden decision, and her ``verify`` must see that every seat's
+    decisions were that seat's player's, not the host's [CL-S5]."""
     if not signed:
         return
     redacted = {x.seq for x in log.lines if x.redacted}
     viewer = log.header.view
-    hidden = {st for seq, st in signed.items() if seq in redacted and not _by(st, viewer)}
+    revealed = log.header.seed is not None
+    hidden = set() if revealed else {st for seq, st in signed.items() if seq in redacted and not _by(st, viewer)}
     for i, line in enumerate(log.lines):
         st = signed.get(line.seq)
         if st is not None and st not in hidden:
@@ -161,7 +166,8 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
                 # nothing from her): a decision of hers without one was not made by her
                 # (a bot or the host played her seat)
                 return line.seq, f"a move of {h.view}'s seat without {h.view}'s signed move file (not made by her)"
-            return line.seq, "a human move without its signed move file"
+            who = d.players[seat] if 0 <= seat < len(d.players) else f"seat {seat}"
+            return line.seq, f"a move of {who}'s seat without {who}'s signed move file (not made by {who})"
         try:
             mv = statements.from_line(st, "the move file")
         except statements.StatementError as exc:
