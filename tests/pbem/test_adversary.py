@@ -263,6 +263,19 @@ def test_a_host_handing_each_player_a_game_of_her_own_is_caught(tmp_path: Path) 
         assert code == 1 and "signed move file" in text, (name, text)  # every player notices, not only one
 
 
+def test_a_view_of_a_game_going_on_still_hides_the_other_seats_files(tmp_path: Path) -> None:
+    """[CL-S5] only a view with the reveal carries every seat's signed files: while the
+    game goes on, another seat's file on a redacted line would show the hidden card."""
+    mail = Mail(tmp_path / "g", EXAMPLE)
+    mail.start()
+    hidden = 0
+    for view in sorted(mail.outbox.glob(f"{mail.gid}-seq*.jsonl")):  # the views sent while the game went on
+        lines = [json.loads(x) for x in view.read_text().splitlines()[1:]]
+        hidden += sum(1 for x in lines if x["redacted"])
+        assert not [x["seq"] for x in lines if x["redacted"] and x["signed"]], view.name
+    assert hidden, "no hidden line to look at"
+
+
 def test_a_file_naming_another_game_cannot_stall_the_inbox(tmp_path: Path) -> None:
     """(Found by the red team, round 2.)  A move file for a game the host does not hold
     (signed, canonical, made at seq 0 so it sorts first) is refused on its own line;

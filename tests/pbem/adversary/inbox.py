@@ -27,8 +27,14 @@ def send(mail: Mail, path: Path, along: bool = False) -> Cheat:
     for other in others:
         shutil.move(str(other), folder / other.name)
     before = _without(mail, folder, path.name) if others else mail.dump()
+    sent = moved.read_bytes() if others and moved.is_file() and not moved.is_symlink() else b""
     code, out, err = mail.host.run("inbox", str(folder))
     after = mail.dump()
+    if others and after != before:
+        # the cheat's presence may release an honest file held for its seat (seats acting at
+        # once): what must not be in the store is anything recorded from the cheat itself
+        kept = mail.sql("SELECT count(*) FROM signed WHERE game_id = ? AND statement = ?", mail.gid, sent)[0][0]
+        after = before if not kept else after
     for left in folder.glob("*.json"):
         shutil.move(str(left), mail.inbox / left.name)  # held: the host reads them again later
     refused = os.path.lexists(folder / "refused" / path.name)
