@@ -234,7 +234,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         problem = check_seal(log)
         if problem is not None:
             return Verdict(False, problem, line=1, events=n)
-    bad_seq, signed = check_signed(log, game, events)
+    memo: dict[tuple[bytes, str], bool] = {}
+    bad_seq, signed = check_signed(log, game, events, memo)
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
     signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
@@ -355,9 +356,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     if wrong_status is not None:
         return wrong_status
     if h.view is not None and d.host_key:
-        problem = revealed_signed_problem(log, game, true_events)
-        if problem is not None:
-            return problem
+        unsigned = revealed_signed_problem(log, game, true_events, memo)
+        if unsigned is not None:
+            return unsigned
     reseeded = _reseed_note(plan, bool(d.host_key), d.table)
     if h.view is not None:
         what = "deal proven" if not reseeded else "deal re-derived"
@@ -380,7 +381,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     )
 
 
-def revealed_signed_problem(log: LogFile, game: Any, true_events: list[Any]) -> Verdict | None:
+def revealed_signed_problem(
+    log: LogFile, game: Any, true_events: list[Any], memo: dict[tuple[bytes, str], bool] | None = None
+) -> Verdict | None:
     """[CL-S5] A play-by-email view with the reveal, checked as the full log it
     re-derives: every human decision of *every* seat carries its seat's signed move
     file, made on this chain where that decision was pending, used once, and the
@@ -393,7 +396,7 @@ def revealed_signed_problem(log: LogFile, game: Any, true_events: list[Any]) -> 
         msgspec.structs.replace(log.header, view=None),
         [msgspec.structs.replace(x, redacted=False) for x in log.lines],
     )
-    bad_seq, why = check_signed(full, game, true_events)
+    bad_seq, why = check_signed(full, game, true_events, memo)
     if bad_seq is None:
         return None
     return _bad(bad_seq, f"in the game the reveal re-derives: {why} [CL-S5]", len(log.lines))
