@@ -43,7 +43,7 @@ from events.statements import (
     seat_secret,
     signed_join,
 )
-from events.store import EnvironmentFailure
+from events.store import EnvironmentFailure, GameNotFound
 from replay import logfile
 from replay.bounded import FileRefused, entries, read_regular
 from replay.sources import export as export_log
@@ -369,15 +369,24 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
                 _tell(json, path, "stale", str(exc))
                 failed += 1
             continue
-        except (ServiceError, ValueError) as exc:
+        except (ServiceError, ValueError, GameNotFound) as exc:
+            # a file naming a game this store does not hold is refused like any
+            # other: no file can stop the run, or stall the inbox for every later run
             if _aside(path, "refused") is not None:
-                _tell(json, path, "refused", str(exc))
+                _tell(json, path, "refused", _refusal(exc))
                 failed += 1
             continue
         _tell(json, path, "applied", f"seqs {written[0].seq}–{written[-1].seq}" if written else "nothing new")
     if not found and not json:
         say("inbox empty")
     return failed
+
+
+def _refusal(exc: Exception) -> str:
+    """Why a file was refused, in one line."""
+    if isinstance(exc, GameNotFound):
+        return f"no game {exc.game_id!r} in this store (the file names another host's game, or none)"
+    return str(exc)
 
 
 def _apply_and_file(svc: GameService, st: statements.Statement, path: Path) -> list[Any]:

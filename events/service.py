@@ -462,6 +462,14 @@ class GameService:
             for text in mv.all_commands:
                 try:
                     command = game.parse_command(state, seat, text)
+                    if rec.pbem and game.format_command(command) != text:
+                        # [CL-S1] one spelling per signed command: verify compares the signed text with
+                        # the command's one formatting, so another spelling accepted here would fail
+                        # every later export (a player framing the host)
+                        raise Refused(
+                            f"the command {text!r} is not in its one spelling ({game.format_command(command)!r}); "
+                            "a signed move names each command exactly as citylog writes it"
+                        )
                     produced, state = checked_step(game, state, seat, command)
                 except RulesError as exc:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""

@@ -58,15 +58,20 @@ def check_seal(log: LogFile) -> str | None:
 
 
 def attach_signed(log: LogFile, signed: Mapping[int, bytes]) -> None:
-    """Put each signed statement on the line it opened.  In a view, another seat's
-    statement any of whose lines is redacted is left out (it would show the hidden
-    cards); the viewer's own statements always travel (she wrote them), so her
-    ``verify`` can tell that every decision of her seat was hers [CL-S3]."""
+    """Put each signed statement on the line it opened.  In a view of a game still
+    going on, another seat's statement any of whose lines is redacted is left out
+    (it would show the hidden cards); the viewer's own statements always travel
+    (she wrote them), so her ``verify`` can tell that every decision of her seat
+    was hers [CL-S3].  A view carrying the reveal (the game is over, its seed in
+    the header) carries every statement: the reveal already lets its reader
+    re-derive every hidden decision, and her ``verify`` must see that every seat's
+    decisions were that seat's player's, not the host's [CL-S5]."""
     if not signed:
         return
     redacted = {x.seq for x in log.lines if x.redacted}
     viewer = log.header.view
-    hidden = {st for seq, st in signed.items() if seq in redacted and not _by(st, viewer)}
+    revealed = log.header.seed is not None
+    hidden = set() if revealed else {st for seq, st in signed.items() if seq in redacted and not _by(st, viewer)}
     for i, line in enumerate(log.lines):
         st = signed.get(line.seq)
         if st is not None and st not in hidden:
@@ -92,7 +97,9 @@ def signed_bytes(statement: dict[str, Any]) -> bytes:
     return msgspec.json.Encoder(order="sorted").encode(statement) + b"\n"
 
 
-def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, str] | tuple[None, int]:
+def check_signed(
+    log: LogFile, game: Any, events: Sequence[Any], memo: dict[tuple[bytes, str], bool] | None = None
+) -> tuple[int, str] | tuple[None, int]:
     """Every join and human move against the signed file on its line.
 
     Returns ``(seq, why)`` of the first failure, else ``(None, number checked)``.
@@ -107,7 +114,11 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
     seq), from a position whose decision for the seat is the one pending at the
     line (it commutes with what came between), and used at most once (keyed by
     its signature's bytes).
+
+    ``memo``: signature checks already made in this ``verify`` (statement
+    fingerprint and key -> verdict), so a second pass checks no signature twice.
     """
+    memo = {} if memo is None else memo
     d, h = log.header.definition, log.header
     if not d.host_key or not log.lines:
         return None, 0
@@ -142,7 +153,7 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
                     f"{name}'s join answers another game definition (its genesis is not this log's: "
                     "the game was re-created, or re-dealt, after the players joined)"
                 )
-            if not jf.signed():
+            if not _checked(memo, jf, jf.public_key):
                 return line.seq, f"{name}'s join file is not signed by the key it carries"
             if h.seed is not None and not statements.proves_seat(jf, h.seed, h.salt, genesis, e.seat):
                 return line.seq, f"{name}'s join does not hold the seat's invitation (its seat proof is wrong)"
@@ -161,7 +172,8 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
                 # nothing from her): a decision of hers without one was not made by her
                 # (a bot or the host played her seat)
                 return line.seq, f"a move of {h.view}'s seat without {h.view}'s signed move file (not made by her)"
-            return line.seq, "a human move without its signed move file"
+            who = d.players[seat] if 0 <= seat < len(d.players) else f"seat {seat}"
+            return line.seq, f"a move of {who}'s seat without {who}'s signed move file (not made by {who})"
         try:
             mv = statements.from_line(st, "the move file")
         except statements.StatementError as exc:
@@ -171,7 +183,7 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
         name = d.players[seat] if 0 <= seat < len(d.players) else ""
         if mv.player != name or mv.game_id != h.game_id:
             return line.seq, f"the move file on this line is {mv.player}'s for game {mv.game_id}, not {name}'s"
-        if seat not in keys or not mv.signs_with(keys[seat]):
+        if seat not in keys or not _checked(memo, mv, keys[seat]):
             return line.seq, f"the move is not signed by {name}'s key (a forgery)"
         sig = bytes.fromhex(mv.signature)
         k = used.get(sig, 0)
@@ -187,6 +199,14 @@ def check_signed(log: LogFile, game: Any, events: Sequence[Any]) -> tuple[int, s
             return line.seq, f"the move on this line is not the one {name} signed"
         checked += 1
     return None, checked
+
+
+def _checked(memo: dict[tuple[bytes, str], bool], st: MoveFile | JoinFile, key: str) -> bool:
+    """``st`` is signed by ``key`` (a join: by the key it carries), each check made once."""
+    at = (statements.fingerprint(st) + bytes.fromhex(st.signature), key)
+    if at not in memo:
+        memo[at] = st.signs_with(key) if isinstance(st, MoveFile) else st.signed()
+    return memo[at]
 
 
 def _why(exc: Exception) -> str:

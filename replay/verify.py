@@ -234,7 +234,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         problem = check_seal(log)
         if problem is not None:
             return Verdict(False, problem, line=1, events=n)
-    bad_seq, signed = check_signed(log, game, events)
+    memo: dict[tuple[bytes, str], bool] = {}
+    bad_seq, signed = check_signed(log, game, events, memo)
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
     signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
@@ -285,6 +286,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     view_seat = d.players.index(h.view) if h.view is not None else None
     state = game.apply(None, events[0])
     joined: dict[int, Joined] = {}
+    true_events = list(events)
+    """The events as the reveal re-derives them (a view's redacted lines filled in)."""
     started = False
     chance_events = hidden = unproven = 0
     i = 1
@@ -345,12 +348,17 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
             if problem is not None:
                 return _bad(seq + j, problem, n)
             hidden += shown.redacted
+            true_events[i + j] = e
             state = game.apply(state, e)
         i += len(produced)
     over = not game.to_act(state)
     wrong_status = status_problem(log, over)
     if wrong_status is not None:
         return wrong_status
+    if h.view is not None and d.host_key:
+        unsigned = revealed_signed_problem(log, game, true_events, memo)
+        if unsigned is not None:
+            return unsigned
     reseeded = _reseed_note(plan, bool(d.host_key), d.table)
     if h.view is not None:
         what = "deal proven" if not reseeded else "deal re-derived"
@@ -371,6 +379,27 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         events=n,
         over=over,
     )
+
+
+def revealed_signed_problem(
+    log: LogFile, game: Any, true_events: list[Any], memo: dict[tuple[bytes, str], bool] | None = None
+) -> Verdict | None:
+    """[CL-S5] A play-by-email view with the reveal, checked as the full log it
+    re-derives: every human decision of *every* seat carries its seat's signed move
+    file, made on this chain where that decision was pending, used once, and the
+    command it signs is the one the line holds (hidden or not).
+
+    Without this a host could hand each player a game of her own, playing every
+    other seat itself: a view skips another seat's line whose file it lacks, and
+    each player's own lines are hers (the "split views" attack)."""
+    full = LogFile(
+        msgspec.structs.replace(log.header, view=None),
+        [msgspec.structs.replace(x, redacted=False) for x in log.lines],
+    )
+    bad_seq, why = check_signed(full, game, true_events, memo)
+    if bad_seq is None:
+        return None
+    return _bad(bad_seq, f"in the game the reveal re-derives: {why} [CL-S5]", len(log.lines))
 
 
 def _shown_problem(game: Any, shown: Line, decoded: Any, true: Any, seat: int | None, nonce: bytes) -> str | None:

@@ -8,9 +8,14 @@ arguments differently (names or a count of players); both are
   bots)``, boards from text;
 * :mod:`tests.helpers.point_city` — Point City: ``play_point_city(seed, n, bots,
   options)``, hand-made tables;
+* :mod:`tests.helpers.pbem` — a game by email between a host and players, each in a
+  data directory of their own, through the CLI only (``Party``, ``PbemGame``,
+  ``dump``): the base of ``tests/pbem/pbem_mail.py`` and of the red team
+  (``tests/pbem/adversary/``);
 * :mod:`tests.helpers.pg_server` — a throwaway PostgreSQL cluster (tests and benches);
 * :mod:`tests.helpers.cdp_browser` — a headless chromium driven over its DevTools protocol.
 
 The other folders' ``helpers.py`` (``tests.tui.helpers``, ``tests.views.helpers``)
-and ``tests/cli/clirun.py`` serve one folder each; ``tests/pbem/pbem_mail.py`` too.
+and ``tests/cli/clirun.py`` serve one folder each; ``tests/pbem/pbem_mail.py`` too (on
+:mod:`tests.helpers.pbem`).
 """

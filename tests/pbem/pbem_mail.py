@@ -7,69 +7,32 @@ import json
 import random
 from pathlib import Path
 
-from typer.testing import CliRunner
+from tests.helpers.pbem import Party, PbemGame, dump
 
-from cli.main import app
-
-
-class Party:
-    def __init__(self, root: Path, name: str) -> None:
-        self.name = name
-        self.home = root / name
-        self.home.mkdir(parents=True, exist_ok=True)
-        self.db = self.home / "citylog.db"
-
-    def run(self, *args: str) -> tuple[int, str, str]:
-        r = CliRunner().invoke(app, ["--db", str(self.db), *args])
-        if r.exception is not None and not isinstance(r.exception, SystemExit):
-            raise r.exception  # a traceback is a bug: let the test show it
-        return r.exit_code, r.stdout, r.stderr
-
-    def ok(self, *args: str) -> str:
-        code, out, err = self.run(*args)
-        assert code == 0, f"{self.name}: {args} exited {code}: {err}{out}"
-        return out
+__all__ = ["Party", "Table", "dump", "legal_of", "move_file", "to_act"]
 
 
-class Table:
-    """Host and players; ``mail`` is the host's outbox, ``inbox`` the host's inbox."""
+class Table(PbemGame):
+    """Host and players; ``outbox`` is what the host sends, ``inbox`` what it reads."""
 
     def __init__(self, root: Path, game: str, players: list[str], *options: str) -> None:
-        self.host = Party(root, "host")
-        self.players = {p: Party(root, p) for p in players}
-        self.outbox = root / "outbox"
-        self.inbox = root / "inbox"
-        self.inbox.mkdir()
-        self.host.ok("key", "new", "host")
-        for name, party in self.players.items():
-            party.ok("key", "new", name)
-        out = self.host.ok("new", game, "--players", ",".join(players), "--pbem", "--json", *options)
-        self.gid: str = json.loads(out)["game_id"]
-        self.answered: set[str] = set()
+        super().__init__(root, game, players, options)
 
     def join_all(self) -> None:
-        self.host.ok("outbox", self.gid, str(self.outbox))
-        for name, party in self.players.items():
-            invite = self.outbox / f"{self.gid}-invite-{name}.json"
-            party.ok("join", str(invite), "--as", name, "-o", str(self.inbox / f"{self.gid}-join-{name}.json"))
+        for name, invite in self.invite().items():
+            self.players[name].ok("join", str(invite), "--as", name, "-o",
+                                  str(self.inbox / f"{self.gid}-join-{name}.json"))
         self.host.ok("inbox", str(self.inbox))
 
     def round_trip(self, rng: random.Random) -> bool:
         """Host sends views; every player to act answers one; host reads the inbox.
         False once the game is over."""
         self.host.ok("outbox", self.gid, str(self.outbox))
-        finals = sorted(self.outbox.glob(f"{self.gid}-final-*.jsonl"))
-        if finals:
+        if self.finals_written():
             return False
-        fresh = [p for p in sorted(self.outbox.glob(f"{self.gid}-seq*.jsonl")) if p.name not in self.answered]
-        latest: dict[str, Path] = {}
-        for v in sorted(fresh, key=lambda v: int(v.stem.split("-")[1][3:])):
-            latest[v.stem.split("-")[-1]] = v  # a player answers only their newest view
-        self.answered.update(v.name for v in fresh)
-        fresh = list(latest.values())
+        fresh = self.fresh_views()
         assert fresh, "the host sent nothing new and the game is not over"
         for view in fresh:
-            self.answered.add(view.name)
             name = view.stem.split("-")[-1]
             party = self.players[name]
             party.ok("verify", str(view))
@@ -85,14 +48,6 @@ class Table:
             if not self.round_trip(rng):
                 return
         raise AssertionError("the game did not end")
-
-
-def dump(db: Path) -> list[str]:
-    """Everything in a database, to check a refused request changed nothing."""
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        return list(conn.iterdump())
 
 
 def to_act(table: Table) -> list[str]:

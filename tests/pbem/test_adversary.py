@@ -113,6 +113,12 @@ def test_the_catalogue_holds_every_attack_the_issue_names() -> None:
     assert {"seat_hijack", "huge_entropy", "respelled_command_lower"} <= set(adv.PLAYER_ATTACKS)
     own = set(adv.HOST_ATTACKS) - named
     assert len(own) >= 5, own
+    # the second round's (r22): hand each player a game of her own, edit rows and headers;
+    # files that are not files, odd entropy, moves for other positions, games and chains
+    assert {"split_views", "strip_signed", "seed_row", "salt_row", "view_relabel", "swap_adjacent",
+            "rules_downgrade", "secrets_downgrade", "header_noise"} <= set(adv.HOST_ATTACKS)
+    assert {"future_move", "move_other_game_id", "move_other_chain", "late_join", "entropy_odd_length",
+            "file_fifo", "file_sparse_huge", "file_nested", "file_escape_in_fields"} <= set(adv.PLAYER_ATTACKS)
     assert all(f.__doc__ for f in [*adv.HOST_ATTACKS.values(), *adv.PLAYER_ATTACKS.values()])
 
 
@@ -241,6 +247,56 @@ def test_a_fork_with_a_chosen_seed_passed_off_as_the_game_is_caught(tmp_path: Pa
     well the new seed is bound; a view must not pass as a proven deal."""
     verdict = host_law(tmp_path, "fork_chosen_seed")
     assert verdict.startswith("detected"), verdict
+
+
+def test_a_host_handing_each_player_a_game_of_her_own_is_caught(tmp_path: Path) -> None:
+    """(Found by the red team, round 2.)  After the joins the host copies its game once
+    per player and plays every other seat itself in each copy; each player is sent
+    her copy's final view.  Her own moves are hers and the deal is the committed
+    one, but the other seats' moves were the host's: once revealed, a view is checked
+    as the full log it re-derives, and every seat's decisions need their player's
+    signed file [CL-S5]."""
+    received, mail = attacked(tmp_path, "split_views")
+    verdict = adv.judge(tmp_path, EXAMPLE, received, mail)
+    assert verdict.startswith("detected") and "CL-S5" in verdict, verdict
+    for name, (code, text) in received.verdicts.items():
+        assert code == 1 and "signed move file" in text, (name, text)  # every player notices, not only one
+
+
+def test_a_view_of_a_game_going_on_still_hides_the_other_seats_files(tmp_path: Path) -> None:
+    """[CL-S5] only a view with the reveal carries every seat's signed files: while the
+    game goes on, another seat's file on a redacted line would show the hidden card."""
+    mail = Mail(tmp_path / "g", EXAMPLE)
+    mail.start()
+    hidden = 0
+    for view in sorted(mail.outbox.glob(f"{mail.gid}-seq*.jsonl")):  # the views sent while the game went on
+        lines = [json.loads(x) for x in view.read_text().splitlines()[1:]]
+        hidden += sum(1 for x in lines if x["redacted"])
+        assert not [x["seq"] for x in lines if x["redacted"] and x["signed"]], view.name
+    assert hidden, "no hidden line to look at"
+
+
+def test_a_file_naming_another_game_cannot_stall_the_inbox(tmp_path: Path) -> None:
+    """(Found by the red team, round 2.)  A move file for a game the host does not hold
+    (signed, canonical, made at seq 0 so it sorts first) is refused on its own line;
+    the honest files beside it are applied.  It used to stop the whole run, every
+    run after it too: one player could stall the game."""
+    with deterministic(EXAMPLE.label):
+        mail = Mail(tmp_path / "g", EXAMPLE)
+        mail.start(1)
+        before = mail.version()
+        forged = adv.resign({"format": "citylog-move/3", "game_id": "ffffffff", "player": "bob", "seq": 0,
+                             "hash": "0" * 64, "commands": ["pass"]}, mail.players["bob"].key(), "move")
+
+        def hook(m: Mail) -> None:
+            adv.write_json(m.inbox / "ffffffff-seq0-bob-move.json", forged)
+
+        mail.on_inbox = hook
+        mail.round_trip()
+    text = mail.refusals[-1] if mail.refusals else ""
+    assert "ffffffff" in text and "no game" in text, text
+    assert (mail.inbox / "refused" / "ffffffff-seq0-bob-move.json").exists()
+    assert mail.version() > before, "the honest files beside it were not applied"
 
 
 # -- the judge itself ------------------------------------------------------------
