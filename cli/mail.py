@@ -326,9 +326,9 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
             found.append((path, None, str(exc)))
             continue
         try:
-            st = statements.decode(data, path.name)
-            check_statement(st, path.name)
-            found.append((path, st, ""))
+            decoded = statements.decode(data, path.name)
+            check_statement(decoded, path.name)
+            found.append((path, decoded, ""))
         except (StatementError, FieldTooLong) as exc:
             found.append((path, None, str(exc)))
     failed = 0

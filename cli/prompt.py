@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -447,11 +446,4 @@ class Session:
         seat = loaded.seat(self.as_)
         return seat if seat in actors else None
 
-
-def read_line(text: str) -> str | None:
-    """The prompt on stdout, a line from stdin (None at its end)."""
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    return None if line == "" else line
 

@@ -164,13 +164,3 @@ def result_lines(game: Game[Any, Any, Any], players: Sequence[str], state: Any, 
     return lines
 
 
-def result_json(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> dict[str, Any]:
-    """The same for ``--json``: scores, winners, breakdowns and the verdict sentence."""
-    import msgspec
-
-    return {
-        "scores": list(result.scores),
-        "winners": [players[w] for w in result.winners],
-        "breakdowns": msgspec.to_builtins(result.breakdowns),
-        "verdict": verdict(game, players, state, result),
-    }

@@ -53,11 +53,11 @@ def _decode_row(row: Sequence[object]) -> GameRecord:
         players=_players_dec.decode(players),  # type: ignore[arg-type]
         seed_commitment=commitment,  # type: ignore[arg-type]
         table_game=bool(table),
-        seed=seed,  # type: ignore[arg-type]
+        seed=seed,
         bots=_bots_dec.decode(bots),  # type: ignore[arg-type]
-        parent=parent,  # type: ignore[arg-type]
-        fork_at=fork_at,  # type: ignore[arg-type]
-        status=status,  # type: ignore[arg-type]
+        parent=parent,
+        fork_at=fork_at,
+        status=status,
         created_at=created,  # type: ignore[arg-type]
         reseeds=_reseeds_dec.decode(reseeds),  # type: ignore[arg-type]
         salted=bool(salted),
@@ -82,7 +82,7 @@ def scan_rows(rows: Any) -> tuple[list[tuple[GameRecord, int]], list[str]]:
 
 
 def game_row(rec: GameRecord) -> tuple[object, ...]:
-    """The values of a new ``games`` row (both backends), in ``INSERT_GAME`` order."""
+    """The values of a new ``games`` row (both backends), in ``INSERT_GAME_COLS`` order."""
     definition = rec.definition
     genesis = genesis_hash(definition)
     return (

@@ -204,8 +204,10 @@ class PgStore(SideTables):
         row = self._conn.execute(
             "SELECT value FROM meta WHERE key = 'schema_version'"
         ).fetchone() if self._has_meta() else None
+        if not row:
+            return 0
         try:
-            return int(row[0]) if row else 0
+            return int(row[0])
         except (TypeError, ValueError):
             raise NotCitylog(f"{self.location}: schema version {row[0]!r} is not a number") from None
 
@@ -237,7 +239,7 @@ class PgStore(SideTables):
             for version, step in PG_MIGRATIONS:
                 if version <= current:
                     continue
-                self._conn.execute(step)  # type: ignore[arg-type]
+                self._conn.execute(step)
                 self._conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('schema_version', %s) "
                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -294,7 +296,7 @@ class PgStore(SideTables):
     ) -> list[tuple[GameRecord, int]]:
         cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLS.split(","))
         sql, args = filter_sql(where, "%s", "g.players::jsonb ? %s")
-        cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)  # type: ignore[call-overload]
+        cur = self._conn.execute(f"SELECT {cols}, g.head_seq FROM games g{sql}", args)
         return scan_rows(cur)[0]
 
     def damaged_games(self) -> list[str]:
@@ -434,7 +436,7 @@ class PgStore(SideTables):
             sql += " AND seq <= %s"
             args.append(upto)  # type: ignore[arg-type]
         try:
-            cur = self._conn.execute(sql + " ORDER BY seq", args)  # type: ignore[call-overload]
+            cur = self._conn.execute(sql + " ORDER BY seq", args)
             out = [Recorded(game_id, int(s), t, bytes(p), ph, h) for s, t, p, ph, h in cur]
         except psycopg.Error as e:
             raise _wrap(e, f"read of {game_id!r} failed") from e

@@ -19,7 +19,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "check_ours", "schema_version"]
 
 
 def _v1(db: Database) -> None:
-    db["games"].create(
+    db.table("games").create(
         {
             "id": str,
             "game": str,
@@ -42,7 +42,7 @@ def _v1(db: Database) -> None:
             "seed_commitment", "table_game", "status", "created_at",
         },
     )
-    db["events"].create(
+    db.table("events").create(
         {
             "game_id": str,
             "seq": int,
@@ -59,7 +59,7 @@ def _v1(db: Database) -> None:
 
 def _v2_genesis(db: Database) -> None:
     """Store each game's genesis hash (hashed once instead of on every read)."""
-    db["games"].add_column("genesis", str)
+    db.table("games").add_column("genesis", str)
     rows = db.execute("SELECT id, definition FROM games").fetchall()
     for game_id, definition in rows:
         d = msgspec.json.decode(definition, type=GameDefinition)

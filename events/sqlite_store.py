@@ -119,7 +119,7 @@ def _insert_sql(rows: int) -> str:
     return _SQL_INSERT + (", " + _INSERT_ROW) * (rows - 1)
 
 
-def _inserts(rows: list[tuple[object, ...]], most: int) -> Iterator[tuple[str, list[object]]]:
+def _inserts(rows: Sequence[tuple[object, ...]], most: int) -> Iterator[tuple[str, list[object]]]:
     """The statements that insert ``rows``: one, unless the batch has more than
     ``most`` rows (SQLite's limit on bound parameters)."""
     for i in range(0, len(rows), most):

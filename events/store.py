@@ -23,14 +23,11 @@ import secrets
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
 from events.envelope import GameDefinition, Recorded, genesis_hash
-
-if TYPE_CHECKING:
-    from events.sqlite_store import SqliteStore
 
 __all__ = [
     "Conflict",

@@ -232,7 +232,7 @@ def first_bad_line(log: LogFile) -> tuple[int, str] | None:
     """Check numbering and the hash chain; (file line number, why) of the first bad line."""
     prev = genesis_hash(log.header.definition)
     try:
-        log.line_secret
+        _ = log.line_secret  # raises on a salt that is not 32 hex digits
     except ValueError:
         return 1, "the header's seed and salt cannot derive the line nonces (a salt is 32 hex digits)"
     for i, line in enumerate(log.lines):

@@ -21,7 +21,7 @@ on an automatic event inside a decision says so with ``{@SEQ …}``.  Tag values
 are JSON strings; comments escape ``\\``, ``}`` and newlines with a backslash.
 
 Reading re-decides the record from its first line and checks the result and the
-head hash against the tags: :func:`to_log` returns an ordinary
+head hash against the tags: :func:`read` returns an ordinary
 :class:`~replay.logfile.LogFile` (plus the notes), which import verifies again
 like any file.  A record is the referee's: it carries the seed, which both
 re-derives the chance and salts the chain, so an imported record's hashes are
@@ -346,7 +346,8 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
     events: list[Any] = [created]
     notes: list[Note] = []
     last_first = 1  # the first seq of the last decision written
-    for number, raw in enumerate(lines[number - 1 :], start=number):
+    first = number
+    for number, raw in enumerate(lines[first - 1 :], start=first):
         line = raw.strip()
         if not line:
             continue

@@ -72,7 +72,7 @@ def decode_events(log: LogFile) -> tuple[Any, list[Any]] | Verdict:
         except (msgspec.DecodeError, RecursionError) as exc:
             why = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
             return _bad(line.seq, f"payload is not a {game.spec.title} event ({why})", len(log.lines))
-        if getattr(type(e), "__struct_config__").tag != line.type:
+        if type(e).__struct_config__.tag != line.type:
             return _bad(line.seq, f"type {line.type!r} does not match the payload", len(log.lines))
         events.append(e)
     # a log of an older rules version the game still keeps is checked by those rules
@@ -231,9 +231,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     game, events = decoded
     h, d = log.header, log.header.definition
     if sealed:
-        problem = check_seal(log)
-        if problem is not None:
-            return Verdict(False, problem, line=1, events=n)
+        unsealed = check_seal(log)
+        if unsealed is not None:
+            return Verdict(False, unsealed, line=1, events=n)
     memo: dict[tuple[bytes, str], bool] = {}
     bad_seq, signed = check_signed(log, game, events, memo)
     if bad_seq is not None:
@@ -344,9 +344,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
             if i + j >= n:
                 return _bad(n, "the log stops in the middle of a decision's events", n)
             shown = log.lines[i + j]
-            problem = _shown_problem(game, shown, events[i + j], e, view_seat, line_nonce(secret, seq + j))
-            if problem is not None:
-                return _bad(seq + j, problem, n)
+            wrong_line = _shown_problem(game, shown, events[i + j], e, view_seat, line_nonce(secret, seq + j))
+            if wrong_line is not None:
+                return _bad(seq + j, wrong_line, n)
             hidden += shown.redacted
             true_events[i + j] = e
             state = game.apply(state, e)

@@ -68,6 +68,25 @@ SLOW_ELSEWHERE = {
     "tests/pbem/test_end_to_end.py::test_a_whole_game_by_email_ends_with_the_deal_proven": "a whole game by email",
     "tests/point_city/test_pc_properties.py::test_random_commands_are_refused_cleanly_and_change_nothing": "many whole games",
     "tests/point_city/test_pc_payment_plans.py::test_plans_equal_the_filtered_enumeration_on_every_cost": "every cost",
+    # issue 27 item 8: whole games end to end (signed, over the engine protocol, under attack)
+    "tests/pbem/test_adversary.py::test_no_cheating_host_goes_unnoticed": "a whole signed game per attack",
+    "tests/pbem/test_adversary.py::test_no_cheating_player_gets_through": "a whole signed game per attack",
+    "tests/pbem/test_files.py::test_verify_game_passes_on_every_honest_pbem_game": "many whole signed games",
+    "tests/pbem/test_files.py::test_verify_game_passes_on_an_honest_pbem_game_played_by_files": "a whole game by files",
+    "tests/cli/test_engine.py::test_the_documented_example_bot_plays_a_whole_game": "a whole game over the protocol",
+    "tests/engine_client/test_doc_bot.py::test_every_listed_game_is_played_to_its_end_by_seats_from_their_own_views": "every game, whole, over the protocol",
+    "tests/pbem/test_chain_reveal.py::test_law_an_edited_finished_view_fails_or_means_the_same": "a whole bot game per example",
+    "tests/pbem/test_commuting.py::test_a_whole_construction_phase_in_one_file_equals_one_file_per_command": "whole games by mail",
+    "tests/pbem/test_commuting.py::test_construction_moves_made_at_one_position_both_land_in_either_order": "whole games by mail",
+    "tests/pbem/test_commuting.py::test_a_construction_move_after_the_seat_moved_on_is_stale_naming_why": "whole games by mail",
+    "tests/pbem/test_commuting.py::test_construction_by_mail_gives_one_log_whatever_the_order": "whole games by mail",
+    "tests/pbem/test_bindings.py::test_whatever_the_host_accepts_keeps_every_export_verifying": "whole signed games",
+    "tests/five_by_five/test_fc_properties.py::test_views_hide_others_park_draws_and_count_the_bag": "many whole games",
+    "tests/five_by_five/test_fc_properties.py::test_seeded_games_keep_every_invariant": "many whole games",
+    # the knowledge laws: many whole games, every position of each checked against other worlds
+    "tests/card_city/test_knowledge_law.py::test_a_view_hides_exactly_what_two_consistent_worlds_differ_in": "many whole games",
+    "tests/five_by_five/test_knowledge_law.py::test_a_view_hides_only_what_two_consistent_games_differ_in": "many whole games",
+    "tests/point_city/test_knowledge_law.py::test_a_view_hides_only_what_two_consistent_games_differ_in": "many whole games",
 }  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from core import registry
 from core.autoplay import play_game
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
-from tests.options import draw_options
+from tests.helpers.corpus import played_games
 
 GAMES = registry.available()
 ENC = msgspec.json.Encoder()
@@ -34,11 +34,8 @@ def _players(game: Any, n: int) -> list[str]:
 @given(data=st.data())
 def test_random_games_end_and_fold_matches(name: str, data: st.DataObject) -> None:
     game = registry.get(name)
-    n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
-    seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
-    policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
-    options = draw_options(game, data.draw)
-    state, events = play_game(game, _players(game, n), seed, policies, options)
+    played = data.draw(played_games(name), label="game")
+    state, events, n = played.state, list(played.events), len(played.players)
     assert game.to_act(state) == ()
     result = game.result(state)
     assert result is not None and len(result.scores) == n
@@ -61,11 +58,10 @@ def test_same_seed_same_bytes(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@given(seed=st.integers(0, 10**6))
-def test_every_decision_re_decides_to_the_log(name: str, seed: int) -> None:
+@given(data=st.data())
+def test_every_decision_re_decides_to_the_log(name: str, data: st.DataObject) -> None:
     game = registry.get(name)
-    n = game.spec.max_players
-    _, events = play_game(game, _players(game, n), str(seed), ["random"] * n)
+    events = list(data.draw(played_games(name), label="game").events)
     state = game.apply(None, events[0])
     i = 1
     while i < len(events):
@@ -84,11 +80,11 @@ def test_every_decision_re_decides_to_the_log(name: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@given(seed=st.integers(0, 10**6), data=st.data())
-def test_misplaced_commands_are_refused_cleanly(name: str, seed: int, data: st.DataObject) -> None:
+@given(data=st.data())
+def test_misplaced_commands_are_refused_cleanly(name: str, data: st.DataObject) -> None:
     game = registry.get(name)
-    n = game.spec.max_players
-    _, events = play_game(game, _players(game, n), str(seed), ["random"] * n)
+    played = data.draw(played_games(name), label="game")
+    events, n = list(played.events), len(played.players)
     commands = [c for c in (game.command_of(e) for e in events) if c is not None]
     # replay to a random point, then try commands taken from elsewhere in the game
     # decision points only: states inside a decision's events are never acted on

@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import registry
-from core.autoplay import play_game
 from core.engine import CHANCE
 from core.rng import Rng
+from tests.helpers.corpus import played_games
 
 GAMES = registry.available()
 
@@ -49,11 +49,8 @@ FULL = {"card-city": _card_city_full, "5x5-city": _five_by_five_full, "point-cit
 @given(data=st.data())
 def test_a_sample_shows_the_seat_exactly_its_view(name: str, data: st.DataObject) -> None:
     game = registry.get(name)
-    n = data.draw(st.integers(max(2, game.spec.min_players), game.spec.max_players), label="players")
-    seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
-    policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
-    options = {o.key: data.draw(st.sampled_from(o.choices)) for o in game.spec.options if o.choices}
-    _, events = play_game(game, [f"p{i}" for i in range(n)], seed, policies, options)
+    played = data.draw(played_games(name).filter(lambda p: len(p.players) >= 2), label="game")
+    events, n, seed = list(played.events), len(played.players), played.seed
     stride = data.draw(st.integers(1, 7), label="stride")
     real = None
     for i, e in enumerate(events):

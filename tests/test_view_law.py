@@ -22,9 +22,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import registry
-from core.autoplay import play_game
 from core.engine import CHANCE
-from tests.options import draw_options
+from tests.helpers.corpus import played_games
 
 GAMES = registry.available()
 
@@ -57,9 +56,6 @@ def check_view_laws(game: Any, events: list[Any], seats: range) -> int:
 @given(data=st.data())
 def test_view_laws_on_random_games(name: str, data: st.DataObject) -> None:
     game = registry.get(name)
-    n = data.draw(st.integers(game.spec.min_players, game.spec.max_players), label="players")
-    seed = data.draw(st.text("abcdef0123456789", min_size=1, max_size=8), label="seed")
-    policies = [data.draw(st.sampled_from(["random", "greedy"])) for _ in range(n)]
-    options = draw_options(game, data.draw)
-    _, events = play_game(game, [f"p{i}" for i in range(n)], seed, policies, options)
+    played = data.draw(played_games(name), label="game")
+    events, n = list(played.events), len(played.players)
     assert check_view_laws(game, events, range(n)) == n * len(events)

@@ -10,16 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
-HALL: Final = "H"
-RESIDENTIAL: Final = "R"
-COMMERCIAL: Final = "C"
-LEISURE: Final = "L"
-INDUSTRIAL: Final = "I"
-PARKING: Final = "P"
-
 KINDS: Final = ("R", "C", "L", "I", "P")
 """Kinds that circulate (pool, reserve, hands), in the order counts are kept."""
-ALL_KINDS: Final = ("H",) + KINDS
 
 NAMES: Final = {
     "H": "City Hall",

@@ -13,7 +13,7 @@ own coordinates.  Nothing here depends on where the origin is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from bisect import insort
 from functools import lru_cache
 
@@ -213,11 +213,6 @@ def _construction_squares(
     return out
 
 
-def can_construct(grid: Grid, kind: str, coins: int) -> bool:
-    """Whether ``kind`` has at least one legal square [CC-2]."""
-    return bool(construction_squares(grid, kind, coins))
-
-
 def development_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = None) -> Violation | None:
     """CC-4: a developed card obeys R–I non-adjacency, the size limit and the frame."""
     return _base_violation(grid, kind, sq, facts)
@@ -266,11 +261,6 @@ def development_options(
 def format_square(sq: Square) -> str:
     """A square as players name it: the frame around City Hall (``E5``) [CL-10]."""
     return square_label(*sq)
-
-
-def iter_cards(grid: Grid) -> Iterator[tuple[Square, str]]:
-    for sq in sorted(grid):
-        yield sq, grid[sq]
 
 
 # -- cached by city ---------------------------------------------------------------

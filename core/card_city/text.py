@@ -237,7 +237,7 @@ def pool_text(s: State) -> str:
     'pool 57 card(s): R16–18 C9 L9 I11–12 P12'
     """
     out = f"pool {s.pool_size} card(s)"
-    if len(s.pool) == len(KINDS) and sum(s.pool_most or s.pool):
+    if len(s.pool) == len(KINDS) and any(s.pool_most or s.pool):
         most = s.pool_most or s.pool
         out += ": " + " ".join(
             f"{k}{n}" if n == m else f"{k}{n}–{m}" for k, n, m in zip(KINDS, s.pool, most, strict=True)

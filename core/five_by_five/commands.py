@@ -86,4 +86,3 @@ Command = (
     | Keep
 )
 
-CHANCE_COMMANDS = (DrawSides, DrawPlan, DrawPlanning, DrawPlot, DrawTiles)

@@ -19,11 +19,6 @@ from core.five_by_five.view import _matches, knowledge
 from core.rng import Rng
 
 
-def unseen_tiles(view: State) -> list[int]:
-    """The tiles ``view`` does not show anywhere, sorted."""
-    return list(knowledge(view, None).unseen)
-
-
 def determinize(view: State, seat: int, rng: Rng) -> State:
     """A state whose ``view(·, seat)`` is ``view``, its unknown tiles drawn from what they can be."""
     k = knowledge(view, seat)
@@ -45,7 +40,7 @@ def determinize(view: State, seat: int, rng: Rng) -> State:
             b = boards[u.owner]
             boards[u.owner] = replace(b, tiles=b.tiles[: u.where] + (t,) + b.tiles[u.where + 1 :])
         else:
-            drawn[u.index] = t
+            drawn[u.drawn] = t
     for owner in sorted({u.owner for u in k.unknown}):  # the drawer's own record, as the sample has it
         if not boards[owner].drew:
             mine = tuple(t for u, t in zip(k.unknown, picked) if u.owner == owner)

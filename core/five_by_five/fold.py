@@ -121,10 +121,10 @@ _MUTATORS: dict[type, Callable[[Any, Any], State]] = {
     ev.SidesDrawn: lambda s, e: replace(s, sides=e.sides),
     ev.PlanDrawn: lambda s, e: replace(s, plan=e.plan),
     ev.PlanningDrawn: lambda s, e: replace(s, planning=e.card),
-    ev.RoundStarted: lambda s, e: replace(s, 
+    ev.RoundStarted: lambda s, e: replace(s,
         round=e.round, phase=PLOT, plot=0, sets=(), active=-1, plots=s.plots
     ),
-    ev.PlotDrawn: lambda s, e: replace(s, 
+    ev.PlotDrawn: lambda s, e: replace(s,
         plot=e.plot, phase=DRAW, plots=tuple(p for p in s.plots if p != e.plot)
     ),
     ev.SetsDrawn: _sets_drawn,

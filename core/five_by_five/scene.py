@@ -40,7 +40,8 @@ def _tile_cell(row: int, col: int, tile: int, park: bool = False) -> Cell:
 
 
 def _row(title: str, groups: list[tuple[str, tuple[int, ...]]]) -> Panel:
-    cells, labels = [], []
+    cells: list[Cell] = []
+    labels: list[str] = []
     for name, tiles in groups:
         for t in tiles:
             cells.append(_tile_cell(0, len(cells), t))

@@ -28,7 +28,7 @@ the command takes it from — the bag for draws, your set or park draw otherwise
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from core.engine import BadCommandSyntax
 from core.five_by_five import commands as cm
@@ -152,13 +152,15 @@ def parse_command(s: State, seat: int, text: str) -> cm.Command:
 
     if verb in ("use", "decline", "keep"):
         need(0, verb)
-        return {"use": cm.UsePark(), "decline": cm.Decline(), "keep": cm.Keep()}[verb]
+        plain: dict[str, cm.Command] = {"use": cm.UsePark(), "decline": cm.Decline(), "keep": cm.Keep()}
+        return plain[verb]
     if verb in ("choose", "plan", "planning", "plot"):
         need(1, f"{verb} N")
         n = _int(args[0], verb)
-        return {"choose": cm.Choose, "plan": cm.DrawPlan, "planning": cm.DrawPlanning, "plot": cm.DrawPlot}[
-            verb
-        ](n)
+        numbered: dict[str, Callable[[int], cm.Command]] = {
+            "choose": cm.Choose, "plan": cm.DrawPlan, "planning": cm.DrawPlanning, "plot": cm.DrawPlot,
+        }
+        return numbered[verb](n)
     if verb == "sides":
         need(1, "sides XXXXXXXXXX")
         return cm.DrawSides(args[0].upper())

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from msgspec.structs import replace
 
 from core.five_by_five import events as ev
-from core.five_by_five.state import HIDDEN, HIDDEN_PARK, PARK_REPLACE, Board, State, in_sight
+from core.five_by_five.state import HIDDEN, HIDDEN_PARK, State, in_sight
 
 
 class Unknown(NamedTuple):
@@ -35,7 +35,7 @@ class Unknown(NamedTuple):
     """The board (seat) that holds it."""
     where: int
     """The Park-side square of that board, or -1 for a tile of its Park-B draw."""
-    index: int
+    drawn: int
     """Its place in ``park_drawn`` (for a draw), else -1."""
     can_be: tuple[int, ...]
     """Every tile id it can be, sorted (at least two faces, or it would be shown)."""

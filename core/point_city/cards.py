@@ -259,5 +259,3 @@ def face_of(card: int) -> int:
     return face_id(c.tier, c.resource)
 
 
-def is_face(card: int) -> bool:
-    return card < 0

@@ -54,4 +54,3 @@ class Reveal(msgspec.Struct, frozen=True, tag="pc.reveal"):
 
 
 Command = Flip | Take | TakeDeck | LayOut | Reveal
-COMMAND_TYPES = (Flip, Take, TakeDeck, LayOut, Reveal)

@@ -102,6 +102,3 @@ Event = (
     | TurnStarted | Flipped | CardsTaken | DeckTaken | SecondTaken | Refilled | OpponentTook
     | GameEnded | Scored
 )
-
-ENCODER = msgspec.json.Encoder()
-DECODER: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)

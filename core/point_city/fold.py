@@ -105,13 +105,13 @@ def _start_cards_dealt(s: State, e: ev.StartCardsDealt) -> State:
 def _card_revealed(s: State, e: ev.CardRevealed) -> State:
     card = e.card
     t = CARDS[card].tier - 1
-    unseen, hidden = s.unseen, s.hidden
+    unseen = s.unseen
     u = unseen[t]
     if card in u:  # in a player's view the card is a face, not among the unseen ids
         i = u.index(card)
         u = u[:i] + u[i + 1 :]
         unseen = unseen[:t] + (u,) + unseen[t + 1 :]
-    hidden = hidden[:t] + (hidden[t] - 1,) + hidden[t + 1 :]
+    hidden = s.hidden[:t] + (s.hidden[t] - 1,) + s.hidden[t + 1 :]
     return replace(s, unseen=unseen, hidden=hidden, top=card)
 
 

@@ -343,7 +343,8 @@ def takes(
         second building of a pick pays from them)."""
         card = CARDS[s.market[cell].card]
         tokens = _token_choices(s.display, toks) if card.kind == "civic" else None
-        rest_c = rest_p = ()
+        rest_c: tuple[int, ...] = ()
+        rest_p: tuple[int, ...] = ()
         for pc, pp in payments(card.cost, cards, pr):
             if rest:
                 rest_c = tuple(c for c in cards if c not in pc)

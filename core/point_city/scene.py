@@ -93,7 +93,7 @@ def market_panel(s: State) -> Panel:
             market.append(Cell(r, c, "empty", EMPTY, "—", (), "a gap", "#9a9a9a"))
         else:
             market.append(_building(slot.card, r, c) if slot.building else _resource(slot.card, r, c))
-    marker = ()
+    marker: tuple[str, ...] = ()
     notes = [
         f"deck: {deck_size(s)} card(s)" + (f", top {_name(s.top)} {ABBR[CARDS[s.top].resource]}" if s.top else ""),
         "civic tokens: " + (", ".join(TOKENS[t].name for t in s.display) or "none"),

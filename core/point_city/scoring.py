@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine import Breakdown, Result, ScoreLine
-from core.point_city.cards import CARDS, TYPES
+from core.point_city.cards import CARDS
 from core.point_city.state import Seat, State, ingenuity_cards, permanents
 from core.point_city.tokens import TOKENS, points
 
@@ -98,5 +98,3 @@ def result(s: State) -> Result | None:
     return Result(tuple(b.total for b in breakdowns), wins, tuple(breakdowns))
 
 
-def type_counts(who: Seat) -> dict[str, int]:
-    return dict(zip(TYPES, permanents(who.buildings)))

@@ -140,7 +140,7 @@ def describe(e: object, players: Sequence[str]) -> str:
     return repr(e)
 
 
-RULE_OF = {
+RULE_OF: dict[type, str] = {
     ev.Created: "PC-2", ev.TokensLaidOut: "PC-2", ev.CardsRemoved: "PC-2] [PL-1",
     ev.StartCardsDealt: "PC-2", ev.CardRevealed: "PL-1", ev.MarketDealt: "PC-2",
     ev.TurnStarted: "PC-3", ev.Flipped: "PC-3", ev.CardsTaken: "PC-3", ev.DeckTaken: "PC-3",
@@ -159,8 +159,8 @@ def explain(before: State, e: object, players: Sequence[str]) -> str:
         return f"{line} [{rule}] deck {deck_size(before)} card(s)"
     if isinstance(e, ev.CardsTaken) and any(p.token for p in e.pays):
         return f"{line} [PC-3] [PC-5] a civic building takes a token at once"
-    rule = RULE_OF.get(type(e))
-    return f"{line} [{rule}]" if rule else line
+    known = RULE_OF.get(type(e))
+    return f"{line} [{known}]" if known else line
 
 
 # -- rendering ----------------------------------------------------------------

@@ -76,8 +76,8 @@ def _places(v: State) -> dict[int, dict[tuple[str, int], int]]:
             add(x.card, ("cell", i))
     if v.top:
         add(v.top, ("top", 0))
-    for i, x in enumerate(v.seats):
-        for c in x.resources:
+    for i, seat in enumerate(v.seats):
+        for c in seat.resources:
             add(c, ("seat", i))
     for c in v.opponent.resources:
         add(c, ("opponent", 0))

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 
 from core import registry
 from core.autoplay import play_game
+from core.engine import RulesError
 from core.five_by_five import events as ev
 from core.five_by_five.state import HIDDEN
 from core.five_by_five.tiles import tile_code
@@ -78,7 +79,7 @@ def replays(events: list[Any], start: int = 1) -> bool:
             return False
         try:
             out = GAME.decide(s, *opened)
-        except Exception:
+        except RulesError:  # the changed hidden card makes the command illegal
             return False
         if tuple(events[i : i + len(out)]) != tuple(out[: len(events) - i]):  # a prefix may end mid-decision
             return False
@@ -101,7 +102,7 @@ def _draw_index(events: list[Any], owner: int) -> int:
 
 
 def _truth(state: Any, u: Any) -> int:
-    return state.boards[u.owner].tiles[u.where] if u.where >= 0 else state.park_drawn[u.index]
+    return state.boards[u.owner].tiles[u.where] if u.where >= 0 else state.park_drawn[u.drawn]
 
 
 def completion_with(events: list[Any], state: Any, seat: int, u: Any, code: str) -> list[Any] | None:

@@ -167,7 +167,6 @@ def test_a_redeal_under_the_same_id_with_the_old_joins_fails_verify(tmp_path: Pa
 
 
 def _play(name: str, seed: int) -> tuple[GameService, str, Any, list[Any]]:
-    game = registry.get(name)
     svc = GameService(SqliteStore(":memory:"))
     players = ["alice", "bob"]
     host = new_private_key()

@@ -30,6 +30,7 @@ from msgspec.structs import replace
 
 from core import registry
 from core.autoplay import play_game
+from core.engine import RulesError
 from core.point_city import events as ev
 from core.point_city.cards import face_of
 from core.point_city.view import FACE_CARDS
@@ -80,7 +81,7 @@ def horizon(events: list[Any], states: list[Any], seat: int, a: int, b: int) -> 
         opened = GAME.command_of(other[i])
         try:
             out = GAME.decide(s, *opened) if opened is not None else None
-        except Exception:
+        except RulesError:  # the changed hidden card makes the command illegal
             out = None
         if out is None:
             out_n = i
