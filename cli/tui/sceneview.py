@@ -124,7 +124,10 @@ class PanelView(Widget, can_focus=False):
             for seg in row:
                 text.append(seg.text, style=_style(seg))
             lines.append(text)
-        wrap = max(30, grid.width, width or 0)
+        # notes wrap at the width the panel takes (natural_width, or less when the space is
+        # narrower): a grid measuring the panel at a wider column gets the height it draws
+        natural = max((grid if width is None else layout(p, None, self.zoom)).width, len(p.title) + 8, 24)
+        wrap = max(10, min(width or natural, natural))
         for note in p.notes:
             lines += [Text(clean(x), style="dim") for x in _wrap(note, wrap)]
         return lines, grid
@@ -202,6 +205,7 @@ class SceneView(VerticalScroll, can_focus=False):
         yield Static(Text("loading…"), classes="scene-head")
         yield Static(Text(""), classes="scene-extra")
         yield Grid(classes="panels")
+        yield Static(Text(""), classes="scene-tail")
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -223,8 +227,17 @@ class SceneView(VerticalScroll, can_focus=False):
             extra.append(("\n" if extra else "") + clean(scene.caption), style="italic")
         if highlight is not None:
             head = highlight
+        tail = Text()
+        if self.short() and highlight is None:
+            # a short terminal: the first status line above the boards, the rest below them,
+            # so the boards a decision needs are on screen without scrolling [issue 26, item 3]
+            first, *rest = head.split("\n") if head else [Text()]
+            head = first
+            tail = Text("\n").join([*rest, *([extra] if extra else [])])
+            extra = Text()
         self.query_one(".scene-head", Static).update(head)
         self.query_one(".scene-extra", Static).update(extra)
+        self.query_one(".scene-tail", Static).update(tail)
         grid = self.query_one(".panels", Grid)
         views = list(grid.query(PanelView))
         if len(views) != len(scene.panels):
@@ -241,6 +254,10 @@ class SceneView(VerticalScroll, can_focus=False):
             self.fit()
         else:
             self.call_after_refresh(self.fit)
+
+    def short(self) -> bool:
+        """A short terminal (App.VERTICAL_BREAKPOINTS' ``-short``)."""
+        return self.screen.has_class("-short")
 
     def zoom(self) -> int:
         """Bigger squares when the terminal is wide and tall enough (200x60 uses its space)."""
