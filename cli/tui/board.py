@@ -65,13 +65,26 @@ class Timeline(Widget, can_focus=True):
         self.model: GameModel | None = None
         self._rows: list[int] = []
         """The event index drawn on each row of the last render (a click picks its event)."""
+        self._wrapped: dict[tuple[int | None, int, int, bool], list[Text]] = {}
+        """Rows already wrapped, by (viewer, event, width, is the cursor's); cleared per model."""
 
     def show(self, model: GameModel) -> None:
+        if model is not self.model:
+            self._wrapped.clear()
         self.model = model
         self.refresh()
 
     def event_rows(self, index: int, width: int) -> list[Text]:
         """Event ``index`` as rows at most ``width`` cells wide: its number, then its whole text."""
+        model = self.model
+        assert model is not None
+        key = (model.viewer, index, width, index == model.cursor)
+        rows = self._wrapped.get(key)
+        if rows is None:
+            rows = self._wrapped[key] = self._event_rows(index, width)
+        return rows
+
+    def _event_rows(self, index: int, width: int) -> list[Text]:
         model = self.model
         assert model is not None
         head = Text(f"{index + 1:>5} ", style="dim")

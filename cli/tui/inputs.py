@@ -9,6 +9,8 @@ name what Enter, Tab and Escape do there, so the footer is never blank
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.binding import Binding
 from textual.widgets import Input, OptionList
 
@@ -31,3 +33,9 @@ class CommandInput(Input):
         Binding("shift+tab", "app.focus_previous", "the list", show=True),
         Binding("escape", "screen.back", "back to the events", show=True),
     ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # a letter typed on the list arrives here before the focus does: selecting the text on
+        # focus would let the next key replace it
+        kwargs.setdefault("select_on_focus", False)
+        super().__init__(*args, **kwargs)

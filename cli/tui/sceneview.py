@@ -126,7 +126,7 @@ class PanelView(Widget, can_focus=False):
             lines.append(text)
         # notes wrap at the width the panel takes (natural_width, or less when the space is
         # narrower): a grid measuring the panel at a wider column gets the height it draws
-        natural = max((grid if width is None else layout(p, None, self.zoom)).width, len(p.title) + 8, 24)
+        natural = max((grid if width is None else self._lines(None)[1]).width, len(p.title) + 8, 24)
         wrap = max(10, min(width or natural, natural))
         for note in p.notes:
             lines += [Text(clean(x), style="dim") for x in _wrap(note, wrap)]
