@@ -94,6 +94,8 @@ class Timeline(Widget, can_focus=True):
         indent = 6
         rows = body.wrap(self.app.console, max(indent + 8, width), overflow="fold")
         out = [rows[0]] if rows else [head]
+        for r in rows:
+            r.rstrip()
         if len(rows) > 1:  # continuation rows indented under the text
             rest = Text(" ").join(rows[1:])
             out += [Text(" " * indent) + r for r in rest.wrap(self.app.console, max(8, width - indent), overflow="fold")]

@@ -41,7 +41,7 @@ class DiffScreen(Screen[None]):
             yield SceneView(id="board-a")
             yield SceneView(id="board-b")
         yield Static("", id="diff-status")
-        with VerticalScroll(id="differences"):
+        with VerticalScroll(id="differences", can_focus=False):  # the footer keeps the diff's keys
             yield Static("", id="differences-text")
         yield Footer()
 

@@ -27,8 +27,8 @@ FAILURES = (RulesError, ServiceError, StoreError)
 
 class GameScreen(Screen[None]):
     BINDINGS = [
-        Binding("left", "step(-1)", "◀ event"),
-        Binding("right", "step(1)", "event ▶"),
+        Binding("left", "step(-1)", "back"),
+        Binding("right", "step(1)", "next"),
         Binding("pageup", "round(-1)", "◀ round", show=False),
         Binding("pagedown", "round(1)", "round ▶", show=False),
         Binding("home", "home", "start", show=False),

@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from cli.output import clean
 from core.scene import Panel, Scene
-from core.scene_text import Layout, Seg, layout
+from core.scene_text import Layout, Seg, cell_height, cell_width, layout
 
 Square = tuple[int, int]
 
@@ -260,8 +260,19 @@ class SceneView(VerticalScroll, can_focus=False):
         return self.screen.has_class("-short")
 
     def zoom(self) -> int:
-        """Bigger squares when the terminal is wide and tall enough (200x60 uses its space)."""
-        return 2 if self.size.width >= 110 and self.app.size.height >= 50 else 1
+        """Bigger squares when the terminal is wide and tall enough (200x60 uses its space), and
+        only if every board still fits on screen zoomed: three Card City cities at 200x60 are
+        better seen whole than one and a half big."""
+        if not (self.size.width >= 110 and self.app.size.height >= 50):
+            return 1
+        boards = [p for p in self.scene.panels if "board" in p.marks] if self.scene is not None else []
+        if not boards:
+            return 2
+        # the zoomed geometry of core.scene_text.layout: squares 4 wider and 2 taller
+        wide = max(max((len(x) for x in p.row_labels), default=0) + 1 + p.cols * (cell_width(p) + 4) for p in boards)
+        tall = max(3 + len(p.notes) + p.rows * (cell_height(p) + 2) for p in boards)
+        columns = max(1, (self.size.width + 1) // (wide + 2))
+        return 2 if -(-len(boards) // columns) * (tall + 1) <= self.size.height else 1
 
     def panels(self) -> list[PanelView]:
         return list(self.query(PanelView))
