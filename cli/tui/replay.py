@@ -302,6 +302,7 @@ class GameScreen(Screen[None]):
             + "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · t forks · "
             "d diff · b the board (arrows, Enter picks a square) · y send a chosen move · c enter chance · "
             "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game vs bots)\n"
+            "in the play panel letters are text (a command typed), never shortcuts: Escape leaves it\n"
             "rulings: citylog rules ID (e.g. citylog rules CC-10)"
         )
         self.app.push_screen(TextModal("legend", body))
