@@ -190,7 +190,6 @@ class GameScreen(Screen[None]):
         self.query_one(SceneView).show(model.scene(panel.play if panel.display else None))
         self.query_one(StatusLine).show(model, model.game.spec.title if self.has_class("-short") else None)
         self.query_one(Timeline).show(model)
-        self.query_one(SceneView).set_class(panel.display and model.at_end, "-playing")
 
     # -- actions -----------------------------------------------------------------
     def _move(self, fn: str, *args: int) -> None:
