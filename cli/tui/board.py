@@ -39,12 +39,21 @@ class Board(VerticalScroll):
 class StatusLine(Static):
     """Seq, round, whose turn or the result, and whose view is shown."""
 
-    def show(self, model: GameModel) -> None:
-        self.update(Text(clean(model.status())))
+    def show(self, model: GameModel, game: str | None = None) -> None:
+        """``game``: the game's name first (a short terminal hides the title row)."""
+        text = Text()
+        if game:
+            text.append(f"{game} {model.game_id} · ", style="bold")
+        text.append(clean(model.status()))
+        self.update(text)
 
 
 class Timeline(Widget, can_focus=True):
-    """The events as readable lines, a window around the cursor (cheap on long logs)."""
+    """The events as readable lines, a window around the cursor (cheap on long logs).
+
+    An event's whole text is shown: a line longer than the widget wraps onto
+    indented continuation rows (never cut with ``…``), so the window holds as
+    many events as fit around the cursor."""
 
     class Picked(Message):
         def __init__(self, index: int) -> None:
@@ -54,41 +63,90 @@ class Timeline(Widget, can_focus=True):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.model: GameModel | None = None
-        self._start = 0
+        self._rows: list[int] = []
+        """The event index drawn on each row of the last render (a click picks its event)."""
+        self._wrapped: dict[tuple[int | None, int, int, bool], list[Text]] = {}
+        """Rows already wrapped, by (viewer, event, width, is the cursor's); cleared per model."""
 
     def show(self, model: GameModel) -> None:
+        if model is not self.model:
+            self._wrapped.clear()
         self.model = model
         self.refresh()
 
+    def event_rows(self, index: int, width: int) -> list[Text]:
+        """Event ``index`` as rows at most ``width`` cells wide: its number, then its whole text."""
+        model = self.model
+        assert model is not None
+        key = (model.viewer, index, width, index == model.cursor)
+        rows = self._wrapped.get(key)
+        if rows is None:
+            rows = self._wrapped[key] = self._event_rows(index, width)
+        return rows
+
+    def _event_rows(self, index: int, width: int) -> list[Text]:
+        model = self.model
+        assert model is not None
+        head = Text(f"{index + 1:>5} ", style="dim")
+        if model.notes.get(index + 1):  # a note here; its text is on the status line
+            head += Text("✎ ", style="bold yellow")
+        body = head + Text(clean(" ".join(model.line(index).split())))
+        indent = 6
+        rows = body.wrap(self.app.console, max(indent + 8, width), overflow="fold")
+        out = [rows[0]] if rows else [head]
+        for r in rows:
+            r.rstrip()
+        if len(rows) > 1:  # continuation rows indented under the text
+            rest = Text(" ").join(rows[1:])
+            out += [Text(" " * indent) + r for r in rest.wrap(self.app.console, max(8, width - indent), overflow="fold")]
+        if index == model.cursor:  # one bar across the widget, over every row of the event
+            out = [Text(r.plain.ljust(width), style="bold reverse") for r in out]
+        return out
+
     def window(self) -> range:
+        """The events drawn: the cursor's, then earlier and later ones alternately while they fit."""
         model = self.model
         if model is None:
             return range(0)
         height = max(1, self.size.height)
+        width = max(1, self.size.width)
         n = len(model.events)
-        start = max(0, min(model.cursor - height // 2, n - height))
-        return range(start, min(start + height, n))
+        if n == 0:
+            return range(0)
+        cursor = min(max(model.cursor, 0), n - 1)
+        lo, hi = cursor, cursor + 1
+        used = len(self.event_rows(cursor, width))
+        above = 0  # rows drawn above the cursor's event
+        while used < height and (lo > 0 or hi < n):
+            # keep the cursor near the middle: grow above while the rows above are fewer
+            if lo > 0 and (above < height // 2 or hi >= n):
+                rows = len(self.event_rows(lo - 1, width))
+                if used + rows > height:
+                    break
+                lo, used, above = lo - 1, used + rows, above + rows
+            elif hi < n:
+                rows = len(self.event_rows(hi, width))
+                if used + rows > height:
+                    break
+                hi, used = hi + 1, used + rows
+            else:
+                break
+        return range(lo, hi)
 
     def render(self) -> Text:
         model = self.model
         if model is None:
             return Text("loading…")
-        rows = self.window()
-        self._start = rows.start
         width = max(1, self.size.width)
-        out = []
-        for i in rows:
-            line = Text(f"{i + 1:>5} ", style="dim")
-            if model.notes.get(i + 1):  # a note here; its text is on the status line
-                line += Text("✎ ", style="bold yellow")
-            line += Text(clean(" ".join(model.line(i).split())))
-            line.truncate(width, overflow="ellipsis")
-            if i == model.cursor:
-                line.stylize("reverse")
-            out.append(line)
+        out: list[Text] = []
+        self._rows = []
+        for i in self.window():
+            rows = self.event_rows(i, width)
+            out += rows
+            self._rows += [i] * len(rows)
         return Text("\n").join(out)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
-        if self.model is not None and offset is not None:
-            self.post_message(self.Picked(self._start + offset.y))
+        if self.model is not None and offset is not None and 0 <= offset.y < len(self._rows):
+            self.post_message(self.Picked(self._rows[offset.y]))

@@ -41,7 +41,7 @@ class DiffScreen(Screen[None]):
             yield SceneView(id="board-a")
             yield SceneView(id="board-b")
         yield Static("", id="diff-status")
-        with VerticalScroll(id="differences"):
+        with VerticalScroll(id="differences", can_focus=False):  # the footer keeps the diff's keys
             yield Static("", id="differences-text")
         yield Footer()
 
@@ -83,8 +83,12 @@ class DiffScreen(Screen[None]):
             return
         self.query_one("#board-a", SceneView).show(model.a.scene())
         self.query_one("#board-b", SceneView).show(model.b.scene())
-        diffs = model.differences()
-        status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {len(diffs)} difference(s) (A → B)", style="bold")
+        unrelated = bool(model.summary.get("different_games"))
+        diffs = [] if unrelated else model.differences()
+        # unrelated games are not compared square by square: saying "0 difference(s)" or
+        # "the same" would be false (issue 26, item 8)
+        counted = "different games: not compared" if unrelated else f"{len(diffs)} difference(s) (A → B)"
+        status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {counted}", style="bold")
         status.append(f"\n A {model.side_line(model.a)}", style="red")
         status.append(f"\n B {model.side_line(model.b)}", style="green")
         status.no_wrap, status.overflow = True, "ellipsis"
@@ -101,7 +105,10 @@ class DiffScreen(Screen[None]):
             lines.append("\n")
         if len(diffs) > MAX_SHOWN:
             lines.append(f"… and {len(diffs) - MAX_SHOWN} more", style="dim")
-        if not diffs:
+        if unrelated:
+            lines.append("different games (they differ from the first event): each is shown as it is, "
+                         "nothing is compared", style="dim")
+        elif not diffs:
             lines.append("the positions are the same here", style="dim")
         self.query_one("#differences-text", Static).update(lines)
 

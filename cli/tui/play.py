@@ -21,12 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual import events
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cli.choices import Choice
 from core.engine import RulesError
 from core.scene import square_name
+from cli.tui.inputs import CommandInput, CommandList
 from cli.tui.model import LEGAL_LIMIT, GameModel, PlayModel, Square
 
 
@@ -40,41 +42,18 @@ def square_label(square: Square, model: GameModel | None = None, play: PlayModel
     return f"{square[0]},{square[1]}"
 
 
-class CommandInput(Input):
-    """The typed command: cleared once read, and a history of what was typed (Up/Down)."""
-
-    BINDINGS = [
-        Binding("up", "history(-1)", "earlier command", show=False),
-        Binding("down", "history(1)", "later command", show=False),
-    ]
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.history: list[str] = []
-        self.back = 0
-        """How far back in ``history`` the input shows (0: a new command)."""
-
-    def taken(self) -> str:
-        """The text typed, now cleared from the input and kept in the history."""
-        text = self.value.strip()
-        if text and (not self.history or self.history[-1] != text):
-            self.history.append(text)
-        self.back = 0
-        self.value = ""
-        return text
-
-    def action_history(self, step: int) -> None:
-        self.back = max(0, min(len(self.history), self.back - step))
-        self.value = self.history[-self.back] if self.back else ""
-        self.cursor_position = len(self.value)
-
-
 class PlayPanel(Vertical):
-    """Pick a legal command (Enter), a square, or type one; posts :class:`Chosen`, the screen submits."""
+    """Pick a legal command (Enter), a square, or type one; posts :class:`Chosen`, the screen submits.
+
+    Inside the panel every printable key is text (issue 26, item 4): typed on the
+    list it moves to the command input with that letter, so a command's letters
+    never fire the screen's shortcuts (``t`` forks, ``d`` diff); the footer shows
+    the panel's own keys instead.  Escape leaves the panel for the events.
+    """
 
     BINDINGS = [
-        Binding("a", "all_squares", "all commands", show=False),
-        Binding("y", "confirm", "send", show=False),
+        Binding("y", "confirm", "send"),
+        Binding("n", "cancel", "cancel"),
     ]
 
     class Chosen(Message):
@@ -106,11 +85,11 @@ class PlayPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="play-title")
-        yield OptionList(id="legal")
+        yield CommandList(id="legal")
         with Horizontal(id="confirm-row"):
             yield Button("send", id="play-send", variant="success", compact=True)
             yield Button("cancel", id="play-cancel", compact=True)
-        yield CommandInput(placeholder="type a command, Enter submits", id="typed")
+        yield CommandInput(placeholder="or type a command here", id="typed")
         yield Static("", id="play-message")
 
     def show(self, model: GameModel) -> None:
@@ -129,8 +108,7 @@ class PlayPanel(Vertical):
         if not model.at_end:
             title.update(Text(f"{model.names([seat])} to act at seq {model.version}: press End to play"))
             return
-        title.update(Text(f"{model.names([seat])} to act — pick a square or a command, or type one",
-                          style="bold"))
+        title.update(Text(f"{model.names([seat])} to act", style="bold"))
         play = model.play(seat)
         if play is not self.play:
             self.play = play
@@ -157,10 +135,10 @@ class PlayPanel(Vertical):
             options.highlighted = 0
         if play.square_filter is None:
             more = " (first %d)" % LEGAL_LIMIT if len(play.commands) >= LEGAL_LIMIT else ""
-            hint = " — or pick a + square on the board" if play.bounds() is not None else ""
+            hint = " — or a + square" if play.bounds() is not None else ""
             self.say(f"{len(play.commands)} legal command(s){more}{hint}")
         else:
-            self.say(f"{len(shown)} command(s) on {square_label(play.square_filter, self.model, play)} — a: all")
+            self.say(f"{len(shown)} command(s) on {square_label(play.square_filter, self.model, play)} — Escape: all")
 
     def say(self, message: str, error: bool = False) -> None:
         self.query_one("#play-message", Static).update(Text(message, style="bold red" if error else "dim"))
@@ -219,6 +197,37 @@ class PlayPanel(Vertical):
         self.say("cancelled")
         self.query_one("#legal", OptionList).focus()
         return True
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Printable keys are the panel's (typed text, ``y``/``n`` at a confirmation): the
+        screen's letter shortcuts neither fire nor show in the footer while it has the focus."""
+        return character is not None and character.isprintable()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("confirm", "cancel"):
+            return self.pending is not None
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key outside the input: ``y``/``n`` answer a confirmation; any other
+        goes to the command input as text (never to a shortcut)."""
+        char = event.character
+        if char is None or not char.isprintable():
+            return
+        typed = self.query_one("#typed", Input)
+        if self.screen.focused is typed:
+            return
+        if self.pending is not None and char in "yn":
+            return  # the y/n bindings answer it
+        event.stop()
+        event.prevent_default()
+        if not typed.display:
+            return
+        typed.focus()
+        typed.insert_text_at_cursor(char)
+
+    def action_cancel(self) -> None:
+        self.cancel()
 
     def action_confirm(self) -> None:
         if self.play is not None and self.pending is not None:

@@ -27,8 +27,8 @@ FAILURES = (RulesError, ServiceError, StoreError)
 
 class GameScreen(Screen[None]):
     BINDINGS = [
-        Binding("left", "step(-1)", "◀ event"),
-        Binding("right", "step(1)", "event ▶"),
+        Binding("left", "step(-1)", "back"),
+        Binding("right", "step(1)", "next"),
         Binding("pageup", "round(-1)", "◀ round", show=False),
         Binding("pagedown", "round(1)", "round ▶", show=False),
         Binding("home", "home", "start", show=False),
@@ -66,8 +66,12 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(Timeline).focus()
-        self.query_one(PlayPanel).display = False
+        timeline = self.query_one(Timeline)
+        timeline.border_title = "events"
+        timeline.focus()
+        panel = self.query_one(PlayPanel)
+        panel.border_title = "your move"
+        panel.display = False
         self.load()
 
     # -- I/O in workers --------------------------------------------------------
@@ -160,8 +164,18 @@ class GameScreen(Screen[None]):
             title += f" — fork of {rec.parent} at seq {rec.fork_at}"
         self.query_one("#title", Static).update(Text(title, style="bold"))
         self.refresh_view()
-        if model.acting_seat() is not None and model.at_end:
+        self.place_focus()
+
+    def place_focus(self) -> None:
+        """After a load or a move: the command list when a seat of yours is to act, else the
+        events; never a hidden widget, so the footer always names the keys that work now."""
+        model = self.model
+        if model is not None and model.acting_seat() is not None and model.at_end:
             self.query_one("#legal").focus()
+            return
+        focused = self.focused
+        if focused is None or not focused.display or self.query_one(PlayPanel) in focused.ancestors_with_self:
+            self.query_one(Timeline).focus()
 
     def failed(self, message: str) -> None:
         self.query_one("#status", StatusLine).update(Text(message, style="bold red"))
@@ -174,7 +188,7 @@ class GameScreen(Screen[None]):
         panel = self.query_one(PlayPanel)
         panel.show(model)
         self.query_one(SceneView).show(model.scene(panel.play if panel.display else None))
-        self.query_one(StatusLine).show(model)
+        self.query_one(StatusLine).show(model, model.game.spec.title if self.has_class("-short") else None)
         self.query_one(Timeline).show(model)
 
     # -- actions -----------------------------------------------------------------
@@ -182,6 +196,9 @@ class GameScreen(Screen[None]):
         if self.model is not None:
             getattr(self.model, fn)(*args)
             self.refresh_view()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_view)  # the breakpoints may have changed the layout
 
     def action_step(self, delta: int) -> None:
         self._move("step", delta)
@@ -284,6 +301,7 @@ class GameScreen(Screen[None]):
             + "keys: ←/→ one event · PgUp/PgDn one round · Home/End · v view as · f fork · x explain · t forks · "
             "d diff · b the board (arrows, Enter picks a square) · y send a chosen move · c enter chance · "
             "Escape cancel/back · q close · ctrl+p commands (go to seq, open game, new game vs bots)\n"
+            "in the play panel letters are text (a command typed), never shortcuts: Escape leaves it\n"
             "rulings: citylog rules ID (e.g. citylog rules CC-10)"
         )
         self.app.push_screen(TextModal("legend", body))

@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from cli.output import clean
 from core.scene import Panel, Scene
-from core.scene_text import Layout, Seg, layout
+from core.scene_text import Layout, Seg, cell_height, cell_width, layout
 
 Square = tuple[int, int]
 
@@ -124,7 +124,10 @@ class PanelView(Widget, can_focus=False):
             for seg in row:
                 text.append(seg.text, style=_style(seg))
             lines.append(text)
-        wrap = max(30, grid.width, width or 0)
+        # notes wrap at the width the panel takes (natural_width, or less when the space is
+        # narrower): a grid measuring the panel at a wider column gets the height it draws
+        natural = max((grid if width is None else self._lines(None)[1]).width, len(p.title) + 8, 24)
+        wrap = max(10, min(width or natural, natural))
         for note in p.notes:
             lines += [Text(clean(x), style="dim") for x in _wrap(note, wrap)]
         return lines, grid
@@ -202,6 +205,7 @@ class SceneView(VerticalScroll, can_focus=False):
         yield Static(Text("loading…"), classes="scene-head")
         yield Static(Text(""), classes="scene-extra")
         yield Grid(classes="panels")
+        yield Static(Text(""), classes="scene-tail")
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -223,8 +227,17 @@ class SceneView(VerticalScroll, can_focus=False):
             extra.append(("\n" if extra else "") + clean(scene.caption), style="italic")
         if highlight is not None:
             head = highlight
+        tail = Text()
+        if self.short() and highlight is None:
+            # a short terminal: the first status line above the boards, the rest below them,
+            # so the boards a decision needs are on screen without scrolling [issue 26, item 3]
+            first, *rest = head.split("\n") if head else [Text()]
+            head = first
+            tail = Text("\n").join([*rest, *([extra] if extra else [])])
+            extra = Text()
         self.query_one(".scene-head", Static).update(head)
         self.query_one(".scene-extra", Static).update(extra)
+        self.query_one(".scene-tail", Static).update(tail)
         grid = self.query_one(".panels", Grid)
         views = list(grid.query(PanelView))
         if len(views) != len(scene.panels):
@@ -242,9 +255,24 @@ class SceneView(VerticalScroll, can_focus=False):
         else:
             self.call_after_refresh(self.fit)
 
+    def short(self) -> bool:
+        """A short terminal (App.VERTICAL_BREAKPOINTS' ``-short``)."""
+        return self.screen.has_class("-short")
+
     def zoom(self) -> int:
-        """Bigger squares when the terminal is wide and tall enough (200x60 uses its space)."""
-        return 2 if self.size.width >= 110 and self.app.size.height >= 50 else 1
+        """Bigger squares when the terminal is wide and tall enough (200x60 uses its space), and
+        only if every board still fits on screen zoomed: three Card City cities at 200x60 are
+        better seen whole than one and a half big."""
+        if not (self.size.width >= 110 and self.app.size.height >= 50):
+            return 1
+        boards = [p for p in self.scene.panels if "board" in p.marks] if self.scene is not None else []
+        if not boards:
+            return 2
+        # the zoomed geometry of core.scene_text.layout: squares 4 wider and 2 taller
+        wide = max(max((len(x) for x in p.row_labels), default=0) + 1 + p.cols * (cell_width(p) + 4) for p in boards)
+        tall = max(3 + len(p.notes) + p.rows * (cell_height(p) + 2) for p in boards)
+        columns = max(1, (self.size.width + 1) // (wide + 2))
+        return 2 if -(-len(boards) // columns) * (tall + 1) <= self.size.height else 1
 
     def panels(self) -> list[PanelView]:
         return list(self.query(PanelView))

@@ -43,7 +43,7 @@ async def test_live_mode_follows_moves_made_elsewhere(db: str, monkeypatch: Any)
             return real_apply(state, event)
 
         monkeypatch.setattr(game, "apply", counting_apply)
-        await pilot.press("w")
+        await pilot.press("escape", "w")  # out of the play panel first: letters there are text
         assert screen.live
         # another process: ada's move, then the bot and chance play on
         other = GameService(open_store(db))

@@ -283,7 +283,7 @@ async def test_h_shows_a_hint_from_the_players_view(db: str) -> None:
     app.backend.hint = lambda game_id, player: _hint_lines(db, game_id, player)  # a small budget
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("h")
+        await pilot.press("escape", "h")  # out of the play panel first: letters there are text
         await settle(pilot)
         assert isinstance(app.screen, TextModal)
         assert app.screen.title_text == "hint for ada"

@@ -69,3 +69,16 @@ def test_diff_view(snap_compare, db: str, size: tuple[int, int]) -> None:
         await settle(pilot)
 
     assert snap_compare(CitylogApp(db), terminal_size=size, run_before=run_before)
+
+
+def test_card_city_answering_a_split_at_80x24(snap_compare, db: str, service) -> None:
+    """The split to answer and both cities on one 80x24 screen (issue 26, item 3)."""
+    from tests.tui.test_layout import decision_game
+
+    gid = decision_game(service, "card-city", "take")
+    assert snap_compare(CitylogApp(db, gid), terminal_size=(80, 24), run_before=keys())
+
+
+def test_play_panel_typing_at_80x24(snap_compare, db: str) -> None:
+    """Letters typed on the command list land in the input, focus and footer show it (item 4)."""
+    assert snap_compare(CitylogApp(db, "cc-play"), terminal_size=(80, 24), run_before=keys(*"split"))

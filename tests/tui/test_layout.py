@@ -1,0 +1,222 @@
+"""What a player needs to act is on screen, keys do what the footer says, nothing is cut (issue 26,
+items 3, 4 and 8).
+
+Laws, each checked on every game:
+
+- at 80x24 the widgets holding a decision's inputs (the boards and offers it depends on, the
+  command list, the command input) lie wholly inside the visible screen;
+- a printable key typed anywhere in the play panel is text: no screen shortcut fires;
+- the footer names at least one key of the focused widget's chain, whatever has the focus;
+- a board panel is drawn whole: its height is the number of lines it draws at its width;
+- the event list shows each event's whole text (wrapped, never cut with ``…``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.errors import NoWidget
+from textual.geometry import Region
+from textual.widget import Widget
+
+from cli.tui.app import CitylogApp
+from cli.tui.board import Timeline
+from cli.tui.diff import DiffScreen
+from cli.tui.play import PlayPanel
+from cli.tui.replay import GameScreen
+from cli.tui.sceneview import PanelView, SceneView
+from core import registry
+from tests.tui.conftest import HAS_5X5
+from tests.tui.helpers import settle
+
+SMALL = (80, 24)
+
+# Decisions by game: the command's first word that marks it, and which panels it depends on.
+# Card City: the split or choice and the opponent's city (every panel, notes too: coins, hand);
+# 5x5 City: the offered tiles and the plans (every panel); Point City: your own tableau whole and
+# the market's grid (its notes, the deck and the civic-token list, continue below it and scroll
+# at 80x24: the market's 4x4 two-line cards alone fill the rows there are).
+DECISIONS: list[tuple[str, str]] = [
+    ("card-city", "split"),
+    ("card-city", "take"),
+    ("card-city", "build"),
+    ("point-city", "flip"),
+    ("point-city", "take"),
+]
+if HAS_5X5:
+    DECISIONS += [("5x5-city", "choose"), ("5x5-city", "place")]
+
+
+def needed(name: str, seat: int, view: PanelView) -> Region | None:
+    """The part of ``view`` that must be on screen for ``seat``'s decision (None: none of it)."""
+    panel = view.panel
+    if panel is None:
+        return None
+    region = view.region
+    if name != "point-city" or panel.owner == seat:
+        return region
+    if panel.owner is None:  # the market: its title and grid
+        grid = view._lines(view.size.width)[1]
+        return Region(region.x, region.y, region.width, min(region.height, 1 + len(grid.lines)))
+    return None
+
+
+def decision_game(service: Any, name: str, word: str) -> str:
+    """A two-player game of ``name`` where the human seat 0 has a ``word …`` command to choose."""
+    game = registry.get(name)
+    gid = service.create(name, ["hu", "bo"], seed="place", bots={1: "random"}, game_id=f"{name}-{word}")
+    for _ in range(80):
+        loaded = service.load(gid)
+        commands = list(game.legal(game.view(loaded.state, 0), 0))
+        assert commands, "the human seat must be to act"
+        if any(game.format_command(c).split()[0] == word for c in commands):
+            return gid
+        service.submit(gid, 0, commands[0], expected_version=loaded.version)
+    raise AssertionError(f"no {word!r} decision for seat 0 in {name}")
+
+
+def wholly_visible(widget: Widget, region: Region | None = None) -> bool:
+    """Every corner of ``widget`` (or of ``region``, a part of it) is on screen and shows ``widget``
+    (not clipped, not covered)."""
+    region = widget.region if region is None else region
+    if region.width == 0 or region.height == 0:
+        return False
+    screen = widget.screen
+    for x, y in ((region.x, region.y), (region.right - 1, region.y),
+                 (region.x, region.bottom - 1), (region.right - 1, region.bottom - 1)):
+        try:
+            found, _ = screen.get_widget_at(x, y)
+        except NoWidget:
+            return False
+        if found is not widget and widget not in found.ancestors:
+            return False
+    return True
+
+
+@pytest.mark.parametrize(("name", "word"), DECISIONS, ids=[f"{n}-{w}" for n, w in DECISIONS])
+async def test_at_80x24_the_decision_and_what_it_depends_on_are_on_screen(
+    db: str, service: Any, name: str, word: str
+) -> None:
+    gid = decision_game(service, name, word)
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        panel = screen.query_one(PlayPanel)
+        assert panel.display and panel.seat == 0
+        views = screen.query_one(SceneView).panels()
+        assert views
+        hidden = [
+            v.panel.title for v in views
+            if v.panel is not None and (part := needed(name, 0, v)) is not None and not wholly_visible(v, part)
+        ]
+        assert not hidden, f"scrolled out of view at 80x24: {hidden}"
+        for wid in ("#legal", "#typed", "#play-message"):
+            assert wholly_visible(screen.query_one(wid)), wid
+        assert app.focused is screen.query_one("#legal")
+
+
+SHORTCUTS = "tdfvxwqhbc?"
+"""The game screen's letter keys (fork tree, diff, fork, view, explain, live, close, hint, board…)."""
+
+
+async def test_letters_typed_in_the_play_panel_are_text_never_shortcuts(db: str) -> None:
+    app = CitylogApp(db, "cc-play")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        model = screen.model
+        typed = screen.query_one("#typed")
+        assert app.focused is screen.query_one("#legal")
+        # on the command list: the first letter moves to the input, the rest follow it
+        await pilot.press(*SHORTCUTS)
+        await settle(pilot)
+        assert app.screen is screen and app.focused is typed
+        assert typed.value == SHORTCUTS
+        assert screen.model is model and model.viewer == 0 and not screen.live
+        # in the input: the same
+        typed.value = ""
+        await pilot.press(*SHORTCUTS, "space", *SHORTCUTS.upper())
+        await settle(pilot)
+        assert app.screen is screen and typed.value == f"{SHORTCUTS} {SHORTCUTS.upper()}"
+        # Escape leaves the panel: the letters are keys again
+        await pilot.press("escape")
+        assert isinstance(app.focused, Timeline)
+        await pilot.press("v")
+        assert model.viewer != 0
+
+
+def footer_keys(app: CitylogApp) -> list[str]:
+    """The keys the footer shows now (the focused widget's chain, shown bindings only)."""
+    return [key for key, active in app.screen.active_bindings.items() if active.binding.show and active.enabled]
+
+
+async def test_the_footer_names_the_keys_wherever_the_focus_is_and_after_a_move(db: str) -> None:
+    app = CitylogApp(db, "cc-play")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        model = screen.model
+        assert footer_keys(app), "on the command list"
+        text = model.game.format_command(model.legal(0)[0][1])
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#typed")
+        assert footer_keys(app), "in the command input"
+        await pilot.press(*text, "enter")
+        await settle(pilot)
+        assert screen.query_one(PlayPanel).pending is not None
+        assert "y" in footer_keys(app), "at the confirmation"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.model.version > model.version, "the move was sent"
+        assert app.focused is not None and app.focused.display
+        assert app.focused is not screen.query_one("#typed")
+        assert footer_keys(app), "after the move"
+        assert screen.query_one("#typed").value == ""
+
+
+# one size per game keeps it cheap: Point City at 120x40 (its civic tokens were cut there), the
+# others at 200x60 (where the event list cut long lines)
+GAMES = [("pc-demo", (120, 40)), ("cc-demo", (200, 60)), *([("55-demo", (200, 60))] if HAS_5X5 else [])]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("gid", "size"), GAMES, ids=[g for g, _ in GAMES])
+async def test_board_panels_are_drawn_whole_and_events_are_never_cut(db: str, gid: str, size) -> None:
+    """Every panel's height is what it draws at its width (Point City's civic tokens were cut at
+    120x40); every event in the list shows its whole text (long lines were cut with … at 200x60)."""
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        model = screen.model
+        await pilot.press("home")
+        for _ in range(4):
+            await pilot.press("pagedown", "pagedown", "pagedown")
+            await settle(pilot, 1)
+            for view in screen.query_one(SceneView).panels():
+                drawn = len(view._lines(view.size.width)[0])
+                assert view.size.height == drawn, (model.seq, view.panel.title if view.panel else None)
+            timeline = screen.query_one(Timeline)
+            shown = " ".join(timeline.render().plain.split())
+            assert "…" not in shown
+            for i in timeline.window():
+                assert " ".join(model.line(i).split()) in shown, (i, model.line(i))
+
+
+async def test_the_diff_of_unrelated_games_says_so_and_counts_nothing(db: str) -> None:
+    app = CitylogApp(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_diff("cc-demo", "pc-demo")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DiffScreen)
+        for key in ("end", "home"):
+            await pilot.press(key)
+            status = str(screen.query_one("#diff-status").render())
+            body = str(screen.query_one("#differences-text").render())
+            assert "different games" in status
+            assert "difference(s)" not in status and "the same" not in body
