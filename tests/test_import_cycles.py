@@ -25,8 +25,6 @@ PACKAGES = ("core", "events", "replay", "cli")
 # item); the test fails if one of them grows, or when it is gone (then delete
 # it here).
 KNOWN: dict[frozenset[str], str] = {
-    # issue 27 item 1: display names move into a small module that imports nothing else
-    frozenset({"core.point_city.rules", "core.point_city.text", "core.point_city.scene"}): "issue 27, item 1",
     # issue 27 item 3: open_store leaves events/store.py and its __getattr__ re-export shim goes
     frozenset({
         "events.store", "events.sqlite_store", "events.pg_store", "events.game_rows",

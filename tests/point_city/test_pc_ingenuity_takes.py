@@ -222,7 +222,7 @@ def test_a_card_and_its_face_give_and_show_the_same_symbols() -> None:
     PL-5), pays the same in the planner and prints the same (``Ing``, never ``Ing×2``)."""
     from core.point_city.cards import CARDS, WILD, face_of, resource_symbols
     from core.point_city.payment import supply
-    from core.point_city.text import resource_text
+    from core.point_city.names import resource_text
 
     for c in sorted(k for k in CARDS if k > 0):
         card, face = CARDS[c], CARDS[face_of(c)]
