@@ -448,7 +448,7 @@ def force_move(mail: Mail, player: str, commands: list[str], stored: bytes) -> l
     The seqs the commands opened."""
     from events.service import GameService
     from events.statements import MoveFile
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):
@@ -481,7 +481,7 @@ def force_join(mail: Mail, original: bytes) -> None:
     definition, and keeps the original (signed) bytes on the line."""
     from events.service import GameService
     from events.statements import JoinFile
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):
@@ -534,7 +534,7 @@ def redeal(mail: Mail, at: int) -> Received:
     re-creates it under the same id with a seed of its choosing (after seeing
     what it deals), and appends the players' original join files."""
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     mail.invite()
     originals = [mail.join_file(p).read_bytes() for p in mail.players]
@@ -554,7 +554,7 @@ def redeal(mail: Mail, at: int) -> Received:
 
 
 def _record(mail: Mail) -> Any:
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     with contextlib.closing(SqliteStore(mail.host.db)) as store:
         return store.get_game(mail.gid)

@@ -18,7 +18,7 @@ import pytest
 from tests.helpers.cdp_browser import Browser, find_chromium
 
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.html import export_html
 
 CHROMIUM = find_chromium()
