@@ -38,7 +38,7 @@ from core import registry  # noqa: E402
 from core.autoplay import play_game  # noqa: E402
 from core.engine import CHANCE  # noqa: E402
 from events.service import GameService  # noqa: E402
-from events.store import open_store  # noqa: E402
+from events.backends import open_store  # noqa: E402
 
 PLAYERS = ["ann", "bob"]
 

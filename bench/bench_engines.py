@@ -41,7 +41,7 @@ from core.mcts import playout  # noqa: E402
 from core.rng import Rng  # noqa: E402
 from events.codec import decoder_for  # noqa: E402
 from events.service import GameService  # noqa: E402
-from events.store import SqliteStore  # noqa: E402
+from events.sqlite_store import SqliteStore  # noqa: E402
 
 
 def measure(name: str, games: int, rounds: int, tmp: Path) -> tuple[float, float, float]:

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from events.envelope import GameDefinition  # noqa: E402
-from events.store import EventStore, GameFilter, GameRecord, open_store  # noqa: E402
+from events.store import EventStore, GameFilter, GameRecord  # noqa: E402
+from events.backends import open_store  # noqa: E402
 
 DEFINITION = GameDefinition("card-city", "1", {}, ("ann", "bob"), "00" * 32)
 

@@ -35,7 +35,8 @@ GAME = "card-city"
 def worker(target: str, wid: int, games: list[str], seconds: float, barrier: mp.synchronize.Barrier,
            out: mp.Queue) -> None:
     from events.service import GameService, ServiceError
-    from events.store import Conflict, open_store
+    from events.store import Conflict
+    from events.backends import open_store
 
     svc = GameService(open_store(target, durability="full"))
     rng = random.Random(wid)
@@ -73,7 +74,7 @@ def worker(target: str, wid: int, games: list[str], seconds: float, barrier: mp.
 
 def setup_games(target: str, n: int) -> list[str]:
     from events.service import GameService
-    from events.store import open_store
+    from events.backends import open_store
 
     svc = GameService(open_store(target, durability="normal"))
     ids = [svc.create(GAME, ["ann", "bob"], seed=f"load{i}", game_id=f"L{i:04d}") for i in range(n)]
@@ -121,7 +122,7 @@ def check(target: str, ids: list[str], batches: list[tuple[str, int, int]]) -> s
     """0 lost or duplicated events, every game verifying; a one-line verdict."""
     from events.envelope import verify_chain
     from events.service import GameService
-    from events.store import open_store
+    from events.backends import open_store
     from replay.sources import open_log
     from replay.verify import verify
 
@@ -182,7 +183,7 @@ def raw_worker(kind: str, target: str, batches: list[list[tuple]], barrier: mp.s
 
 def run_raw(kind: str, target: str, source: str, per_worker: list[list[tuple[str, int, int]]]) -> float:
     """Commands/s of raw inserts of the rows each worker's commands wrote."""
-    from events.store import open_store
+    from events.backends import open_store
 
     store = open_store(source, readonly=True)
     rows_of = {}

@@ -38,7 +38,7 @@ from core.rng import Rng
 from events import statements
 from events.service import GameService
 from events.signing import new_private_key, public_hex, sign
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.sources import export
 from replay.verify import verify
 

@@ -38,7 +38,7 @@ from core.autoplay import play_game  # noqa: E402
 from core.card_city.game import GAME  # noqa: E402
 from core.engine import CHANCE  # noqa: E402
 from events.service import GameService  # noqa: E402
-from events.store import SqliteStore  # noqa: E402
+from events.sqlite_store import SqliteStore  # noqa: E402
 
 PLAYERS = ["a", "b", "c", "d"]
 

@@ -34,7 +34,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from events.envelope import GameDefinition, Recorded, chain  # noqa: E402
-from events.store import GameRecord, SqliteStore  # noqa: E402
+from events.store import GameRecord  # noqa: E402
+from events.sqlite_store import SqliteStore  # noqa: E402
 
 DEFINITION = GameDefinition("bench", "1", {"side": "a"}, ("ann", "bob", "cid"), "00" * 32)
 GAME = "bench"

@@ -28,7 +28,7 @@ class AppState:
 
     def service(self, readonly: bool = False) -> GameService:
         from events.service import GameService
-        from events.store import open_store
+        from events.backends import open_store
 
         if self._service is not None and self._readonly and not readonly:
             self._service.store.close()
@@ -53,7 +53,7 @@ def keys_folder(db: str | None) -> Path:
     """Where the keys of the store ``db`` live: beside a SQLite file
     (``DIR/keys`` for ``DIR/citylog.db``); for a ``postgresql://`` store, which
     has no folder, the data directory's ``keys`` (never a path made from the URL)."""
-    from events.store import default_db_target, is_url
+    from events.targets import default_db_target, is_url
 
     target = db or default_db_target()
     if is_url(target):

@@ -92,7 +92,7 @@ def tag(
     """
     gid = resolve_game(ctx, game, readonly=True)
     store = service(ctx).store
-    added = store.add_tags(gid, names)
+    added = service(ctx).tag(gid, names)
     now = list(store.tags([gid]).get(gid, ()))
     if json:
         emit_json({"game_id": gid, "tags": now, "added": added})
@@ -114,7 +114,7 @@ def untag(
     """
     gid = resolve_game(ctx, game, readonly=True)
     store = service(ctx).store
-    removed = store.remove_tags(gid, names)
+    removed = service(ctx).untag(gid, names)
     now = list(store.tags([gid]).get(gid, ()))
     if json:
         emit_json({"game_id": gid, "tags": now, "removed": removed})

@@ -23,7 +23,7 @@ def complete_game(ctx: Any, incomplete: str) -> list[str]:
     if "/" in incomplete or "." in incomplete:
         return []
     try:
-        from events.store import open_store
+        from events.backends import open_store
 
         store = open_store(ctx.find_root().params.get("db"), readonly=True)
         try:

@@ -37,7 +37,7 @@ def _one(
     with svc.store.transaction():  # stored with its tag, or not at all
         gid = svc.create(game, names, seed=seed, bots=bots, options=options)
         if tag:
-            svc.store.add_tags(gid, [tag])
+            svc.tag(gid, [tag])
     loaded = svc.load(gid)
     result = loaded.game.result(loaded.state)
     if result is None:

@@ -32,7 +32,8 @@ def copy(
       citylog copy --from citylog.db --to postgresql://citylog@/postgres?host=/tmp
     """
     from events.copy import copy_games
-    from events.store import is_url, open_store
+    from events.backends import open_store
+    from events.targets import is_url
 
     if from_ == to:
         raise ServiceError("--from and --to are the same store")

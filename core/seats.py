@@ -5,7 +5,7 @@ each join is a :class:`Joined` event in the chain carrying the player's public
 key (their moves must be signed with it) and fresh entropy (mixed into the
 deal, so the host, who committed to the seed before, cannot rig it).  A join
 changes no game state: every game's ``apply`` passes it through, and its
-``describe`` reads it with :func:`describe_joined`.
+``describe`` reads it with :func:`describe_joined` (both by :mod:`core.table_events`).
 """
 
 from __future__ import annotations

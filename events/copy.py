@@ -1,8 +1,8 @@
 """Copy games between stores (SQLite ⇄ PostgreSQL), verified on both sides.
 
 Each game is checked on the source (its chain verifies from its definition's
-genesis), written to the target by the target's own ``append`` (which
-re-derives every hash), read back and compared line by line: identical seq,
+genesis), written to the target through its writer (:mod:`events.writer`, the one
+write path) by the target's own ``append`` (which re-derives every hash), read back and compared line by line: identical seq,
 type, payload, prev_hash and hash.  A game already complete in the target is
 skipped; one the target holds a prefix of is continued.  The signed move and
 join files (play by email), notes and tags travel with each game, so a copied
@@ -18,7 +18,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from events.envelope import Recorded, verify_chain
+from events.repository import Repository
 from events.store import EventStore, GameNotFound, GameRecord, StoreError
+from events.writer import Writer
 
 BATCH = 5_000
 
@@ -52,17 +54,18 @@ def _check(rec: GameRecord, records: list[Recorded], side: str) -> None:
         raise CopyError(f"game {rec.id}: the {side} chain breaks at seq {bad}; nothing copied for it")
 
 
-def _copy_side_tables(src: EventStore, dst: EventStore, game_id: str) -> int:
+def _copy_side_tables(src: EventStore, writer: Writer, game_id: str) -> int:
     """Bring the game's signed move and join files, notes and tags to ``dst``
     (those it lacks; idempotent): a copied play-by-email game still verifies,
     and nothing a player wrote beside the chain is lost.  A signed file the
     target holds differently for the same seq is a different game: CopyError.
     Returns how many rows were written."""
+    dst = writer.store
     wrote = 0
     have = dst.signed(game_id)
     for seq, statement in src.signed(game_id).items():
         if seq not in have:
-            dst.add_signed(game_id, seq, statement)
+            writer.add_signed(game_id, seq, statement)
             wrote += 1
         elif have[seq] != statement:
             raise CopyError(f"game {game_id}: the target holds another signed file for seq {seq}; rolled back")
@@ -71,12 +74,12 @@ def _copy_side_tables(src: EventStore, dst: EventStore, game_id: str) -> int:
     for note in src.notes(game_id):  # in the source's order
         key = (note.seq, note.text)
         if missing[key] > 0:
-            dst.add_note(game_id, note.seq, note.text)
+            writer.add_note(game_id, note.seq, note.text)
             missing[key] -= 1
             wrote += 1
     tags = src.tags([game_id]).get(game_id, ())
     if tags:
-        wrote += len(dst.add_tags(game_id, list(tags)))
+        wrote += len(writer.add_tags(game_id, list(tags)))
     return wrote
 
 
@@ -108,6 +111,7 @@ def copy_games(
     """Copy ``game_ids`` (default: every game) from ``src`` to ``dst``; a fork
     brings its ancestors along (its lineage must exist in the target)."""
     report = CopyReport()
+    writer = Writer(Repository(dst, cache_games=0))  # the one write path, into the target
     if game_ids is None:
         games = src.list_games()
     else:
@@ -133,24 +137,20 @@ def copy_games(
             raise CopyError(f"game {rec.id}: the target holds a different game under this id")
         with dst.transaction():
             start = 0
-            if have is None:
-                dst.create_game(rec)
-            else:
+            if have is not None:
                 start = dst.version(rec.id)
                 if start > len(source):
                     raise CopyError(f"game {rec.id}: the target is ahead of the source ({start} events)")
                 if start and dst.read(rec.id, upto=start) != source[:start]:
                     raise CopyError(f"game {rec.id}: the target's events differ from the source's")
-            for i in range(start, len(source), BATCH):
-                chunk = source[i : i + BATCH]
-                dst.append(rec.id, i, [(r.type, r.payload) for r in chunk])
+            writer.copy_in(rec, source, start, exists=have is not None, batch=BATCH)
             if have is not None and (have.status, have.winners) != (rec.status, rec.winners):
-                dst.set_status(rec.id, rec.status, rec.winners)
+                writer.set_status(rec)
             written = dst.read(rec.id)
             if written != source:  # same seq, type, payload, prev_hash and hash
                 raise CopyError(f"game {rec.id}: the copy does not read back identical; rolled back")
             _check(rec, written, "copied")
-            beside = _copy_side_tables(src, dst, rec.id)
+            beside = _copy_side_tables(src, writer, rec.id)
         report.side += beside
         report.events += len(source) - start
         kind = "copied" if have is None else ("extended" if start < len(source) else "skipped")

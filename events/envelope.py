@@ -196,11 +196,28 @@ def chain(
             raise ValueError("prev_hash is required past seq 1")
         g = definition_or_genesis
         prev_hash = g if isinstance(g, str) else genesis_hash(g)
+    return link(game_id, start_seq - 1, prev_hash, items, line_nonces(secret))
+
+
+def link(
+    game_id: str,
+    version: int,
+    prev_hash: str,
+    items: Iterable[tuple[str, bytes]],
+    nonce: Callable[[int], bytes],
+) -> list[Recorded]:
+    """The records ``(type, payload)`` items become after seq ``version`` whose
+    hash is ``prev_hash``: the one place the hash chain is built (both stores'
+    ``append`` and :func:`chain` call it).  ``nonce``: the game's line nonces
+    (:func:`line_nonces`).  A payload that is a memoryview or bytearray is taken
+    as bytes; a str raises TypeError."""
     out: list[Recorded] = []
-    seq = start_seq
+    seq = version
     for type_, payload in items:
-        h = chain_hash(prev_hash, seq, type_, payload_digest(payload, line_nonce(secret, seq)))
+        if type(payload) is not bytes:
+            payload = bytes(payload)
+        seq += 1
+        h = chain_hash(prev_hash, seq, type_, payload_digest(payload, nonce(seq)))
         out.append(Recorded(game_id, seq, type_, payload, prev_hash, h))
         prev_hash = h
-        seq += 1
     return out

@@ -8,7 +8,7 @@ the primary key ``(game_id, seq)`` stays the final check.  Every append
 notifies channel ``citylog`` with the game id, which :meth:`PgStore.wait`
 listens to (``citylog watch``).
 
-Open one with :func:`events.store.open_store` and a ``postgresql://`` URL; the
+Open one with :func:`events.backends.open_store` and a ``postgresql://`` URL; the
 tables go in the first schema of the connection's ``search_path``.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pgerr
 
-from events.envelope import Recorded, chain_hash, line_nonces, payload_digest, row_line_secret
+from events.envelope import Recorded, line_nonces, link, row_line_secret
 from events.game_rows import GAME_COLS, INSERT_GAME_COLS, JSON, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.store import (
@@ -37,8 +37,8 @@ from events.store import (
     StoreUnavailable,
     check_new_game,
     check_status,
-    redact_url,
 )
+from events.targets import redact_url
 
 __all__ = ["PG_MIGRATIONS", "PG_SCHEMA_VERSION", "PgStore"]
 
@@ -409,17 +409,9 @@ class PgStore(SideTables):
         self, game_id: str, version: int, prev: str, items: Sequence[tuple[str, bytes]]
     ) -> tuple[list[Recorded], tuple[object, ...]]:
         """The records ``items`` become after ``(version, prev)``, and the write's arguments."""
-        nonce = line_nonces(self._secrets[game_id])
         expected_prev = prev
-        records: list[Recorded] = []
-        seq = version
-        for type_, payload in items:
-            if type(payload) is not bytes:
-                payload = bytes(payload)
-            seq += 1
-            h = chain_hash(prev, seq, type_, payload_digest(payload, nonce(seq)))
-            records.append(Recorded(game_id, seq, type_, payload, prev, h))
-            prev = h
+        records = link(game_id, version, prev, items, line_nonces(self._secrets[game_id]))
+        seq, prev = (records[-1].seq, records[-1].hash) if records else (version, prev)
         args = (
             seq, prev, game_id, version, expected_prev, CHANNEL,
             [r.seq for r in records], [r.type for r in records], [r.payload for r in records],

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import quote
 
 
-from events.envelope import Recorded, chain_hash, line_nonces, payload_digest, row_line_secret
+from events.envelope import Recorded, line_nonces, link, row_line_secret
 from events.game_rows import GAME_COLS, INSERT_GAME_COLS, JSON, filter_sql, game_from_row, game_row, scan_rows
 from events.side_tables import SideTables
 from events.sqlite_schema import MIGRATIONS, SCHEMA_VERSION, check_ours, schema_version
@@ -45,8 +45,8 @@ from events.store import (
     StoreUnavailable,
     check_new_game,
     check_status,
-    default_db_target,
 )
+from events.targets import default_db_target
 
 if TYPE_CHECKING:  # sqlite-utils is imported only to migrate (it costs ~90 ms)
     from sqlite_utils import Database
@@ -142,7 +142,7 @@ class SqliteStore(SideTables):
     """An :class:`EventStore` in one SQLite file.
 
     :param path: the database file (created with its directory if missing);
-        default :func:`~events.store.default_db_target`.  ``":memory:"`` works for tests.
+        default :func:`~events.targets.default_db_target`.  ``":memory:"`` works for tests.
     :param durability: ``"full"`` (default) runs ``synchronous=FULL``: a
         returned append survives power loss.  ``"normal"`` runs
         ``synchronous=NORMAL``: in WAL mode the database stays consistent, but
@@ -513,19 +513,8 @@ class SqliteStore(SideTables):
         self, game_id: str, version: int, prev: str, items: Sequence[tuple[str, bytes]]
     ) -> tuple[list[Recorded], list[tuple[str, int, str, bytes, str, str]]]:
         """The records ``items`` become after ``(version, prev)``, and their rows."""
-        nonce = line_nonces(self._secret(game_id))
-        records: list[Recorded] = []
-        rows: list[tuple[str, int, str, bytes, str, str]] = []
-        seq = version
-        for type_, payload in items:
-            if type(payload) is not bytes:
-                payload = bytes(payload)  # memoryview/bytearray; str raises TypeError
-            seq += 1
-            h = chain_hash(prev, seq, type_, payload_digest(payload, nonce(seq)))
-            records.append(Recorded(game_id, seq, type_, payload, prev, h))
-            rows.append((game_id, seq, type_, payload, prev, h))
-            prev = h
-        return records, rows
+        records = link(game_id, version, prev, items, line_nonces(self._secret(game_id)))
+        return records, [(game_id, r.seq, r.type, r.payload, r.prev_hash, r.hash) for r in records]
 
     def read(self, game_id: str, upto: int | None = None, after: int = 0) -> list[Recorded]:
         """The game's records in seq order, after ``after`` up to and including ``upto``."""

@@ -1,6 +1,6 @@
 """Where games and their events are kept: the :class:`EventStore` protocol (the
 single contract every backend implements), its records and errors, and
-:func:`open_store`, which picks the backend from a target.
+:func:`events.backends.open_store` picks the backend from a target.
 
 The store knows no game.  A game is a row of ``games`` (its definition, seed,
 bots, lineage, status and head) and the rows of ``events`` with its id,
@@ -17,13 +17,11 @@ command that never touches PostgreSQL never imports psycopg.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -41,11 +39,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "EnvironmentFailure",
-    "default_db_path",
-    "default_db_target",
-    "is_url",
     "new_game_id",
-    "open_store",
 ]
 
 STATUSES = ("active", "over")
@@ -232,76 +226,6 @@ def new_game_id() -> str:
     return secrets.token_hex(4)
 
 
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-PG_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_url(target: str | os.PathLike[str]) -> bool:
-    """Whether ``target`` is a store URL (``scheme://…``) rather than a file path.
-
-    >>> is_url("postgresql://u@db/citylog"), is_url("games/citylog.db"), is_url("c:/x.db")
-    (True, False, False)
-    """
-    return bool(_URL.match(os.fspath(target)))
-
-
-def default_db_target() -> str:
-    """``$CITYLOG_DB`` (a path or a ``postgresql://`` URL), else
-    ``$XDG_DATA_HOME/citylog/citylog.db``, else ``~/.local/share/citylog/citylog.db``."""
-    explicit = os.environ.get("CITYLOG_DB")
-    if explicit:
-        return explicit if is_url(explicit) else str(Path(explicit).expanduser())
-    data_home = os.environ.get("XDG_DATA_HOME")
-    base = Path(data_home).expanduser() if data_home else Path.home() / ".local" / "share"
-    return str(base / "citylog" / "citylog.db")
-
-
-def default_db_path() -> Path:
-    """:func:`default_db_target` as a path (for SQLite callers)."""
-    target = default_db_target()
-    if is_url(target):
-        raise StoreError(f"CITYLOG_DB is a URL ({redact_url(target)}), not a file path")
-    return Path(target)
-
-
-def redact_url(url: str) -> str:
-    """``url`` without its password, for messages.
-
-    >>> redact_url("postgresql://ann:hunter2@db:5432/citylog")
-    'postgresql://ann:***@db:5432/citylog'
-    """
-    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
-
-
-def open_store(
-    target: str | os.PathLike[str] | None = None,
-    *,
-    durability: Literal["full", "normal"] = "full",
-    readonly: bool = False,
-) -> EventStore:
-    """The store at ``target``: a ``postgresql://`` URL opens :class:`PgStore`,
-    anything else that is not a URL is a SQLite file.  A URL of another scheme
-    is refused (it never becomes a file named ``mysql:``).
-
-    ``readonly``: open for reading only; a missing SQLite file is then an empty
-    store and nothing is created.
-    """
-    where = default_db_target() if target is None else os.fspath(target)
-    if not where.strip():
-        raise StoreError("the database path is empty (--db or CITYLOG_DB)")
-    if is_url(where):
-        if not where.startswith(PG_SCHEMES):
-            raise StoreError(
-                f"unsupported store URL {redact_url(where)!r}: use a file path or postgresql://…"
-            )
-        from events.pg_store import PgStore
-
-        return PgStore(where, readonly=readonly)
-    from events.sqlite_store import SqliteStore
-
-    return SqliteStore(where, durability=durability, readonly=readonly)
-
-
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
@@ -408,12 +332,3 @@ class EventStore(Protocol):
 
     def transaction(self) -> contextlib.AbstractContextManager[EventStore]: ...
     def close(self) -> None: ...
-
-
-def __getattr__(name: str) -> Any:
-    # Backwards compatible names: ``from events.store import SqliteStore`` etc.
-    if name in ("SqliteStore", "MIGRATIONS", "SCHEMA_VERSION"):
-        from events import sqlite_store
-
-        return getattr(sqlite_store, name)
-    raise AttributeError(f"module 'events.store' has no attribute {name!r}")

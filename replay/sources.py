@@ -213,21 +213,15 @@ def import_log(
         salted=h.salted,
         salt=h.salt,
     )
-    store = service.store
     from replay.trust import signed_bytes
 
-    with store.transaction():
-        store.create_game(record)
-        written = store.append(record.id, 0, [(x.type, bytes(x.payload)) for x in log.lines])
-        if [w.hash for w in written] != [x.hash for x in log.lines]:
-            raise ServiceError("not imported: the stored hashes differ from the file's")
-        for x in log.lines:
-            if x.signed is not None:  # play by email: the signed files travel with the log
-                store.add_signed(record.id, x.seq, signed_bytes(x.signed))
-        loaded = service.load(record.id)
-        service.finish(record, loaded.game, loaded.state)
-        for note in notes or ():
-            store.add_note(record.id, note.seq, note.text)
+    service.writer.write_lines(  # the one write path: the hashes must come out as the file's
+        record,
+        [(x.type, bytes(x.payload)) for x in log.lines],
+        [x.hash for x in log.lines],
+        signed=[(x.seq, signed_bytes(x.signed)) for x in log.lines if x.signed is not None],
+        notes=[(note.seq, note.text) for note in notes or ()],
+    )
     return record.id
 
 

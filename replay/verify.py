@@ -30,6 +30,7 @@ from core import chance
 from core.chance import ChanceSource, Reseeded
 from core.rng import seed_commitment
 from core.seats import Joined
+from events.seeds import chance_source_of
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
 from replay.logfile import Line, LogFile, first_bad_line
@@ -168,9 +169,8 @@ def chance_plan(log: LogFile, events: list[Any]) -> ChancePlan | Verdict:
     if unbound and d.secrets != chance.SEED_ALONE:
         return Verdict(False, f"the header names a reseed at seq {min(unbound)} that the chain does not "
                        "commit to [CL-V7]", line=1, events=n)
-    entropies = chance.entropies(events, len(d.players)) if d.host_key else None
-    try:
-        source = chance.source(h.seed, h.salt, d.secrets, bool(d.host_key), entropies, h.reseeds, bound=bound)
+    try:  # the writer's derivation (events.seeds), with the chained reseeds checked
+        source = chance_source_of(d, h.seed, h.salt, h.reseeds, events, bound=bound)
     except ValueError as exc:
         return Verdict(False, f"the seed cannot be used: {exc}", line=1, events=n)
     return ChancePlan(source, tuple(sorted(set(bound) | set(revealed))), unbound)

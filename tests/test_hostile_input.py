@@ -34,7 +34,7 @@ from cli.main import app
 from events import statements
 from events.service import GameService
 from events.statements import MOVE_FORMAT, MoveFile
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay import logfile
 from replay.sources import export
 

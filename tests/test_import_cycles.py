@@ -16,24 +16,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("core", "events", "replay", "cli")
-
-# Cycles known today, to be removed by the rest of issue 27 (each names its
-# item); the test fails if one of them grows, or when it is gone (then delete
-# it here).
-KNOWN: dict[frozenset[str], str] = {
-    # issue 27 item 1: display names move into a small module that imports nothing else
-    frozenset({"core.point_city.rules", "core.point_city.text", "core.point_city.scene"}): "issue 27, item 1",
-    # issue 27 item 3: open_store leaves events/store.py and its __getattr__ re-export shim goes
-    frozenset({
-        "events.store", "events.sqlite_store", "events.pg_store", "events.game_rows",
-        "events.side_tables", "events.sqlite_schema",
-    }): "issue 27, item 3",
-}  # fmt: skip
-
 
 def module_files(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
     """Every module's dotted name and file."""
@@ -137,17 +121,9 @@ def cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
     return found
 
 
-def test_no_import_cycle_outside_the_known_ones() -> None:
+def test_no_import_cycle() -> None:
     found = cycles(import_graph(module_files()))
-    new = [sorted(c) for c in found if c not in KNOWN]
-    assert not new, f"import cycles: {new}"
-
-
-@pytest.mark.parametrize("cycle", list(KNOWN), ids=lambda c: min(c).rpartition(".")[0])
-def test_a_known_cycle_is_still_there_until_it_is_removed(cycle: frozenset[str]) -> None:
-    assert cycle in cycles(import_graph(module_files())), (
-        f"{sorted(cycle)} ({KNOWN[cycle]}) is gone or changed: update KNOWN in this test"
-    )
+    assert not found, f"import cycles: {[sorted(c) for c in found]}"
 
 
 def test_the_walk_sees_imports_inside_functions(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from core import chance, registry
 from events.codec import decoder_for
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay import logfile
 from replay import record as text_record
 from replay.sources import export, export_record

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from events.service import GameService
-from events.store import open_store
+from events.backends import open_store
 from replay.diff import diff
 from replay.hint import describe, hint
 from replay.sources import export, open_log

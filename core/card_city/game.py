@@ -18,19 +18,12 @@ from core.card_city.commands import (
     Buy,
     Command,
     Develop,
-    Discard,
-    Draw,
-    Keep,
-    Pass,
-    SplitCards,
-    Take,
 )
 from core.card_city.fold import apply
 from core.card_city.squares import relabel
 from core.card_city.scoring import final_score
-from core.card_city.state import State, expand
+from core.card_city.state import State
 from core.engine import (
-    CHANCE,
     BoardScore,
     Breakdown,
     Game,
@@ -43,8 +36,9 @@ from core.engine import (
 )
 from core.bots import BotRegistry
 from core.rng import Rng
-from core.chance import Reseeded, describe_reseeded
-from core.seats import Joined, describe_joined
+from core.chance import Reseeded
+from core.seats import Joined
+from core.table_events import describe_table_event, passes_through
 
 SPEC = GameSpec(
     name="card-city",
@@ -86,9 +80,7 @@ class CardCity(Game[State, ev.Event, Command]):
         )
 
     def apply(self, state: State | None, event: ev.Event) -> State:
-        if type(event) in (Joined, Reseeded) and state is not None:
-            return state
-        return apply(state, event)
+        return state if passes_through(state, event) else apply(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return rules.to_act(state)
@@ -106,35 +98,10 @@ class CardCity(Game[State, ev.Event, Command]):
         return rules.random_command(state, seat, rng)
 
     def chance(self, state: State, rng: Rng) -> Command:
-        """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""
-        k = state.need_draw
-        unseen = expand(state.pool)
-        if k <= len(unseen):
-            return Draw(tuple(rng.sample(unseen, k)))
-        head = rng.shuffled(unseen)
-        return Draw(tuple(head) + state.bottom[: k - len(head)])
+        return rules.chance(state, rng)
 
     def command_of(self, event: ev.Event) -> tuple[int, Command] | None:
-        match event:
-            case ev.CardsDrawn():
-                return CHANCE, Draw(event.cards)
-            case ev.Split():
-                return event.seat, SplitCards(event.pair, event.up, event.down)
-            case ev.Taken():
-                return event.seat, Take(event.group)
-            case ev.SoloChose():
-                return event.seat, Keep(event.keep)
-            case ev.Built():
-                return event.seat, Build(event.card, event.row, event.col)
-            case ev.Discarded() if event.chosen:
-                return event.seat, Discard(event.card)
-            case ev.Developed():
-                return event.seat, Develop(event.card, event.row, event.col)
-            case ev.Bought():
-                return event.seat, Buy(event.row, event.col)
-            case ev.Passed():
-                return event.seat, Pass()
-        return None
+        return rules.command_of(event)
 
     def decision_key(self, state: State, seat: int) -> bytes | None:
         """Construction (Phase 2) is simultaneous and each seat builds from its own
@@ -186,11 +153,7 @@ class CardCity(Game[State, ev.Event, Command]):
         return tuple(p.name for p in state.players)
 
     def describe(self, event: ev.Event, players: Sequence[str]) -> str:
-        if type(event) is Joined:
-            return describe_joined(event, players)
-        if type(event) is Reseeded:
-            return describe_reseeded(event)
-        return text.describe(event, players)
+        return describe_table_event(event, players) or text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
@@ -201,7 +164,7 @@ class CardCity(Game[State, ev.Event, Command]):
         return scene(state, seat)
 
     def parse_command(self, state: State, seat: int, text_: str) -> Command:
-        return text.parse_command(text_)
+        return text.parse_command(state, seat, text_)
 
     def format_command(self, command: Command) -> str:
         return text.format_command(command)

@@ -45,7 +45,7 @@ from core.card_city.commands import (
 )
 from core.card_city.fold import apply
 from core.card_city.scoring import cells_income, final_score, winners
-from core.card_city.state import HIDDEN, State
+from core.card_city.state import HIDDEN, State, expand
 from core.engine import CHANCE, IllegalCommand
 from core.rng import Rng
 
@@ -523,3 +523,36 @@ def _split_cards(cards: list[str]) -> Iterator[SplitCards]:
 def _combos(cards: list[str], k: int) -> list[tuple[str, ...]]:
     return sorted(set(combinations(sorted(cards), k)))
 
+
+# -- chance and the decision behind an event ---------------------------------
+def chance(state: State, rng: Rng) -> Command:
+    """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""
+    k = state.need_draw
+    unseen = expand(state.pool)
+    if k <= len(unseen):
+        return Draw(tuple(rng.sample(unseen, k)))
+    head = rng.shuffled(unseen)
+    return Draw(tuple(head) + state.bottom[: k - len(head)])
+
+
+def command_of(event: ev.Event) -> tuple[int, Command] | None:
+    match event:
+        case ev.CardsDrawn():
+            return CHANCE, Draw(event.cards)
+        case ev.Split():
+            return event.seat, SplitCards(event.pair, event.up, event.down)
+        case ev.Taken():
+            return event.seat, Take(event.group)
+        case ev.SoloChose():
+            return event.seat, Keep(event.keep)
+        case ev.Built():
+            return event.seat, Build(event.card, event.row, event.col)
+        case ev.Discarded() if event.chosen:
+            return event.seat, Discard(event.card)
+        case ev.Developed():
+            return event.seat, Develop(event.card, event.row, event.col)
+        case ev.Bought():
+            return event.seat, Buy(event.row, event.col)
+        case ev.Passed():
+            return event.seat, Pass()
+    return None

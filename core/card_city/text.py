@@ -5,11 +5,11 @@ City-Hall-relative ``row,col`` is still read.
 
 >>> from core.card_city.commands import Build
 
->>> parse_command("build R E4") == parse_command("build R -1,0") == Build("R", -1, 0)
+>>> parse_command(None, 0, "build R E4") == parse_command(None, 0, "build R -1,0") == Build("R", -1, 0)
 True
 >>> format_command(Build("I", -1, -2))
 'build I C4'
->>> format_command(parse_command("split RC PL IC"))
+>>> format_command(parse_command(None, 0, "split RC PL IC"))
 'split RC PL IC'
 """
 
@@ -66,7 +66,8 @@ def _square(token: str) -> tuple[int, int]:
     return parse_square(token)
 
 
-def parse_command(text: str) -> Command:
+def parse_command(state: State | None, seat: int, text: str) -> Command:
+    """``text`` as a command; Card City's syntax needs neither the state nor the seat."""
     words = text.split()
     if not words:
         raise BadCommandSyntax(f"empty command; commands: {COMMAND_HELP}")

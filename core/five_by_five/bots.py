@@ -1,4 +1,4 @@
-"""Bots.  ``greedy``: one-ply lookahead on the score of the partial board.
+"""Bots.  ``greedy_bot``: one-ply lookahead on the score of the partial board.
 
 For a set it tries every way to place the set's tiles (order × faces) and
 keeps the best end-of-game score of the resulting partial board; placing,
@@ -86,7 +86,7 @@ def _best_completion(
     return best
 
 
-def greedy(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
+def greedy_bot(game: Any, s: State, seat: int, rng: Rng) -> cm.Command:
     return _one_ply(game, s, seat, rng, _value)
 
 
@@ -215,7 +215,7 @@ def _best_places(
     return tuple(i for _, i in scored[:k])
 
 
-BOTS = {"random": random_bot, "greedy": greedy}
+BOTS = {"random": random_bot, "greedy": greedy_bot}
 
 
 def playout_command(s: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
@@ -223,4 +223,4 @@ def playout_command(s: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
     seats play greedy (the opponent modelled as the bot it is most likely to
     be), the searching seat plays :func:`planner` (greedy on the outlook, the
     measure :func:`candidates` ranks its own placements by)."""
-    return planner(None, s, seat, rng) if seat == searcher else greedy(None, s, seat, rng)
+    return planner(None, s, seat, rng) if seat == searcher else greedy_bot(None, s, seat, rng)

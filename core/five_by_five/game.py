@@ -8,7 +8,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from core.engine import (
-    CHANCE,
     BadOptions,
     Bot,
     BoardScore,
@@ -27,13 +26,13 @@ from core.five_by_five import forms, rules, text, view
 from core.five_by_five.bots import BOTS, candidates, playout_command
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
-from core.five_by_five.plans import PLAN_NUMBERS
 from core.five_by_five.scoring import solo_title
-from core.five_by_five.state import DRAW, OVER, PLOT, SETUP, State
+from core.five_by_five.state import OVER, State
 from core.bots import BotRegistry
 from core.rng import Rng
-from core.chance import Reseeded, describe_reseeded
-from core.seats import Joined, describe_joined
+from core.chance import Reseeded
+from core.seats import Joined
+from core.table_events import describe_table_event, passes_through
 
 SPEC = GameSpec(
     name="5x5-city",
@@ -69,9 +68,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return ev.GameCreated(names, tuple(sorted(opts.items())), table, sides)
 
     def apply(self, state: State | None, event: ev.Event) -> State:
-        if type(event) in (Joined, Reseeded) and state is not None:
-            return state
-        return apply(state, event)
+        return state if passes_through(state, event) else apply(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return rules.to_act(state)
@@ -85,51 +82,14 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     def step(self, state: State, seat: int, command: cm.Command) -> tuple[tuple[ev.Event, ...], State]:
         return rules.step(state, seat, command)
 
+    def random_command(self, state: State, seat: int, rng: Rng) -> cm.Command:
+        return rules.random_command(state, seat, rng)
+
     def chance(self, state: State, rng: Rng) -> cm.Command:
-        s = state
-        if s.phase == SETUP:
-            if not s.sides:
-                return cm.DrawSides("".join(rng.choice("AB") for _ in BUILDING_CARDS))  # FL-7
-            if not s.plan:
-                return cm.DrawPlan(rng.choice(PLAN_NUMBERS))  # FL-2
-            return cm.DrawPlanning(rng.choice(tuple(PLANNING_CARDS)))
-        if s.phase == PLOT:
-            return cm.DrawPlot(rng.choice(s.plots))
-        if s.phase == DRAW:
-            return cm.DrawTiles(tuple(rng.sample(s.bag, rules.tiles_per_round(s))))
-        if s.phase != OVER and rules.to_act(s) == (CHANCE,):
-            return cm.DrawTiles(tuple(rng.sample(s.bag, min(rules.PARK_DRAW_COUNT, len(s.bag)))))
-        raise ValueError("no chance outcome is pending")
+        return rules.chance(state, rng)
 
     def command_of(self, event: ev.Event) -> tuple[int, cm.Command] | None:
-        match event:
-            case ev.SidesDrawn(sides=x):
-                return CHANCE, cm.DrawSides(x)
-            case ev.PlanDrawn(plan=p):
-                return CHANCE, cm.DrawPlan(p)
-            case ev.PlanningDrawn(card=c):
-                return CHANCE, cm.DrawPlanning(c)
-            case ev.PlotDrawn(plot=p):
-                return CHANCE, cm.DrawPlot(p)
-            case ev.SetsDrawn(sets=sets):
-                return CHANCE, cm.DrawTiles(tuple(t for st in sets for t in st))
-            case ev.ParkTilesDrawn(tiles=ts):
-                return CHANCE, cm.DrawTiles(ts)
-            case ev.SetChosen(seat=seat, index=i):
-                return seat, cm.Choose(i)
-            case ev.TilePlaced(seat=seat, tile=t, square=q, park=p):
-                return seat, cm.Place(t, q, p)
-            case ev.ParkSwapped(seat=seat, a=a, b=b):
-                return seat, cm.Swap(a, b)
-            case ev.ParkDeclined(seat=seat):
-                return seat, cm.Decline()
-            case ev.ParkUsed(seat=seat):
-                return seat, cm.UsePark()
-            case ev.ParkReplaced(seat=seat, tile=t, square=q, park=p):
-                return seat, cm.Replace(t, q, p)
-            case ev.ParkKept(seat=seat):
-                return seat, cm.Keep()
-        return None
+        return rules.command_of(event)
 
     def square_of(self, command: cm.Command) -> tuple[int, int] | None:
         """Place and Replace name a square 0–24 in reading order; a swap, its first square."""
@@ -186,11 +146,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return state.players
 
     def describe(self, event: ev.Event, players: Sequence[str]) -> str:
-        if type(event) is Joined:
-            return describe_joined(event, players)
-        if type(event) is Reseeded:
-            return describe_reseeded(event)
-        return text.describe(event, players)
+        return describe_table_event(event, players) or text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:
         """``state`` as given: callers pass the seat's view, and the referee sees all
@@ -214,7 +170,9 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         return score_text(text_, source, params)
 
     def explain(self, before: State, event: ev.Event, players: Sequence[str]) -> str:
-        return text.explain(before, event, players)
+        from core.five_by_five.explain import explain
+
+        return explain(before, event, players)
 
 
 GAME = FiveByFive()

@@ -14,7 +14,7 @@ from itertools import combinations
 from core.engine import CHANCE, IllegalCommand
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
-from core.five_by_five.cards import PLOT_CARDS, SIDE_LETTERS, side_of
+from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, PLOT_CARDS, SIDE_LETTERS, side_of
 from core.five_by_five.fold import apply
 from core.five_by_five.plans import PLAN_NUMBERS, section_size, section_squares, square_name
 from core.five_by_five.scoring import Tally, score_board
@@ -31,6 +31,7 @@ from core.five_by_five.state import (
     missing_from,
 )
 from core.five_by_five.tiles import TILES, tile_label
+from core.rng import Rng
 
 ROUNDS = 12
 PARKS_FOR_ACTION = 3
@@ -279,3 +280,59 @@ def _legal_chance(s: State) -> Iterator[cm.Command]:
         yield from (cm.DrawTiles(t) for t in combinations(s.bag, tiles_per_round(s)))
     else:
         yield from (cm.DrawTiles(t) for t in combinations(s.bag, min(PARK_DRAW_COUNT, len(s.bag))))
+
+
+
+def random_command(s: State, seat: int, rng: Rng) -> cm.Command:
+    """A legal command of ``seat`` drawn uniformly (what a search's random playouts play)."""
+    options = list(legal(s, seat))
+    return options[rng.below(len(options))]
+
+
+# -- chance and the decision behind an event ---------------------------------
+def chance(state: State, rng: Rng) -> cm.Command:
+    s = state
+    if s.phase == SETUP:
+        if not s.sides:
+            return cm.DrawSides("".join(rng.choice("AB") for _ in BUILDING_CARDS))  # FL-7
+        if not s.plan:
+            return cm.DrawPlan(rng.choice(PLAN_NUMBERS))  # FL-2
+        return cm.DrawPlanning(rng.choice(tuple(PLANNING_CARDS)))
+    if s.phase == PLOT:
+        return cm.DrawPlot(rng.choice(s.plots))
+    if s.phase == DRAW:
+        return cm.DrawTiles(tuple(rng.sample(s.bag, tiles_per_round(s))))
+    if s.phase != OVER and to_act(s) == (CHANCE,):
+        return cm.DrawTiles(tuple(rng.sample(s.bag, min(PARK_DRAW_COUNT, len(s.bag)))))
+    raise ValueError("no chance outcome is pending")
+
+
+def command_of(event: ev.Event) -> tuple[int, cm.Command] | None:
+    match event:
+        case ev.SidesDrawn(sides=x):
+            return CHANCE, cm.DrawSides(x)
+        case ev.PlanDrawn(plan=p):
+            return CHANCE, cm.DrawPlan(p)
+        case ev.PlanningDrawn(card=c):
+            return CHANCE, cm.DrawPlanning(c)
+        case ev.PlotDrawn(plot=p):
+            return CHANCE, cm.DrawPlot(p)
+        case ev.SetsDrawn(sets=sets):
+            return CHANCE, cm.DrawTiles(tuple(t for st in sets for t in st))
+        case ev.ParkTilesDrawn(tiles=ts):
+            return CHANCE, cm.DrawTiles(ts)
+        case ev.SetChosen(seat=seat, index=i):
+            return seat, cm.Choose(i)
+        case ev.TilePlaced(seat=seat, tile=t, square=q, park=p):
+            return seat, cm.Place(t, q, p)
+        case ev.ParkSwapped(seat=seat, a=a, b=b):
+            return seat, cm.Swap(a, b)
+        case ev.ParkDeclined(seat=seat):
+            return seat, cm.Decline()
+        case ev.ParkUsed(seat=seat):
+            return seat, cm.UsePark()
+        case ev.ParkReplaced(seat=seat, tile=t, square=q, park=p):
+            return seat, cm.Replace(t, q, p)
+        case ev.ParkKept(seat=seat):
+            return seat, cm.Keep()
+    return None

@@ -56,7 +56,7 @@ def _flip_value(game: Any, s: State, seat: int, deck: int, cell: int, rng: Rng) 
     picks = [candidates[rng.below(len(candidates))] for _ in range(FLIP_SAMPLES)]
     total = 0.0
     for card in picks:
-        flipped = fold.fold_event(s, Flipped(seat, cell, card))
+        flipped = fold.apply(s, Flipped(seat, cell, card))
         total += _best(game, flipped, seat, deck, None)[0]
     return total / len(picks) - 0.05
 

@@ -207,14 +207,9 @@ _HANDLERS: Mapping[type, Callable[[Any, Any], State]] = MappingProxyType({
 replay, search playouts)."""
 
 
-def fold_event(state: State | None, event: object) -> State:
-    """The fold step, ``(state, event)`` order."""
+def apply(state: State | None, event: object) -> State:
+    """The fold step, ``(state, event)`` order (as every game's ``fold.apply``)."""
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not a Point City event: {event!r}")
     return handler(state, event)
-
-
-def apply(event: object, s: State | None) -> State:
-    """:func:`fold_event` in ``(event, state)`` order."""
-    return fold_event(s, event)

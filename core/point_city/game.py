@@ -16,30 +16,34 @@ from core.point_city import bots, forms, rules, scoring, text, view
 from core.point_city.bots import greedy_bot, seat_value
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
-from core.point_city.fold import fold_event
+from core.point_city.fold import apply
 from core.point_city.older import pc2_has_take
 from core.point_city.state import State, deck_size
 from core.bots import BotRegistry
 from core.rng import Rng
-from core.chance import Reseeded, describe_reseeded
-from core.seats import Joined, describe_joined
+from core.chance import Reseeded
+from core.seats import Joined
+from core.table_events import describe_table_event, passes_through
+
+
+SPEC = GameSpec(
+    name="point-city",
+    title="Point City",
+    min_players=1,
+    max_players=4,
+    # pc-2: the card list repriced (PL-15); pc-3: a tier-2/3 Ingenuity face gives
+    # one wild symbol, as its card does, so every take decide accepts is listed (PL-17)
+    rules_version="pc-3",
+    options=(
+        OptionSpec("solo-level", "1", ("1", "2", "3"),
+                   "solo opponent level [PC-7] (used with 1 player)"),
+    ),
+)
 
 
 class PointCity(Game[State, Any, Any]):
     search_playouts: ClassVar[int] = 200  # 0.37-0.47 s of CPU a move (bench/RESULTS.md)
-    spec: ClassVar[GameSpec] = GameSpec(
-        name="point-city",
-        title="Point City",
-        min_players=1,
-        max_players=4,
-        # pc-2: the card list repriced (PL-15); pc-3: a tier-2/3 Ingenuity face gives
-        # one wild symbol, as its card does, so every take decide accepts is listed (PL-17)
-        rules_version="pc-3",
-        options=(
-            OptionSpec("solo-level", "1", ("1", "2", "3"),
-                       "solo opponent level [PC-7] (used with 1 player)"),
-        ),
-    )
+    spec: ClassVar[GameSpec] = SPEC
     event_type: ClassVar[Any] = Event | Joined | Reseeded
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
@@ -51,9 +55,7 @@ class PointCity(Game[State, Any, Any]):
         return Created(names, tuple(sorted(opts.items())), table)
 
     def apply(self, state: State | None, event: Any) -> State:
-        if type(event) in (Joined, Reseeded) and state is not None:
-            return state
-        return fold_event(state, event)
+        return state if passes_through(state, event) else apply(state, event)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return rules.to_act(state)
@@ -139,11 +141,7 @@ class PointCity(Game[State, Any, Any]):
         return state.players
 
     def describe(self, event: Any, players: Sequence[str]) -> str:
-        if type(event) is Joined:
-            return describe_joined(event, players)
-        if type(event) is Reseeded:
-            return describe_reseeded(event)
-        return text.describe(event, players)
+        return describe_table_event(event, players) or text.describe(event, players)
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
@@ -160,7 +158,9 @@ class PointCity(Game[State, Any, Any]):
         return text.format_command(command)
 
     def explain(self, before: State, event: Any, players: Sequence[str]) -> str:
-        return text.explain(before, event, players)
+        from core.point_city.explain import explain
+
+        return explain(before, event, players)
 
 
 GAME = PointCity()

@@ -16,12 +16,12 @@ from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
 from core.point_city.cards import CARDS, START_CARDS, WILD, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
-from core.point_city.fold import fold_event
+from core.point_city.fold import apply
 from core.point_city.payment import covers, is_minimal, payments, shortfall, supply
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
-from core.point_city.text import cost_text
+from core.point_city.names import cost_text
 from core.point_city.tokens import TOKEN_COUNT, TOKENS
 from core.rng import Rng
 
@@ -97,10 +97,10 @@ def next_auto(s: State, can_take: CanTake | None = None) -> object | None:
 def run(s: State, first: object, can_take: CanTake | None = None) -> tuple[tuple[object, ...], State]:
     """``first`` and every automatic step after it, with the state they lead to."""
     out = [first]
-    s = fold_event(s, first)
+    s = apply(s, first)
     while (nxt := next_auto(s, can_take)) is not None:
         out.append(nxt)
-        s = fold_event(s, nxt)
+        s = apply(s, nxt)
     return tuple(out), s
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from core.point_city.cards import CARDS, TYPES, WILD
 from core.point_city.rules import to_act
 from core.point_city.scoring import opponent_score, seat_score
-from core.point_city.text import ABBR, LEGEND
+from core.point_city.names import ABBR, LEGEND
 from core.point_city.state import Seat, State, deck_size, permanents
 from core.point_city.tokens import TOKENS
 from core.scene import Cell, Panel, Scene

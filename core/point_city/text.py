@@ -26,20 +26,12 @@ from collections.abc import Sequence
 from core.engine import BadCommandSyntax
 from core.markup import escape
 from core.point_city import events as ev
-from core.point_city.cards import CARDS, TYPES, WILD, Card
+from core.point_city.cards import CARDS, TYPES, Card
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
+from core.point_city.names import cell_name, cost_text, resource_text, symbol_text
 from core.point_city.scoring import opponent_score, seat_score
 from core.point_city.state import State, deck_size, permanents
 from core.point_city.tokens import TOKENS
-
-COLOUR = {"community": "cyan", "economy": "yellow", "energy": "red", "ecology": "green",
-          "industry": "bright_black", WILD: "magenta"}
-ABBR = {"community": "Com", "economy": "Eco", "energy": "Ene", "ecology": "Ecl",
-        "industry": "Ind", WILD: "Ing"}
-
-
-def cell_name(cell: int) -> str:
-    return "ABCD"[cell % 4] + str(cell // 4 + 1)
 
 
 def parse_cell(word: str) -> int:
@@ -49,23 +41,10 @@ def parse_cell(word: str) -> int:
     return (int(w[1]) - 1) * 4 + "ABCD".index(w[0])
 
 
-def _res(kind: str, n: int = 1, markup: bool = True) -> str:
-    label = ABBR[kind] + (f"×{n}" if n > 1 else "")
-    return f"[{COLOUR[kind]}]{label}[/]" if markup else label
-
-
-def resource_text(card: Card, markup: bool = False) -> str:
-    return _res(card.resource, card.symbols, markup)
-
-
-def cost_text(card: Card, markup: bool = False) -> str:
-    return " ".join(_res(t, n, markup) for t, n in card.cost)
-
-
 def building_text(card: Card, markup: bool = False) -> str:
     if card.kind not in ("producer", "points", "civic"):  # a card known by its face only (PL-16)
         return "building side unknown"
-    what = {"producer": f"makes {_res(card.produces, 1, markup)}" if card.produces else "",
+    what = {"producer": f"makes {symbol_text(card.produces, 1, markup)}" if card.produces else "",
             "points": "points", "civic": "civic"}[card.kind]
     return f"{what} {card.vp}VP [{cost_text(card, markup)}]"
 
@@ -140,29 +119,6 @@ def describe(e: object, players: Sequence[str]) -> str:
     return repr(e)
 
 
-RULE_OF: dict[type, str] = {
-    ev.Created: "PC-2", ev.TokensLaidOut: "PC-2", ev.CardsRemoved: "PC-2] [PL-1",
-    ev.StartCardsDealt: "PC-2", ev.CardRevealed: "PL-1", ev.MarketDealt: "PC-2",
-    ev.TurnStarted: "PC-3", ev.Flipped: "PC-3", ev.CardsTaken: "PC-3", ev.DeckTaken: "PC-3",
-    ev.SecondTaken: "PC-3", ev.Refilled: "PC-4", ev.OpponentTook: "PC-7", ev.Scored: "PC-6",
-}
-
-
-def explain(before: State, e: object, players: Sequence[str]) -> str:
-    line = describe(e, players)
-    if isinstance(e, ev.Refilled):
-        why = ("the gap of a resource card gets the building side" if e.building
-               else "the gap of a building gets the resource side")
-        return f"{line} [PC-4] gaps in reading order; {why}"
-    if isinstance(e, ev.GameEnded):
-        rule = "PC-4" if e.reason == "refill" else "PL-7"
-        return f"{line} [{rule}] deck {deck_size(before)} card(s)"
-    if isinstance(e, ev.CardsTaken) and any(p.token for p in e.pays):
-        return f"{line} [PC-3] [PC-5] a civic building takes a token at once"
-    known = RULE_OF.get(type(e))
-    return f"{line} [{known}]" if known else line
-
-
 # -- rendering ----------------------------------------------------------------
 def _cell(s: State, i: int) -> str:
     x = s.market[i]
@@ -178,7 +134,7 @@ def _tableau(name: str, who: object, score: int) -> list[str]:
     assert isinstance(who, Seat)
     perms = permanents(who.buildings)
     lines = [f"[bold]{name}[/] — {score} point{'' if score == 1 else 's'}"]
-    lines.append("  permanent: " + (" ".join(_res(t, n) for t, n in zip(TYPES, perms) if n) or "none"))
+    lines.append("  permanent: " + (" ".join(symbol_text(t, n) for t, n in zip(TYPES, perms) if n) or "none"))
     lines.append("  buildings: " + (", ".join(card_text(b, True, True) for b in who.buildings) or "none"))
     lines.append("  resource cards: " + (" ".join(f"{card_id(c)} {resource_text(CARDS[c], True)}"
                                                   for c in who.resources) or "none"))
@@ -202,15 +158,6 @@ def render(s: State, seat: int | None) -> str:
     if s.solo_level:
         out += _tableau(f"solo opponent (level {s.solo_level})", s.opponent, opponent_score(s))
     return "\n".join(out)
-
-
-LEGEND = (
-    "market cells A1–D4 (column letter, row number); a resource side shows #id and its symbols (Eco×2), "
-    "a building side #id, →what it produces or its VP, then its cost (2Eco Ene: two Economy and one Energy) · "
-    "a player's row B: buildings, row R: resource cards · "
-    "t4 civic token 4 · pay B1=12,15,p40,t7: building B1 paid with resource cards 12 and 15, "
-    "building 40's permanent resource and token 7 [PC-3]"
-)
 
 
 # -- commands -----------------------------------------------------------------

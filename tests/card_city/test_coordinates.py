@@ -38,9 +38,9 @@ def test_commands_are_written_in_the_frame_and_the_old_form_still_reads() -> Non
     assert format_command(Develop("R", 1, 1)) == "develop R F6"
     assert format_command(Buy(0, -1)) == "buy D5"
     for text in ("build I C4", "build I c4", "build I -1,-2"):
-        assert parse_command(text) == Build("I", -1, -2)
+        assert parse_command(None, 0, text) == Build("I", -1, -2)
     with pytest.raises(BadCommandSyntax, match=r"City Hall is E5.*\[CL-10\]"):
-        parse_command("build R J4")
+        parse_command(None, 0, "build R J4")
 
 
 def test_recorded_score_lines_are_read_out_in_the_frame() -> None:

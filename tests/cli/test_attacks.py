@@ -16,7 +16,7 @@ from core.engine import CHANCE, checked_decide
 from events.codec import to_item
 from events.envelope import chain_hash, genesis_hash, line_nonce, payload_digest
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay import logfile
 from replay.sources import export, read_path
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from cli.engine import MAX_LINE, PROTOCOL, Session, serve
 from core import registry
 from events.service import GameService
-from events.store import open_store
+from events.backends import open_store
 from tests.cli.clirun import dump, ok
 
 ROOT = Path(__file__).resolve().parents[2]

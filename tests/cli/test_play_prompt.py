@@ -104,7 +104,7 @@ def _point_city_with_payments(db: Path) -> tuple[str, list[str], str, list[str]]
 def _parsed(db: Path, gid: str, text: str) -> str:
     """``text`` as p1's command now, as the game reads it."""
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     store = SqliteStore(db)
     try:
@@ -117,7 +117,7 @@ def _parsed(db: Path, gid: str, text: str) -> str:
 
 def _last_command(db: Path, gid: str, before: int) -> str:
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     store = SqliteStore(db)
     try:

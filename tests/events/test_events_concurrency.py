@@ -12,7 +12,8 @@ import msgspec
 from events.envelope import GameDefinition, verify_chain
 import pytest
 
-from events.store import Conflict, GameRecord, open_store
+from events.store import Conflict, GameRecord
+from events.backends import open_store
 
 DEF = GameDefinition("demo", "1", {}, ("ann", "bob"), "00")
 PER_WORKER = 60

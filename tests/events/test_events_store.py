@@ -27,21 +27,10 @@ from events.envelope import (
     payload_digest,
     verify_chain,
 )
-from events.store import (
-    SCHEMA_VERSION,
-    Conflict,
-    EventStore,
-    GameExists,
-    GameFilter,
-    GameNotFound,
-    GameRecord,
-    Note,
-    SqliteStore,
-    StoreBusy,
-    StoreError,
-    default_db_path,
-    open_store,
-)
+from events.store import Conflict, EventStore, GameExists, GameFilter, GameNotFound, GameRecord, Note, StoreBusy, StoreError
+from events.backends import open_store
+from events.sqlite_store import SCHEMA_VERSION, SqliteStore
+from events.targets import default_db_path
 
 
 # -- backends ----------------------------------------------------------------

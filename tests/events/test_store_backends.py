@@ -20,13 +20,8 @@ from core import registry
 from events.copy import CopyError, copy_games
 from events.service import CACHE_GAMES, GameService
 from events.sqlite_store import SqliteStore
-from events.store import (
-    EventStore,
-    NotCitylog,
-    StoreError,
-    StoreUnavailable,
-    open_store,
-)
+from events.store import EventStore, NotCitylog, StoreError, StoreUnavailable
+from events.backends import open_store
 
 GAMES = sorted(registry.names()) if hasattr(registry, "names") else ["card-city", "5x5-city", "point-city"]
 

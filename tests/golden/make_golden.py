@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay import logfile
 from replay.sources import export
 

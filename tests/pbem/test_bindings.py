@@ -26,7 +26,7 @@ from events.envelope import genesis_hash
 from events.service import GameService, chance_source
 from events.signing import load_private_pem, new_private_key, public_hex, sign
 from events.statements import seat_secret, signed_join, signed_move
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.sources import export
 from replay.verify import verify
 

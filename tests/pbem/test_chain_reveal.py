@@ -23,7 +23,7 @@ from events.envelope import chain, line_nonce, payload_digest
 from events.service import GameService, chance_source
 from events.signing import new_private_key, public_hex
 from events.statements import seat_secret, signed_join, signed_move
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay import logfile
 from replay.logfile import LogFile
 from replay.sources import export

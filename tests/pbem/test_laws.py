@@ -22,7 +22,7 @@ from core.rng import Rng
 from events.service import GameService
 from events.signing import new_private_key, public_hex, sign
 from events.statements import MoveFile, seat_secret, signed_join, signed_move
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.logfile import LogFile
 from replay.sources import export
 from replay.verify import verify

@@ -60,7 +60,7 @@ def _seeded_position(db: Path) -> tuple[str, Any, Any]:
     she has a take pc-2 did not list: (game id, true state, that take)."""
     from core.point_city.bots import greedy_bot
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     svc = GameService(SqliteStore(db))
     gid = svc.create("point-city", ["alice", "bob"], seed=SEED, bots={1: "greedy"})
@@ -105,7 +105,7 @@ def test_a_take_paid_with_an_ingenuity_pick_is_listed_everywhere_decide_accepts_
     assert text in numbers
     ok(db, "play", gid, "--as", "alice", input=f"{numbers[text]}\nq\n")
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     after_play = GameService(SqliteStore(db)).load(gid)
     taken = [e for e in after_play.events if type(e).__name__ == "CardsTaken" and e.seat == 0]
@@ -222,7 +222,7 @@ def test_a_card_and_its_face_give_and_show_the_same_symbols() -> None:
     PL-5), pays the same in the planner and prints the same (``Ing``, never ``Ing×2``)."""
     from core.point_city.cards import CARDS, WILD, face_of, resource_symbols
     from core.point_city.payment import supply
-    from core.point_city.text import resource_text
+    from core.point_city.names import resource_text
 
     for c in sorted(k for k in CARDS if k > 0):
         card, face = CARDS[c], CARDS[face_of(c)]

@@ -27,7 +27,7 @@ from tests.helpers.cdp_browser import Browser, find_chromium
 
 from core.engine import CHANCE
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.html import DECISION, export_html, unpack
 from replay.sources import export
 

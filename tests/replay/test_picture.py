@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core import registry
 from core.scene import Cell, Panel, Scene, scene_at, scene_of
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.logfile import read
 from replay.picture import picture
 from replay.sources import export, fold_log

@@ -17,7 +17,8 @@ from core import registry
 from core.engine import CHANCE
 from core.rng import Rng
 from events.service import GameService
-from events.store import Note, SqliteStore
+from events.store import Note
+from events.sqlite_store import SqliteStore
 from events.envelope import chain
 from replay import record
 from replay.logfile import from_records

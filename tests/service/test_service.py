@@ -9,7 +9,8 @@ import pytest
 
 from core import registry
 from events.service import GameService, ServiceError, StaleMove
-from events.store import Conflict, SqliteStore
+from events.store import Conflict
+from events.sqlite_store import SqliteStore
 
 GAMES = registry.available()
 

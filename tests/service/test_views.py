@@ -11,7 +11,7 @@ import msgspec
 from core.card_city import events as ev
 from events.envelope import line_nonce, payload_digest
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from replay.logfile import first_bad_line
 from replay.sources import export
 

@@ -11,7 +11,7 @@ import pytest
 
 from core import registry
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 
 HAS_5X5 = "5x5-city" in registry.available()
 

@@ -12,7 +12,7 @@ from cli.tui.backend import Backend
 from cli.tui.model import GameModel
 from cli.tui.replay import GameScreen
 from events.service import GameService
-from events.store import open_store
+from events.backends import open_store
 from tests.tui.helpers import settle
 
 SIZE = (120, 40)

@@ -277,7 +277,7 @@ async def test_h_shows_a_hint_from_the_players_view(db: str) -> None:
     from replay.hint import describe, hint
     from replay.sources import open_log
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     app = CitylogApp(db, "cc-play")
     app.backend.hint = lambda game_id, player: _hint_lines(db, game_id, player)  # a small budget
@@ -303,7 +303,7 @@ def _hint_lines(db: str, game_id: str, player: str) -> list[str]:
 
 async def test_notes_show_in_the_timeline_and_status(db: str) -> None:
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     store = SqliteStore(db)
     GameService(store).note("cc-demo", 3, "look [bold]here[/]\nnow")
@@ -427,7 +427,7 @@ def test_status_says_what_is_happening_never_game_over_mid_game(db: str, gid: st
 async def test_t_shows_the_fork_tree_and_opens_a_fork(db: str) -> None:
     from cli.tui.modals import TreeModal
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     store = SqliteStore(db)
     svc = GameService(store)

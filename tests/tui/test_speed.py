@@ -19,7 +19,7 @@ from cli.tui.app import CitylogApp
 from cli.tui.model import GameModel
 from cli.tui.replay import GameScreen
 from events.service import GameService
-from events.store import SqliteStore
+from events.sqlite_store import SqliteStore
 from tests.tui.helpers import settle
 
 SIZE = (120, 40)

@@ -25,7 +25,7 @@ def redeal(mail: Mail, at: int) -> Received:
     re-creates it under the same id with a seed of its choosing (after seeing
     what it deals), and appends the players' original join files."""
     from events.service import GameService
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     mail.invite()
     originals = [mail.join_file(p).read_bytes() for p in mail.players]
@@ -45,7 +45,7 @@ def redeal(mail: Mail, at: int) -> Received:
 
 
 def _record(mail: Mail) -> Any:
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     with contextlib.closing(SqliteStore(mail.host.db)) as store:
         return store.get_game(mail.gid)

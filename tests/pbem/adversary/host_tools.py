@@ -82,7 +82,7 @@ def force_move(mail: Mail, player: str, commands: list[str], stored: bytes) -> l
     The seqs the commands opened."""
     from events.service import GameService
     from events.statements import MoveFile
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):
@@ -115,7 +115,7 @@ def force_join(mail: Mail, original: bytes) -> None:
     definition, and keeps the original (signed) bytes on the line."""
     from events.service import GameService
     from events.statements import JoinFile
-    from events.store import SqliteStore
+    from events.sqlite_store import SqliteStore
 
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):

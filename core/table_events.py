@@ -1,0 +1,45 @@
+"""The events any game's log may hold beside the game's own, handled once for all games.
+
+A play-by-email seat's :class:`~core.seats.Joined` and a fork's
+:class:`~core.chance.Reseeded` are the table's events, not a game's: they
+change no game state, and they read the same in every game.  Each game's
+``apply`` and ``describe`` (its ``game.py``) hand them here first, so the rule
+"pass them through, read them alike" is written in this one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeGuard
+
+from core.chance import Reseeded, describe_reseeded
+from core.seats import Joined, describe_joined
+
+TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded)
+"""The event types every game's log may hold (its ``event_type`` unions them in)."""
+
+
+def passes_through(state: Any, event: Any) -> TypeGuard[Any]:
+    """True when ``event`` is a table event after the creation: the state stays as it is.
+
+    >>> passes_through(object(), Reseeded("ab"))
+    True
+    >>> passes_through(None, Reseeded("ab"))  # no game yet: the game's fold refuses it
+    False
+    """
+    return state is not None and type(event) in TABLE_EVENTS
+
+
+def describe_table_event(event: Any, players: Sequence[str]) -> str | None:
+    """How a table event reads (the same in every game); None for a game's own event.
+
+    >>> describe_table_event(Joined(0, "ab" * 32, "00"), ["ann"])
+    'ann joins (key abababababab…)'
+    >>> describe_table_event(object(), ["ann"]) is None
+    True
+    """
+    if type(event) is Joined:
+        return describe_joined(event, players)
+    if type(event) is Reseeded:
+        return describe_reseeded(event)
+    return None

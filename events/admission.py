@@ -1,0 +1,171 @@
+"""Play-by-email admission: whether a signed join or move file may be written.
+
+A join must answer the game's exact genesis, be signed by the key it carries
+and prove it holds the seat's invitation; a move must be signed by its seat's
+joined key, be used once, and land on its position (the same one, or an older
+one after which the seat's decision did not change).  Nothing here writes:
+:class:`~events.writer.Writer` writes what this admits, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from core.seats import joins
+from events import statements
+from events.refusals import Refused, ServiceError, StaleMove
+from events.repository import Loaded, Repository
+from events.signing import SIG_HEX, hex_bytes, same_hex
+from events.statements import JoinFile, MoveFile
+
+
+class _Signature(msgspec.Struct):
+    signature: str = ""
+
+
+_peek_signature = msgspec.json.Decoder(_Signature)
+
+
+class Admission:
+    """The checks of signed files against one repository's games."""
+
+    def __init__(self, repository: Repository) -> None:
+        self.repository = repository
+        self.store = repository.store
+
+    def waiting_to_join(self, loaded: Loaded) -> list[str]:
+        """Players of a play-by-email game who have not joined yet."""
+        if not loaded.record.pbem:
+            return []
+        joined = joins(loaded.events)
+        return [p for i, p in enumerate(loaded.players) if i not in joined]
+
+    @staticmethod
+    def _named_seat(loaded: Loaded, player: str) -> int:
+        """A signed file names its seat by the player's name exactly as the
+        definition spells it (never a number: one spelling per statement)."""
+        if player not in loaded.players:
+            raise Refused(
+                f"no player {player!r} in game {loaded.record.id} (players: {', '.join(loaded.players)}); "
+                "a signed file names its player exactly"
+            )
+        return loaded.players.index(player)
+
+    @staticmethod
+    def _well_formed(st: statements.Statement) -> None:
+        bad = statements.problem(st)
+        if bad is not None:
+            raise Refused(f"not a well-formed {type(st).__name__} ({bad})")
+
+    def admit_join(self, jf: JoinFile) -> tuple[Loaded, int]:
+        """The game and seat of a join that may be recorded; Refused otherwise.
+
+        Refused unless the join answers this game's exact genesis, is signed by
+        the key it carries, and proves it holds the seat's invitation (its
+        one-time secret, bound to the player's key when the host knew it,
+        ``invite --player-key``): a player cannot take another's seat with a
+        second key of his.  Call it inside the write's transaction."""
+        self._well_formed(jf)
+        loaded = self.repository.load(jf.game_id)
+        rec = loaded.record
+        if not rec.pbem:
+            raise Refused(f"game {rec.id} is not a play-by-email game (created without --pbem)")
+        if not same_hex(jf.genesis, rec.genesis, statements.HASH_HEX):
+            raise Refused("the join was made for another game definition (genesis differs)")
+        seat = self._named_seat(loaded, jf.player)
+        if not jf.signed():
+            raise Refused(f"the join of {jf.player} is not signed by the key it carries")
+        if seat in joins(loaded.events):
+            raise Refused(f"{jf.player} has already joined game {rec.id}")
+        if rec.seed is None or not statements.proves_seat(jf, rec.seed, rec.salt, rec.genesis, seat):
+            raise Refused(
+                f"the join does not prove it holds {jf.player}'s invitation (its seat secret): "
+                "only the invited player can take a seat"
+            )
+        key = bytes.fromhex(jf.public_key)
+        if key in {bytes.fromhex(j.public_key) for j in joins(loaded.events).values()}:
+            raise Refused("another seat already joined with this key")
+        return loaded, seat
+
+    def admit_move(self, mv: MoveFile) -> tuple[Loaded, int]:
+        """The game and seat of a move file that may be applied: its signature
+        (play-by-email games), its position (stale unless the seat's decision
+        commutes with what happened since).  A move file is used at most once:
+        one whose signature (as bytes) or signed statement is already in the
+        game is a replay.  Call it inside the write's transaction."""
+        self._well_formed(mv)
+        loaded = self.repository.load(mv.game_id)
+        rec = loaded.record
+        seat = self._named_seat(loaded, mv.player) if rec.pbem else loaded.seat(mv.player)
+        if rec.pbem:
+            joined = joins(loaded.events)
+            if seat not in joined:
+                raise Refused(f"{mv.player} has not joined game {rec.id}; no key to check the move against")
+            if not mv.signature:
+                raise Refused(f"the move is not signed; {mv.player}'s moves must be signed with their key")
+            if not mv.signs_with(joined[seat].public_key):
+                raise Refused(
+                    f"the move's signature does not verify against {mv.player}'s key "
+                    "(forged, altered, or signed with another key)"
+                )
+            if self._already_used(rec.id, mv):
+                raise Refused("this move file was already applied (a replay)")
+        if not mv.all_commands:
+            raise ServiceError("the move file holds no command")
+        self.check_position(loaded, seat, mv.seq, mv.hash)
+        return loaded, seat
+
+    def _already_used(self, game_id: str, mv: MoveFile) -> bool:
+        """``mv``'s signature (decoded bytes) is already in the game: a replay.
+        (The store keeps every statement in its one encoding.)"""
+        sig = hex_bytes(mv.signature, SIG_HEX)
+        for stored in self.store.signed(game_id).values():
+            try:
+                old = _peek_signature.decode(stored).signature
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                continue
+            if hex_bytes(old, SIG_HEX) == sig:
+                return True
+        return False
+
+    def check_position(self, loaded: Loaded, seat: int, seq: int, head: str) -> None:
+        """A move made at (seq, head) may land now: the same position, or an older one
+        of this chain after which ``seat``'s decision did not change (the moves
+        commute).  Hashes are compared as bytes."""
+        if not 0 <= seq <= loaded.version:
+            raise StaleMove(f"stale move: made at seq {seq}, but the game is at seq {loaded.version}")
+        then_hash = loaded.records[seq - 1].hash if seq else loaded.record.genesis
+        if not same_hex(then_hash, head, statements.HASH_HEX):
+            raise StaleMove(f"stale move: seq {seq}'s hash does not match the one the move was made against")
+        if seq == loaded.version:
+            return
+        game = loaded.game
+        then = game.fold(loaded.events[:seq])
+        key = game.decision_key(then, seat)
+        name = loaded.players[seat]
+        if key is None:
+            raise StaleMove(
+                f"stale move: it was made at seq {seq}, the game is at seq {loaded.version}; "
+                "fetch the game again and remake the move"
+            )
+        now = game.decision_key(loaded.state, seat)
+        if key != now:
+            if seat not in game.to_act(loaded.state):
+                what = f"it is no longer {name}'s turn"
+            elif now is None:
+                what = "the step it answered is over"
+            else:
+                what = f"{name}'s own position (hand, board, round or phase) changed"
+            raise StaleMove(
+                f"stale move: made at seq {seq}, the game is at seq {loaded.version} and {what}; "
+                "fetch the game again and remake the move"
+            )
+
+    def holds(self, loaded: Loaded, seat: int) -> list[int]:
+        """Seats acting at once with ``seat`` (a simultaneous step): an inbox applies
+        their files together, in seat order, so the log does not depend on which
+        arrived first."""
+        actors = loaded.game.to_act(loaded.state)
+        if seat not in actors or len(actors) < 2 or loaded.game.decision_key(loaded.state, seat) is None:
+            return []
+        return [a for a in actors if a != seat]
