@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -177,6 +178,72 @@ def check_players(spec: GameSpec, players: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
+class SearchModel(Generic[S, C]):
+    """The search's model of a game (``core.mcts``, the ``mcts`` bots, hints): its
+    budget, how it plays out, where it stops to estimate and what it expands.
+
+    Apart from the rules, as OpenSpiel's ``Evaluator`` is apart from its games:
+    each game declares its model in its ``search`` module (``Game.search_model``)
+    and the search reads it through ``game.search``.  Every hook is a pure
+    function of its arguments, seeded by the ``rng`` it is given alone, so a
+    search is as deterministic as the rules.  The defaults: 1000 playouts, the
+    tree search, uniform random playouts, no estimate, every legal command.
+    """
+
+    playouts: ClassVar[int] = 1000
+    """The playouts a move of plain ``mcts`` (and a hint) searches: each game's
+    figure keeps a move under 1 s of CPU on average on the bench machine
+    (``bench/bench_bots.py``); ``mcts:N`` asks for N."""
+    flat: ClassVar[bool] = False
+    """Search every root option in the same sampled worlds (common random
+    numbers) with :meth:`playout_command`, instead of growing a tree: for games
+    whose informative playouts are costly and few (5x5 City: greedy rollouts).
+    False: the tree search."""
+
+    def __init__(self, game: Game[Any, Any, C]) -> None:
+        self.game = game
+        """The rules this model searches (a game's older rules get their own model)."""
+
+    def random_command(self, state: S, seat: int, rng: Rng) -> C:
+        """A random command for ``seat`` (a legal one): what random playouts play.
+        The default is uniform over :meth:`Game.legal`; a game whose legal moves are
+        costly to list may sample another way (Point City: a move uniformly, then
+        one of its payments), as long as it is seeded by ``rng`` alone."""
+        options = list(self.game.legal(state, seat))
+        return options[rng.below(len(options))]
+
+    def playout_command(self, state: S, seat: int, searcher: int, rng: Rng) -> C:
+        """The command ``seat`` plays in a playout of ``searcher``'s flat search
+        (:attr:`flat`): a model of how the game goes on, seeded by ``rng`` alone.
+        The default: :meth:`random_command`."""
+        return self.random_command(state, seat, rng)
+
+    def estimate(self, state: S) -> tuple[float, ...] | None:
+        """Each seat's expected final score from an unfinished position, or None.
+
+        The search stops a simulation where this gives an answer instead of
+        playing the game out at random; a game whose random playouts say little
+        (a board where placement is everything) gives its heuristic here.  The
+        default, None: play it out.
+        """
+        return None
+
+    def leaf_estimate(self, state: S, rng: Rng) -> tuple[float, ...] | None:
+        """The estimate the search reads at a new leaf, given the search's ``rng``
+        (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
+        return self.estimate(state)
+
+    def candidates(self, state: S, seat: int) -> list[C] | None:
+        """The commands worth searching for ``seat`` (a non-empty subset of
+        :meth:`Game.legal`, best first), or None (the default): all of them.
+
+        The search expands only these, so a game with wide decisions (5x5 City's
+        placements and park swaps) can prune them to its heuristic's best few and
+        search deeper; a pure function of ``state``.
+        """
+        return None
+
+
 class Game(ABC, Generic[S, E, C]):
     """A game's rules.  Subclasses are stateless singletons."""
 
@@ -186,15 +253,14 @@ class Game(ABC, Generic[S, E, C]):
     command_type: ClassVar[Any]
     """The tagged union of the game's commands, chance outcomes included."""
     bots: ClassVar[Mapping[str, Bot]]
-    search_playouts: ClassVar[int] = 1000
-    """The playouts a move of plain ``mcts`` (and a hint) searches: each game's
-    figure keeps a move under 1 s of CPU on average on the bench machine
-    (``bench/bench_bots.py``); ``mcts:N`` asks for N."""
-    flat_search: ClassVar[bool] = False
-    """Search (``core.mcts``) plays every root option out in the same sampled
-    worlds (common random numbers) with :meth:`playout_command`, instead of
-    growing a tree: for games whose informative playouts are costly and few
-    (5x5 City: greedy rollouts).  False: the tree search."""
+    search_model: ClassVar[type[SearchModel[Any, Any]]] = SearchModel
+    """The search's model of this game (:class:`SearchModel`, declared in the
+    game's ``search`` module); :attr:`search` is it, bound to this game."""
+
+    @cached_property
+    def search(self) -> SearchModel[S, C]:
+        """The search's model of this game, bound to it (:class:`SearchModel`)."""
+        return self.search_model(self)
 
     # -- lifecycle -----------------------------------------------------------
     @abstractmethod
@@ -232,21 +298,6 @@ class Game(ABC, Generic[S, E, C]):
         for e in events:
             state = self.apply(state, e)
         return events, state
-
-    def random_command(self, state: S, seat: int, rng: Rng) -> C:
-        """A random command for ``seat`` (a legal one): what a search's random
-        playouts play.  The default is uniform over :meth:`legal`; a game whose
-        legal moves are costly to list may sample another way (Point City: a
-        move uniformly, then one of its payments), as long as it is seeded by
-        ``rng`` alone."""
-        options = list(self.legal(state, seat))
-        return options[rng.below(len(options))]
-
-    def playout_command(self, state: S, seat: int, searcher: int, rng: Rng) -> C:
-        """The command ``seat`` plays in a playout of ``searcher``'s flat search
-        (:attr:`flat_search`): a model of how the game goes on, seeded by ``rng``
-        alone.  The default: :meth:`random_command`."""
-        return self.random_command(state, seat, rng)
 
     @abstractmethod
     def chance(self, state: S, rng: Rng) -> C:
@@ -297,31 +348,6 @@ class Game(ABC, Generic[S, E, C]):
         game without hidden information.
         """
         return view
-
-    def estimate(self, state: S) -> tuple[float, ...] | None:
-        """Each seat's expected final score from an unfinished position, or None.
-
-        Search (``core.mcts``) stops a simulation where this gives an answer
-        instead of playing the game out at random; a game whose random
-        playouts say little (a board where placement is everything) gives its
-        heuristic here.  The default, None: play it out.
-        """
-        return None
-
-    def leaf_estimate(self, state: S, rng: Rng) -> tuple[float, ...] | None:
-        """The estimate a search reads at a new leaf, given the search's ``rng``
-        (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
-        return self.estimate(state)
-
-    def candidates(self, state: S, seat: int) -> list[C] | None:
-        """The commands worth searching for ``seat`` (a non-empty subset of
-        :meth:`legal`, best first), or None (the default): all of them.
-
-        Search (``core.mcts``) expands only these, so a game with wide decisions
-        (5x5 City's placements and park swaps) can prune them to its heuristic's
-        best few and search deeper; a pure function of ``state``.
-        """
-        return None
 
     # -- results and presentation -------------------------------------------
     @abstractmethod

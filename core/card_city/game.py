@@ -28,6 +28,7 @@ from core.card_city.commands import (
 from core.card_city.fold import apply
 from core.card_city.squares import relabel
 from core.card_city.scoring import final_score
+from core.card_city.search import CardCitySearch
 from core.card_city.state import State, expand
 from core.engine import (
     CHANCE,
@@ -60,11 +61,11 @@ SPEC = GameSpec(
 
 
 class CardCity(Game[State, ev.Event, Command]):
-    search_playouts = 60  # 0.18 s of CPU a move on average (bench/RESULTS.md)
     spec = SPEC
     event_type = ev.Event | Joined | Reseeded
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
+    search_model = CardCitySearch
 
     def create(
         self, players: Sequence[str], options: Mapping[str, str], table: bool = False
@@ -100,9 +101,6 @@ class CardCity(Game[State, ev.Event, Command]):
 
     def step(self, state: State, seat: int, command: Command) -> tuple[tuple[ev.Event, ...], State]:
         return rules.step(state, seat, command)
-
-    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
-        return rules.random_command(state, seat, rng)
 
     def chance(self, state: State, rng: Rng) -> Command:
         """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""

@@ -10,15 +10,16 @@ from typing import Any, ClassVar
 import msgspec
 
 from core.engine import (
-    Breakdown, Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
+    Breakdown, Game, GameSpec, OptionSpec, Result, SearchModel, check_players, normalize_options, random_bot,
 )
-from core.point_city import bots, rules, scoring, text, view
-from core.point_city.bots import greedy_bot, seat_value
+from core.point_city import rules, scoring, text, view
+from core.point_city.bots import greedy_bot
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
 from core.point_city.fold import fold_event
 from core.point_city.older import pc2_has_take
-from core.point_city.state import State, deck_size
+from core.point_city.search import PointCitySearch
+from core.point_city.state import State
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded, describe_reseeded
@@ -26,7 +27,6 @@ from core.seats import Joined, describe_joined
 
 
 class PointCity(Game[State, Any, Any]):
-    search_playouts: ClassVar[int] = 200  # 0.37-0.47 s of CPU a move (bench/RESULTS.md)
     spec: ClassVar[GameSpec] = GameSpec(
         name="point-city",
         title="Point City",
@@ -43,6 +43,7 @@ class PointCity(Game[State, Any, Any]):
     event_type: ClassVar[Any] = Event | Joined | Reseeded
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
+    search_model: ClassVar[type[SearchModel[Any, Any]]] = PointCitySearch
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
         names = check_players(self.spec, players)
@@ -74,9 +75,6 @@ class PointCity(Game[State, Any, Any]):
     def chance(self, state: State, rng: Rng) -> Command:
         return rules.chance(state, rng)
 
-    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
-        return rules.random_command(state, seat, rng)
-
     def command_of(self, event: Any) -> tuple[int, Command] | None:
         return rules.command_of(event)
 
@@ -101,21 +99,6 @@ class PointCity(Game[State, Any, Any]):
             for i, who in enumerate(state.seats)
             for lines in (scoring.seat_lines(who),)
         )
-
-    def estimate(self, state: State) -> tuple[float, ...] | None:
-        """Each seat's score now plus what its producers and resources promise (the
-        greedy bot's measure); None in the solo game, which is played out."""
-        if state.solo_level:
-            return None
-        deck = deck_size(state)
-        return tuple(seat_value(x, deck) for x in state.seats)
-
-    def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
-        """The measure after two plies of flip-less greedy play (the other seat's
-        reply and the searcher's answer); None in the solo game."""
-        if state.solo_level:
-            return None
-        return bots.leaf_estimate(self, state, rng)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         from core.point_city.determinize import determinize  # search only: not at start-up
