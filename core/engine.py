@@ -105,12 +105,26 @@ class OptionSpec(msgspec.Struct, frozen=True):
 
 
 class GameSpec(msgspec.Struct, frozen=True):
+    """What a game declares about itself, read by the CLI and the tools (as
+    OpenSpiel's ``GameType``): nothing outside the game's package branches on
+    its name (issue 27; tests/cli/test_fake_game.py)."""
+
     name: str
     title: str
     min_players: int
     max_players: int
     rules_version: str
     options: tuple[OptionSpec, ...] = ()
+    tiebreak_rule: str = ""
+    """The rule ids that break a tie on points (``CC-11``), cited by the verdict."""
+    tiebreaks: tuple[str, ...] = ()
+    """What each key of :attr:`Breakdown.tiebreak` counts, in order (``coins left
+    after the exchange``): the verdict names the one that broke a tie."""
+    solo_title: str = ""
+    """How a solo seat's :attr:`Breakdown.title` is read out, ``{title}`` standing
+    for it (``solo level {title} [CC-9]``); empty: the title is not read out."""
+    opponent_rule: str = ""
+    """The rule a solo game against :meth:`Game.solo_opponent` is decided by (``PL-10``)."""
 
 
 class ScoreLine(msgspec.Struct, frozen=True):
@@ -352,6 +366,12 @@ class Game(ABC, Generic[S, E, C]):
     # -- results and presentation -------------------------------------------
     @abstractmethod
     def result(self, state: S) -> Result | None: ...
+
+    def solo_opponent(self, state: S) -> Breakdown | None:
+        """The score of the opponent the rules play in a solo game (Point City's
+        [PC-7]), as a breakdown of seat -1 whose title names it; None (the
+        default): no such opponent.  The results read it beside the seats'."""
+        return None
 
     def score_now(self, state: S) -> tuple[Breakdown, ...]:
         """Each seat's score if the game ended now, line by line (the play prompt's

@@ -57,6 +57,9 @@ SPEC = GameSpec(
         OptionSpec("decentralization", "no", ("no", "yes"), "Variant 1: Decentralization [CC-13]"),
         OptionSpec("parking-meters", "no", ("no", "yes"), "Variant 2: Parking Meters [CC-14]"),
     ),
+    tiebreak_rule="CC-11",
+    tiebreaks=("coins left after the exchange",),
+    solo_title="solo level {title} [CC-9]",
 )
 
 

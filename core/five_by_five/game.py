@@ -47,6 +47,11 @@ SPEC = GameSpec(
         OptionSpec("advanced", "no", ("no", "yes"), "advanced rules: one Planning card"),
         OptionSpec("sides", "A", (), "Building card sides: A, B, random, or 10 letters A/B (Factories…Park)"),
     ),
+    tiebreak_rule="FC-9, FL-9",
+    tiebreaks=tuple(f"{name} points" for name in (  # FC-9: the categories in tie-break order
+        "Factories", "Houses", "Shops", "Offices", "Stations", "Warehouses", "Public Offices", "Schools",
+        "Fountains", "Parks")),
+    solo_title="solo title “{title}”",
 )
 
 

@@ -39,6 +39,9 @@ class PointCity(Game[State, Any, Any]):
             OptionSpec("solo-level", "1", ("1", "2", "3"),
                        "solo opponent level [PC-7] (used with 1 player)"),
         ),
+        tiebreak_rule="PC-6",
+        tiebreaks=("unspent resource cards",),
+        opponent_rule="PL-10",
     )
     event_type: ClassVar[Any] = Event | Joined | Reseeded
     command_type: ClassVar[Any] = Command
@@ -88,6 +91,15 @@ class PointCity(Game[State, Any, Any]):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+    def solo_opponent(self, state: State) -> Breakdown | None:
+        """The solo opponent's score at the game's level [PC-7], its unspent
+        resource cards the tie-break [PL-10]; None with two or more players."""
+        if not state.solo_level:
+            return None
+        lines = scoring.opponent_lines(state)
+        return Breakdown(-1, lines, sum(x.points for x in lines), (len(state.opponent.resources),),
+                         f"solo opponent (level {state.solo_level})")
 
     def score_now(self, state: State) -> tuple[Breakdown, ...]:
         """Every tableau scored as it stands (PC-6); the final breakdowns once over."""
