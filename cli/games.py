@@ -17,6 +17,7 @@ from cli.output import emit_json, plain, say, say_markup
 from cli.results import result_lines, verdict
 from cli.options import GameOrFile, Json, ViewAs
 from core import registry
+from core.scene import scene_or_text
 from core.scene_text import legend_line
 from core.seats import joins
 from events.service import GameService, ServiceError
@@ -222,7 +223,7 @@ def show(
         emit_json(out)
         return
     say_markup(game.render(shown, v["seat"]))
-    say(legend_line(game.scene(shown, v["seat"])))
+    say(legend_line(scene_or_text(game, shown, v["seat"])))
     if joining:
         say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
     elif result is None:

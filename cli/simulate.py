@@ -264,7 +264,9 @@ def demo(
     svc = service(ctx)
     parse_players(str(players), game)  # "<title> takes 1–4 players", as new and simulate say
     names = ["ada", "ben", "cy", "dee"][:players]
-    gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
+    policies = registry.get(game).bots  # greedy where the game has it, else its first policy
+    policy = "greedy" if "greedy" in policies else next(iter(policies))
+    gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), policy))
     loaded = svc.load(gid)
     g = loaded.game
     if json:
