@@ -39,6 +39,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from core.chance import Reseeded
 from core.rng import Rng
 
 CHANCE = -1
@@ -514,14 +515,47 @@ class Decision(msgspec.Struct, frozen=True):
     command: Any
 
 
+def opens(game: Game[Any, Any, Any], event: Any) -> bool:
+    """Whether a decision's span ends before ``event``: it opens a decision
+    (``command_of`` is not None) or is a fork's reseed (a line of its own, CL-V7)."""
+    return type(event) is Reseeded or game.command_of(event) is not None
+
+
 def decisions(game: Game[Any, Any, Any], events: Sequence[Any]) -> Iterator[Decision]:
     """The decisions of a log, in order, found from the log alone (never
     re-decided): each runs from an event that opens one (``command_of`` is not
-    None) up to the next.  The creation event and anything before the first
-    decision belong to none.  The one loop over ``command_of`` that the CLI's
-    ``undo`` walks (issue 27)."""
-    opened = [(i, game.command_of(e)) for i, e in enumerate(events) if i > 0]
-    starts = [(i, who) for i, who in opened if who is not None]
-    for k, (i, (seat, command)) in enumerate(starts):
+    None) up to the next event that opens one or a fork's reseed (which belongs
+    to no decision).  The creation event and anything before the first decision
+    belong to none.  The one loop over ``command_of`` that the CLI's ``undo``,
+    ``fork`` (:func:`decision_cut`) and the text record walk (issue 27)."""
+    starts: list[tuple[int, tuple[int, Any] | None]] = []
+    for i, e in enumerate(events):
+        if i == 0:
+            continue
+        if type(e) is Reseeded:
+            starts.append((i, None))
+            continue
+        opened = game.command_of(e)
+        if opened is not None:
+            starts.append((i, opened))
+    for k, (i, who) in enumerate(starts):
+        if who is None:
+            continue
         end = starts[k + 1][0] if k + 1 < len(starts) else len(events)
-        yield Decision(i, end, seat, command)
+        yield Decision(i, end, who[0], who[1])
+
+
+def decision_cut(game: Game[Any, Any, Any], events: Sequence[Any], at: int) -> tuple[int, int] | None:
+    """The seqs ``(first, last)`` of the span that keeping ``events[:at]`` alone
+    would cut (a decision, or the events before the first one), or None when
+    ``at`` ends the log or ``events[at]`` starts a span (:func:`opens`)."""
+    if at >= len(events) or opens(game, events[at]):
+        return None
+    last = len(events)
+    for d in decisions(game, events):
+        if d.start < at < d.end:
+            return d.start + 1, d.end
+        if d.start > at:
+            last = d.start
+            break
+    return 1, last

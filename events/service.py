@@ -24,6 +24,7 @@ from core.engine import (
     IllegalCommand,
     RulesError,
     checked_step,
+    decision_cut,
     normalize_options,
     step_as,
 )
@@ -613,13 +614,9 @@ class GameService:
                                "would choose the draws [CL-V7]")
         loaded = self.load(game_id)
         events = loaded.events
-        if at < version and loaded.game.command_of(events[at]) is None and type(events[at]) is not Reseeded:
-            start = at
-            while start > 1 and loaded.game.command_of(events[start - 1]) is None:
-                start -= 1
-            end = at + 1
-            while end < version and loaded.game.command_of(events[end]) is None:
-                end += 1
+        cut = decision_cut(loaded.game, events, at)
+        if cut is not None:
+            start, end = cut
             raise ServiceError(
                 f"seq {at} is inside the decision of seqs {start}..{end}: "
                 f"fork at {start - 1} (before it) or {end} (after it)"
