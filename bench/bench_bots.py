@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core import registry  # noqa: E402
 from core.autoplay import greedy_margins, play_game  # noqa: E402
 
-BUDGETS = {name: registry.get(name).search_playouts for name in ("card-city", "5x5-city", "point-city")}
-"""Playouts a move: each game's default (``Game.search_playouts``, what plain ``mcts``
+BUDGETS = {name: registry.get(name).search.playouts for name in ("card-city", "5x5-city", "point-city")}
+"""Playouts a move: each game's default (``SearchModel.playouts``, what plain ``mcts``
 searches), which keeps MCTS under 1 s of CPU a move on average on the bench machine."""
 RULEBOOK_EXAMPLE = 19
 

@@ -9,7 +9,7 @@ timed three ways, each round; the fastest round of each is reported (as
 the others' load, not the code):
 
 * playout: the random policy as the search plays it (:func:`core.mcts.playout`:
-  to_act, :meth:`Game.random_command` — uniform over the legal commands but
+  to_act, :meth:`SearchModel.random_command` — uniform over the legal commands but
   in Point City, see its rules —, decide and apply, chance drawn) from the
   created state to the end, per event produced; each round plays new
   playouts (a round repeating the last one's would time warm caches);

@@ -16,6 +16,8 @@ from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import emit_json, plain, say, say_markup
 from cli.results import result_lines, verdict
 from cli.options import GameOrFile, Json, ViewAs
+from core import registry
+from core.scene import scene_or_text
 from core.scene_text import legend_line
 from core.seats import joins
 from events.service import GameService, ServiceError
@@ -25,7 +27,7 @@ from replay.sources import fold_log, open_log, view_seat
 
 def new(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city, 5x5-city or point-city")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help=registry.kinds())],
     players: Annotated[str, typer.Option(help="A count (N) or names: alice,bob")],
     seed: Annotated[Optional[str], typer.Option(help="The seed all chance comes from")] = None,
     option: Annotated[list[str], typer.Option("--option", help="A game option, e.g. sides=B (repeatable)")] = [],  # noqa: B006
@@ -68,7 +70,7 @@ def new(
 
 def list_games(
     ctx: typer.Context,
-    game: Annotated[Optional[str], typer.Option("--game", metavar="KIND", help="Only this kind of game: card-city, 5x5-city or point-city")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", metavar="KIND", help="Only this kind of game: " + registry.kinds())] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="Only games this player is in")] = None,
     status: Annotated[Optional[str], typer.Option("--status", help="active or over")] = None,
     limit: Annotated[int, typer.Option("--limit", help="At most this many (a page)")] = 100,
@@ -144,7 +146,7 @@ def list_games(
         if sims_hidden:
             say("no games but simulated ones (tag sim): citylog list --all, or --tag sim")
         else:
-            say("no games yet — try: citylog new card-city --players 3 --bots greedy")
+            say(f"no games yet — try: citylog new {registry.names()[0]} --players 3 --bots greedy")
     elif sims_hidden:
         say("(simulated games, tag sim, not shown: citylog list --all, or --tag sim)")
     if damaged:  # the other games are listed; each damaged row is named
@@ -221,7 +223,7 @@ def show(
         emit_json(out)
         return
     say_markup(game.render(shown, v["seat"]))
-    say(legend_line(game.scene(shown, v["seat"])))
+    say(legend_line(scene_or_text(game, shown, v["seat"])))
     if joining:
         say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
     elif result is None:

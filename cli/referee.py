@@ -16,12 +16,12 @@ from core.engine import BoardScore
 
 
 def score(
-    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city or 5x5-city")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="A kind of game that scores boards typed in")],
     boards: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Board files")],
-    coins: Annotated[Optional[int], typer.Option(help="Card City: coins at the end")] = None,
-    variant: Annotated[Optional[str], typer.Option(help="Card City: decentralization")] = None,
-    sides: Annotated[Optional[str], typer.Option(help="5x5 City: A/B per building card, e.g. ABAAABBAAA")] = None,
-    planning: Annotated[Optional[int], typer.Option(help="5x5 City: the Planning card (1-12)")] = None,
+    coins: Annotated[Optional[int], typer.Option(help="Coins at the end")] = None,
+    variant: Annotated[Optional[str], typer.Option(help="The variant played (decentralization)")] = None,
+    sides: Annotated[Optional[str], typer.Option(help="A/B per building card, e.g. ABAAABBAAA")] = None,
+    planning: Annotated[Optional[int], typer.Option(help="The Planning card (1-12)")] = None,
     json: Json = False,
 ) -> None:
     """Score finished boards typed in from the table.
@@ -55,7 +55,7 @@ def score(
 
 
 def where(
-    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help="A kind of game that answers where a card may go")],
     board: Annotated[Path, typer.Argument(metavar="FILE", help="A board file")],
     card: Annotated[str, typer.Option(help="R, C, L, I or P")],
     coins: Annotated[Optional[int], typer.Option(help="Coins in hand (Leisure costs 5)")] = None,

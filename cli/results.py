@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Breakdown, Game, Result, ScoreLine
+from core.engine import Breakdown, Game, GameSpec, Result, ScoreLine
 from core.markup import escape
 
 
@@ -23,18 +23,6 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 def points(n: int) -> str:
     return plural(n, "point")
-
-
-# How each game breaks a tie on points: (rule ids, the name of each tie-break key).
-_FIVE_BY_FIVE_ORDER = (
-    "Factories", "Houses", "Shops", "Offices", "Stations", "Warehouses", "Public Offices", "Schools",
-    "Fountains", "Parks",
-)
-TIEBREAKS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "card-city": ("CC-11", ("coins left after the exchange",)),
-    "5x5-city": ("FC-9, FL-9", tuple(f"{k} points" for k in _FIVE_BY_FIVE_ORDER)),
-    "point-city": ("PC-6", ("unspent resource cards",)),
-}
 
 
 _MAYBE_PLURAL = re.compile(r"(-?\d+) ([A-Za-z ]*?)([A-Za-z]+)\(s\)")
@@ -73,14 +61,13 @@ def breakdown_lines(players: Sequence[str], breakdowns: Sequence[Breakdown], tot
 
 
 def opponent_lines(game: Game[Any, Any, Any], state: Any) -> list[str]:
-    """Point City's solo opponent's score, line by line [PC-7] (other games: none)."""
-    if game.spec.name != "point-city" or not getattr(state, "solo_level", 0):
+    """The solo opponent's score, line by line, where the game has one
+    (:meth:`core.engine.Game.solo_opponent`; other games: none)."""
+    bot = game.solo_opponent(state)
+    if bot is None:
         return []
-    from core.point_city import scoring
-
-    bot = scoring.opponent_lines(state)
-    out = [f"[bold]solo opponent (level {state.solo_level})[/]: {points(sum(x.points for x in bot))}"]
-    return out + [f"  {x.points:>5}  {escape(_line_text(x))}" for x in bot]
+    out = [f"[bold]{escape(bot.title)}[/]: {points(bot.total)}"]
+    return out + [f"  {x.points:>5}  {escape(_line_text(x))}" for x in bot.lines]
 
 
 def _names(players: Sequence[str], seats: Sequence[int]) -> str:
@@ -88,9 +75,9 @@ def _names(players: Sequence[str], seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _first_difference(game: str, keys: Sequence[tuple[int, ...]]) -> tuple[str, int] | None:
+def _first_difference(spec: GameSpec, keys: Sequence[tuple[int, ...]]) -> tuple[str, int] | None:
     """The first tie-break key on which ``keys`` differ: (its name, its index)."""
-    names = TIEBREAKS.get(game, ("", ()))[1]
+    names = spec.tiebreaks
     width = min((len(k) for k in keys), default=0)
     for i in range(width):
         if len({k[i] for k in keys}) > 1:
@@ -100,23 +87,23 @@ def _first_difference(game: str, keys: Sequence[tuple[int, ...]]) -> tuple[str, 
 
 def verdict(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> str:
     """One sentence: who won and why, the tie and how it was broken, or the solo outcome."""
-    name = game.spec.name
+    spec = game.spec
     scores = result.scores
     by_seat = {b.seat: b for b in result.breakdowns}
     if len(players) == 1:
-        return _solo_verdict(name, players[0], state, result)
+        return _solo_verdict(game, players[0], state, result)
     winners = tuple(result.winners)
     if not winners:
         return "no winner"
     best = max(scores)
     level = [i for i, s in enumerate(scores) if s == best]
-    rule, _ = TIEBREAKS.get(name, ("", ()))
+    rule = spec.tiebreak_rule
     cite = f" [{rule}]" if rule else ""
     if len(level) == 1:
         return f"{_names(players, winners)} wins with {points(best)}"
     keys = [by_seat[i].tiebreak if i in by_seat else () for i in level]
     if len(winners) == 1:
-        diff = _first_difference(name, keys)
+        diff = _first_difference(spec, keys)
         how = ""
         if diff is not None:
             what, i = diff
@@ -126,34 +113,38 @@ def verdict(game: Game[Any, Any, Any], players: Sequence[str], state: Any, resul
                 f"{_names(players, winners)} wins")
     tied = [by_seat[i].tiebreak if i in by_seat else () for i in winners]
     still = ""
-    names = TIEBREAKS.get(name, ("", ()))[1]
+    names = spec.tiebreaks
     if names and tied and tied[0]:
         still = f", still tied on {names[0]} ({tied[0][0]} each)" if len(names) == 1 else (
             ", still tied on every category")
     return f"a tie: {_names(players, winners)} share the win with {points(best)} each{still}{cite}"
 
 
-def _solo_verdict(name: str, player: str, state: Any, result: Result) -> str:
+def _solo_verdict(game: Game[Any, Any, Any], player: str, state: Any, result: Result) -> str:
+    """A solo game's outcome: against the opponent the rules play, or the title
+    the score earns, as the game declares (:class:`core.engine.GameSpec`)."""
+    spec = game.spec
     total = result.scores[0]
-    title = result.breakdowns[0].title if result.breakdowns else ""
-    if name == "point-city":
-        from core.point_city.scoring import opponent_score
-
-        level = getattr(state, "solo_level", 0)
-        bot = opponent_score(state)
+    mine = result.breakdowns[0] if result.breakdowns else None
+    bot = game.solo_opponent(state)
+    if bot is not None:
+        cite = f" [{spec.opponent_rule}]" if spec.opponent_rule else ""
+        shared = mine is not None and mine.total == bot.total and mine.tiebreak == bot.tiebreak
         how = ""
-        if bot == total and "shared" not in title:
-            mine = result.breakdowns[0].tiebreak[0] if result.breakdowns and result.breakdowns[0].tiebreak else 0
-            theirs = len(state.opponent.resources)
-            how = f", on unspent resource cards ({mine} vs {theirs})"
+        if bot.total == total and not shared and mine is not None:
+            diff = _first_difference(spec, [mine.tiebreak, bot.tiebreak])
+            if diff is not None:
+                what, i = diff
+                how = f", on {what} ({mine.tiebreak[i]} vs {bot.tiebreak[i]})"
         if not result.winners:
-            return f"the solo opponent (level {level}) wins ({points(bot)} to {total}{how}) [PL-10]"
-        if "shared" in title:
-            return f"{player} shares the win with the level {level} solo opponent ({points(total)} each) [PL-10]"
-        return f"{player} beats the level {level} solo opponent ({points(total)} to {bot}{how}) [PL-10]"
-    if name == "card-city":
-        return f"{player} scores {points(total)}: solo level {title or '—'} [CC-9]"
-    return f"{player} scores {points(total)}: solo title “{title}”" if title else f"{player} scores {points(total)}"
+            return f"the {bot.title} wins ({points(bot.total)} to {total}{how}){cite}"
+        if shared:
+            return f"{player} shares the win with the {bot.title} ({points(total)} each){cite}"
+        return f"{player} beats the {bot.title} ({points(total)} to {bot.total}{how}){cite}"
+    title = mine.title if mine is not None else ""
+    if title and spec.solo_title:
+        return f"{player} scores {points(total)}: {spec.solo_title.format(title=title)}"
+    return f"{player} scores {points(total)}"
 
 
 def result_lines(game: Game[Any, Any, Any], players: Sequence[str], state: Any, result: Result) -> list[str]:

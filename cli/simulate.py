@@ -158,7 +158,7 @@ def _table(summary: dict[str, Any], bots: str) -> list[str]:
 
 def simulate(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(metavar="KIND", help="card-city, 5x5-city or point-city")],
+    game: Annotated[str, typer.Argument(metavar="KIND", help=registry.kinds())],
     players: Annotated[str, typer.Option(help="A count or names")],
     seed: Annotated[
         Optional[str], typer.Option(help="Game k gets seed SEED/k (default: a fresh one, printed to repeat the run)")
@@ -248,7 +248,7 @@ def simulate(
 def demo(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option(help="The demo's seed")] = "demo",
-    game: Annotated[str, typer.Option(metavar="KIND", help="card-city, 5x5-city or point-city")] = "card-city",
+    game: Annotated[str, typer.Option(metavar="KIND", help=registry.kinds())] = registry.names()[0],
     players: Annotated[int, typer.Option(metavar="N", help="How many bots (1–4)")] = 3,
     quiet: Annotated[Optional[bool], typer.Option("--quiet", help="Only the scores")] = False,
     json: Json = False,
@@ -262,9 +262,11 @@ def demo(
       citylog demo --game point-city --players 2
     """
     svc = service(ctx)
-    parse_players(str(players), game)  # "Card City takes 1–4 players", as new and simulate say
+    parse_players(str(players), game)  # "<title> takes 1–4 players", as new and simulate say
     names = ["ada", "ben", "cy", "dee"][:players]
-    gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), "greedy"))
+    policies = registry.get(game).bots  # greedy where the game has it, else its first policy
+    policy = "greedy" if "greedy" in policies else next(iter(policies))
+    gid = svc.create(game, names, seed=seed, bots=dict.fromkeys(range(len(names)), policy))
     loaded = svc.load(gid)
     g = loaded.game
     if json:

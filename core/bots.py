@@ -2,7 +2,7 @@
 
 ``game.bots`` maps a policy name to a bot.  Besides each game's own names
 (``random``, ``greedy``), every game answers ``mcts`` (information-set MCTS,
-:mod:`core.mcts`, the game's ``search_playouts`` a move: under 1 s of CPU on
+:mod:`core.mcts`, the game's ``search.playouts`` a move: under 1 s of CPU on
 average) and ``mcts:N`` (N playouts a move).
 ``mcts:N:Tms`` adds an explicit wall-clock limit of T ms a move — opt-in,
 since it makes the choice depend on the machine.  Iterating lists the plain

@@ -34,10 +34,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from core.chance import Reseeded
 from core.rng import Rng
 
 CHANCE = -1
@@ -104,12 +106,26 @@ class OptionSpec(msgspec.Struct, frozen=True):
 
 
 class GameSpec(msgspec.Struct, frozen=True):
+    """What a game declares about itself, read by the CLI and the tools (as
+    OpenSpiel's ``GameType``): nothing outside the game's package branches on
+    its name (issue 27; tests/cli/test_fake_game.py)."""
+
     name: str
     title: str
     min_players: int
     max_players: int
     rules_version: str
     options: tuple[OptionSpec, ...] = ()
+    tiebreak_rule: str = ""
+    """The rule ids that break a tie on points (``CC-11``), cited by the verdict."""
+    tiebreaks: tuple[str, ...] = ()
+    """What each key of :attr:`Breakdown.tiebreak` counts, in order (``coins left
+    after the exchange``): the verdict names the one that broke a tie."""
+    solo_title: str = ""
+    """How a solo seat's :attr:`Breakdown.title` is read out, ``{title}`` standing
+    for it (``solo level {title} [CC-9]``); empty: the title is not read out."""
+    opponent_rule: str = ""
+    """The rule a solo game against :meth:`Game.solo_opponent` is decided by (``PL-10``)."""
 
 
 class CommandForm(msgspec.Struct, frozen=True):
@@ -202,6 +218,72 @@ def check_players(spec: GameSpec, players: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
+class SearchModel(Generic[S, C]):
+    """The search's model of a game (``core.mcts``, the ``mcts`` bots, hints): its
+    budget, how it plays out, where it stops to estimate and what it expands.
+
+    Apart from the rules, as OpenSpiel's ``Evaluator`` is apart from its games:
+    each game declares its model in its ``search`` module (``Game.search_model``)
+    and the search reads it through ``game.search``.  Every hook is a pure
+    function of its arguments, seeded by the ``rng`` it is given alone, so a
+    search is as deterministic as the rules.  The defaults: 1000 playouts, the
+    tree search, uniform random playouts, no estimate, every legal command.
+    """
+
+    playouts: ClassVar[int] = 1000
+    """The playouts a move of plain ``mcts`` (and a hint) searches: each game's
+    figure keeps a move under 1 s of CPU on average on the bench machine
+    (``bench/bench_bots.py``); ``mcts:N`` asks for N."""
+    flat: ClassVar[bool] = False
+    """Search every root option in the same sampled worlds (common random
+    numbers) with :meth:`playout_command`, instead of growing a tree: for games
+    whose informative playouts are costly and few (5x5 City: greedy rollouts).
+    False: the tree search."""
+
+    def __init__(self, game: Game[Any, Any, C]) -> None:
+        self.game = game
+        """The rules this model searches (a game's older rules get their own model)."""
+
+    def random_command(self, state: S, seat: int, rng: Rng) -> C:
+        """A random command for ``seat`` (a legal one): what random playouts play.
+        The default is uniform over :meth:`Game.legal`; a game whose legal moves are
+        costly to list may sample another way (Point City: a move uniformly, then
+        one of its payments), as long as it is seeded by ``rng`` alone."""
+        options = list(self.game.legal(state, seat))
+        return options[rng.below(len(options))]
+
+    def playout_command(self, state: S, seat: int, searcher: int, rng: Rng) -> C:
+        """The command ``seat`` plays in a playout of ``searcher``'s flat search
+        (:attr:`flat`): a model of how the game goes on, seeded by ``rng`` alone.
+        The default: :meth:`random_command`."""
+        return self.random_command(state, seat, rng)
+
+    def estimate(self, state: S) -> tuple[float, ...] | None:
+        """Each seat's expected final score from an unfinished position, or None.
+
+        The search stops a simulation where this gives an answer instead of
+        playing the game out at random; a game whose random playouts say little
+        (a board where placement is everything) gives its heuristic here.  The
+        default, None: play it out.
+        """
+        return None
+
+    def leaf_estimate(self, state: S, rng: Rng) -> tuple[float, ...] | None:
+        """The estimate the search reads at a new leaf, given the search's ``rng``
+        (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
+        return self.estimate(state)
+
+    def candidates(self, state: S, seat: int) -> list[C] | None:
+        """The commands worth searching for ``seat`` (a non-empty subset of
+        :meth:`Game.legal`, best first), or None (the default): all of them.
+
+        The search expands only these, so a game with wide decisions (5x5 City's
+        placements and park swaps) can prune them to its heuristic's best few and
+        search deeper; a pure function of ``state``.
+        """
+        return None
+
+
 class Game(ABC, Generic[S, E, C]):
     """A game's rules.  Subclasses are stateless singletons."""
 
@@ -213,15 +295,14 @@ class Game(ABC, Generic[S, E, C]):
     bots: ClassVar[Mapping[str, Bot]]
     syntax: ClassVar[Syntax] = Syntax()
     """The command forms and notation (the game's ``forms.py``)."""
-    search_playouts: ClassVar[int] = 1000
-    """The playouts a move of plain ``mcts`` (and a hint) searches: each game's
-    figure keeps a move under 1 s of CPU on average on the bench machine
-    (``bench/bench_bots.py``); ``mcts:N`` asks for N."""
-    flat_search: ClassVar[bool] = False
-    """Search (``core.mcts``) plays every root option out in the same sampled
-    worlds (common random numbers) with :meth:`playout_command`, instead of
-    growing a tree: for games whose informative playouts are costly and few
-    (5x5 City: greedy rollouts).  False: the tree search."""
+    search_model: ClassVar[type[SearchModel[Any, Any]]] = SearchModel
+    """The search's model of this game (:class:`SearchModel`, declared in the
+    game's ``search`` module); :attr:`search` is it, bound to this game."""
+
+    @cached_property
+    def search(self) -> SearchModel[S, C]:
+        """The search's model of this game, bound to it (:class:`SearchModel`)."""
+        return self.search_model(self)
 
     # -- lifecycle -----------------------------------------------------------
     @abstractmethod
@@ -259,21 +340,6 @@ class Game(ABC, Generic[S, E, C]):
         for e in events:
             state = self.apply(state, e)
         return events, state
-
-    def random_command(self, state: S, seat: int, rng: Rng) -> C:
-        """A random command for ``seat`` (a legal one): what a search's random
-        playouts play.  The default is uniform over :meth:`legal`; a game whose
-        legal moves are costly to list may sample another way (Point City: a
-        move uniformly, then one of its payments), as long as it is seeded by
-        ``rng`` alone."""
-        options = list(self.legal(state, seat))
-        return options[rng.below(len(options))]
-
-    def playout_command(self, state: S, seat: int, searcher: int, rng: Rng) -> C:
-        """The command ``seat`` plays in a playout of ``searcher``'s flat search
-        (:attr:`flat_search`): a model of how the game goes on, seeded by ``rng``
-        alone.  The default: :meth:`random_command`."""
-        return self.random_command(state, seat, rng)
 
     @abstractmethod
     def chance(self, state: S, rng: Rng) -> C:
@@ -346,34 +412,15 @@ class Game(ABC, Generic[S, E, C]):
         """
         return view
 
-    def estimate(self, state: S) -> tuple[float, ...] | None:
-        """Each seat's expected final score from an unfinished position, or None.
-
-        Search (``core.mcts``) stops a simulation where this gives an answer
-        instead of playing the game out at random; a game whose random
-        playouts say little (a board where placement is everything) gives its
-        heuristic here.  The default, None: play it out.
-        """
-        return None
-
-    def leaf_estimate(self, state: S, rng: Rng) -> tuple[float, ...] | None:
-        """The estimate a search reads at a new leaf, given the search's ``rng``
-        (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
-        return self.estimate(state)
-
-    def candidates(self, state: S, seat: int) -> list[C] | None:
-        """The commands worth searching for ``seat`` (a non-empty subset of
-        :meth:`legal`, best first), or None (the default): all of them.
-
-        Search (``core.mcts``) expands only these, so a game with wide decisions
-        (5x5 City's placements and park swaps) can prune them to its heuristic's
-        best few and search deeper; a pure function of ``state``.
-        """
-        return None
-
     # -- results and presentation -------------------------------------------
     @abstractmethod
     def result(self, state: S) -> Result | None: ...
+
+    def solo_opponent(self, state: S) -> Breakdown | None:
+        """The score of the opponent the rules play in a solo game (Point City's
+        [PC-7]), as a breakdown of seat -1 whose title names it; None (the
+        default): no such opponent.  The results read it beside the seats'."""
+        return None
 
     def score_now(self, state: S) -> tuple[Breakdown, ...]:
         """Each seat's score if the game ended now, line by line (the play prompt's
@@ -516,14 +563,47 @@ class Decision(msgspec.Struct, frozen=True):
     command: Any
 
 
+def opens(game: Game[Any, Any, Any], event: Any) -> bool:
+    """Whether a decision's span ends before ``event``: it opens a decision
+    (``command_of`` is not None) or is a fork's reseed (a line of its own, CL-V7)."""
+    return type(event) is Reseeded or game.command_of(event) is not None
+
+
 def decisions(game: Game[Any, Any, Any], events: Sequence[Any]) -> Iterator[Decision]:
     """The decisions of a log, in order, found from the log alone (never
     re-decided): each runs from an event that opens one (``command_of`` is not
-    None) up to the next.  The creation event and anything before the first
-    decision belong to none.  The one loop over ``command_of`` that the CLI's
-    ``undo`` walks (issue 27)."""
-    opened = [(i, game.command_of(e)) for i, e in enumerate(events) if i > 0]
-    starts = [(i, who) for i, who in opened if who is not None]
-    for k, (i, (seat, command)) in enumerate(starts):
+    None) up to the next event that opens one or a fork's reseed (which belongs
+    to no decision).  The creation event and anything before the first decision
+    belong to none.  The one loop over ``command_of`` that the CLI's ``undo``,
+    ``fork`` (:func:`decision_cut`) and the text record walk (issue 27)."""
+    starts: list[tuple[int, tuple[int, Any] | None]] = []
+    for i, e in enumerate(events):
+        if i == 0:
+            continue
+        if type(e) is Reseeded:
+            starts.append((i, None))
+            continue
+        opened = game.command_of(e)
+        if opened is not None:
+            starts.append((i, opened))
+    for k, (i, who) in enumerate(starts):
+        if who is None:
+            continue
         end = starts[k + 1][0] if k + 1 < len(starts) else len(events)
-        yield Decision(i, end, seat, command)
+        yield Decision(i, end, who[0], who[1])
+
+
+def decision_cut(game: Game[Any, Any, Any], events: Sequence[Any], at: int) -> tuple[int, int] | None:
+    """The seqs ``(first, last)`` of the span that keeping ``events[:at]`` alone
+    would cut (a decision, or the events before the first one), or None when
+    ``at`` ends the log or ``events[at]`` starts a span (:func:`opens`)."""
+    if at >= len(events) or opens(game, events[at]):
+        return None
+    last = len(events)
+    for d in decisions(game, events):
+        if d.start < at < d.end:
+            return d.start + 1, d.end
+        if d.start > at:
+            last = d.start
+            break
+    return 1, last

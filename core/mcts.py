@@ -6,21 +6,21 @@ property 5): each iteration samples a state consistent with the seat's view
 keyed by the commands played (single-observer ISMCTS, Cowling, Powley &
 Whitehouse 2012: a child is selectable when its command is legal in this
 sample, UCB1 counting its availability), plays the game out with random
-commands (:meth:`core.engine.Game.random_command`), and backs up each seat's reward at the nodes where that seat
+commands (:meth:`core.engine.SearchModel.random_command`), and backs up each seat's reward at the nodes where that seat
 decided.  Chance is not in the tree (open loop): the sample's chance outcomes
 come from the search's own stream.  A game whose random playouts say little
-gives an estimate of each seat's final score (:meth:`core.engine.Game.estimate`,
+gives an estimate of each seat's final score (:meth:`core.engine.SearchModel.estimate`,
 5x5 City's and Point City's greedy measures); the simulation then stops at the
 new leaf and scores the estimate instead of playing out (read through
-:meth:`core.engine.Game.leaf_estimate`, which is the estimate itself unless the
+:meth:`core.engine.SearchModel.leaf_estimate`, which is the estimate itself unless the
 game plays a few cheap plies first: Point City, two of flip-less greedy).  A
-game may also name the commands worth expanding (:meth:`core.engine.Game.candidates`, 5x5 City:
+game may also name the commands worth expanding (:meth:`core.engine.SearchModel.candidates`, 5x5 City:
 greedy's placement), so the tree spends its playouts on the decisions its
 estimate can tell apart.  A game whose informative playouts are costly
-(:attr:`core.engine.Game.flat_search`, 5x5 City) is searched flat instead:
+(:attr:`core.engine.SearchModel.flat`, 5x5 City) is searched flat instead:
 every root option is played out to the end in the same sampled worlds, with
 the same chance stream (common random numbers), the seats playing
-:meth:`core.engine.Game.playout_command` (5x5 City: greedy for the others, a
+:meth:`core.engine.SearchModel.playout_command` (5x5 City: greedy for the others, a
 greedy with an outlook for the searcher), and the option with the best mean
 reward is played.
 
@@ -50,7 +50,7 @@ SOLO_SCALE = 100.0
 
 class Budget(msgspec.Struct, frozen=True):
     playouts: int = 0
-    """Playouts a move; 0: the game's :attr:`~core.engine.Game.search_playouts`."""
+    """Playouts a move; 0: the game's :attr:`~core.engine.SearchModel.playouts`."""
     ms: int = 0
     """A wall-clock limit in milliseconds (0: none).  Opt-in: it makes the choice
     depend on the machine's speed, so it is never the default."""
@@ -129,17 +129,18 @@ def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int |
 
 
 def playout(game: Game[Any, Any, Any], state: Any, rng: Rng, searcher: int | None = None) -> Any:
-    """Random play to the end: every seat plays :meth:`Game.random_command`
+    """Random play to the end: every seat plays :meth:`SearchModel.random_command`
     (uniform over the legal commands unless the game samples otherwise), or,
-    for ``searcher``'s flat search, :meth:`Game.playout_command`."""
+    for ``searcher``'s flat search, :meth:`SearchModel.playout_command`."""
+    model = game.search
     while True:
         state, seat = _chance(game, state, rng)
         if seat is None:
             return state
         if searcher is None:
-            command = game.random_command(state, seat, rng)
+            command = model.random_command(state, seat, rng)
         else:
-            command = game.playout_command(state, seat, searcher, rng)
+            command = model.playout_command(state, seat, searcher, rng)
         state = _step(game, state, seat, command)
 
 
@@ -153,10 +154,10 @@ def search(
     n = len(game.players(view))
     root = Node(-1)
     searched = _options(game, view, seat)
-    playouts = budget.playouts or game.search_playouts
+    playouts = budget.playouts or game.search.playouts
     if len(searched) > 1:
         deadline = time.perf_counter() + budget.ms / 1000 if budget.ms else None
-        if game.flat_search:
+        if game.search.flat:
             _flat(game, view, seat, rng, playouts, root, searched, n, deadline)
         else:
             for _ in range(playouts):
@@ -188,10 +189,10 @@ def _flat(
     n: int,
     deadline: float | None,
 ) -> None:
-    """:attr:`Game.flat_search`: ``playouts // len(options)`` sampled worlds (at
+    """:attr:`SearchModel.flat`: ``playouts // len(options)`` sampled worlds (at
     least one), each played out once after every option with the same chance
     stream (common random numbers: the options are compared on the same
-    futures), the seats playing :meth:`Game.playout_command`."""
+    futures), the seats playing :meth:`SearchModel.playout_command`."""
     for _ in range(max(1, playouts // len(options))):
         world = game.determinize(view, seat, rng)
         key = b"citylog/flat/%d" % rng.bits(64)
@@ -222,7 +223,7 @@ def _played(result: Result, seat: int) -> float:
 
 def _options(game: Game[Any, Any, Any], state: Any, seat: int) -> list[Any]:
     """The commands the tree expands: the game's candidates, or every legal one."""
-    chosen = game.candidates(state, seat)
+    chosen = game.search.candidates(state, seat)
     return list(game.legal(state, seat)) if chosen is None else chosen
 
 
@@ -245,7 +246,7 @@ def _iterate(game: Game[Any, Any, Any], state: Any, root: Node, rng: Rng, n: int
             child.avail += 1
             path.append(child)
             state = _step(game, state, seat, command)
-            guess = game.leaf_estimate(state, rng) if game.to_act(state) else None
+            guess = game.search.leaf_estimate(state, rng) if game.to_act(state) else None
             if guess is not None:
                 _backup(path, _estimated(guess, n))
                 return

@@ -18,6 +18,21 @@ class UnknownGame(LookupError):
     pass
 
 
+def names() -> list[str]:
+    """Every registered game's name, in the registry's order, none imported.
+
+    >>> names()[:1]
+    ['card-city']
+    """
+    return list(_MODULES)
+
+
+def kinds() -> str:
+    """The registered names as a help text reads them: ``a, b or c``."""
+    listed = names()
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
+
+
 def available() -> list[str]:
     """Names of the games whose package is installed."""
     out = []

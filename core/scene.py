@@ -186,8 +186,22 @@ def mark_targets(
 def scene_of(game: Any, state: Any, seat: int | None, caption: str = "") -> Scene:
     """The scene of ``state`` as ``seat`` may see it (None: the referee sees all)."""
     seen = state if seat is None else game.view(state, seat)
-    scene: Scene = game.scene(seen, seat)
+    scene = scene_or_text(game, seen, seat)
     return replace(scene, caption=caption) if caption else scene
+
+
+def scene_or_text(game: Any, seen: Any, seat: int | None) -> Scene:
+    """``game.scene(seen, seat)``, or for a game that draws none (the contract's
+    default) a scene of its rendered text alone: no panels, the text's lines as
+    the status, so every picture, page and legend has something to show."""
+    try:
+        scene: Scene = game.scene(seen, seat)
+    except NotImplementedError:
+        from core.markup import plain
+
+        lines = tuple(x for x in plain(game.render(seen, seat)).splitlines() if x.strip())
+        return Scene(title=game.spec.title, status=lines)
+    return scene
 
 
 def scene_at(

@@ -12,6 +12,7 @@ from typing import Any
 
 from core import chance
 from core.chance import Reseeded
+from core.engine import decision_cut
 from events.limits import MAX_NOTE as _MAX_NOTE
 from events.refusals import ServiceError, check_text
 from events.repository import Repository
@@ -49,13 +50,9 @@ class Library:
                                "would choose the draws [CL-V7]")
         loaded = self.repository.load(game_id)
         events = loaded.events
-        if at < version and loaded.game.command_of(events[at]) is None and type(events[at]) is not Reseeded:
-            start = at
-            while start > 1 and loaded.game.command_of(events[start - 1]) is None:
-                start -= 1
-            end = at + 1
-            while end < version and loaded.game.command_of(events[end]) is None:
-                end += 1
+        cut = decision_cut(loaded.game, events, at)
+        if cut is not None:
+            start, end = cut
             raise ServiceError(
                 f"seq {at} is inside the decision of seqs {start}..{end}: "
                 f"fork at {start - 1} (before it) or {end} (after it)"

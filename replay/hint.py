@@ -60,7 +60,7 @@ def hint(log: LogFile, playouts: int = 0, seed: str = "") -> Hint:
         raise ServiceError(f"it is not {player}'s turn (waiting for {waiting})")
     last = log.lines[-1] if log.lines else None
     key = f"citylog/hint/{seed}/{last.hash if last else ''}/{player}".encode()
-    playouts = playouts or game.search_playouts
+    playouts = playouts or game.search.playouts
     choices = search(game, seen, seat, Rng(key), Budget(playouts))
     alternatives = tuple(Alternative(game.format_command(c.command), c.visits, c.value) for c in choices)
     seq = last.seq if last else 0

@@ -39,7 +39,7 @@ from typing import Any
 
 from core import registry
 from core.chance import SCHEMES, SEED_ALONE, Reseeded, nonce_secret
-from core.engine import CHANCE, RulesError, checked_decide
+from core.engine import CHANCE, Game, RulesError, checked_decide, decisions
 from events.codec import to_item
 from events.envelope import GameDefinition, chain
 from events.store import Note
@@ -177,32 +177,33 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
 
     comments(1, 1)
     rnd = game.round_of(state) if state is not None else 0
+
+    def reseeds(i: int, end: int) -> None:
+        """Write ``events[i:end]``, the events between two decisions: only a
+        fork's reseed lines may stand there [CL-V7]."""
+        nonlocal state
+        for k in range(i, end):
+            if type(events[k]) is not Reseeded:
+                raise RecordError(f"seq {k + 1}: {type(events[k]).__name__} opens no decision")
+            body.append(f"R{game.round_of(state)} #{k + 1} {RESEED_NAME} {events[k].commitment}")
+            state = game.apply(state, events[k])
+            comments(k + 1, k + 1)
+
     i = 1
-    while i < len(events):
-        if type(events[i]) is Reseeded:  # a fork's chained commitment to its new seed [CL-V7]
-            body.append(f"R{game.round_of(state)} #{i + 1} {RESEED_NAME} {events[i].commitment}")
-            state = game.apply(state, events[i])
-            comments(i + 1, i + 1)
-            i += 1
-            continue
-        opened = game.command_of(events[i])
-        if opened is None:
-            raise RecordError(f"seq {i + 1}: {type(events[i]).__name__} opens no decision")
-        seat, command = opened
-        who = CHANCE_NAME if seat == CHANCE else f"{players[seat]}:"
+    # the decisions are found from the log alone (never re-decided), so a game
+    # under older rules still writes
+    for dec in decisions(game, events):
+        reseeds(i, dec.start)
+        who = CHANCE_NAME if dec.seat == CHANCE else f"{players[dec.seat]}:"
         if body and game.round_of(state) != rnd:
             body.append("")
         rnd = game.round_of(state)
-        body.append(f"R{game.round_of(state)} #{i + 1} {who} {game.format_command(command)}")
-        # the decision's events run up to the next event that opens a decision; found
-        # from the log alone (never re-decided), so a game under older rules still writes
-        end = i + 1
-        while end < len(events) and game.command_of(events[end]) is None and type(events[end]) is not Reseeded:
-            end += 1
-        for e in events[i:end]:
+        body.append(f"R{game.round_of(state)} #{dec.start + 1} {who} {game.format_command(dec.command)}")
+        for e in events[dec.start : dec.end]:
             state = game.apply(state, e)
-        comments(i + 1, end)
-        i = end
+        comments(dec.start + 1, dec.end)
+        i = dec.end
+    reseeds(i, len(events))
     tags.append(_tag("Events", str(len(events))))
     tags.append(_tag("Head", log.lines[-1].hash if log.lines else ""))
     tags.append(_tag("Result", result_text(game, state, players) if state is not None else "*"))
@@ -228,23 +229,47 @@ def is_record(text: str) -> bool:
     return text.lstrip().startswith("[Format ")
 
 
-def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
-    """Re-decide a record into a log (and its notes); ``RecordError`` names the line."""
-    from events.limits import MAX_NOTE, FieldTooLong, check_names
+class _Tags:
+    """A record's tag lines, by name (each a list: a tag may be repeated)."""
+
+    def __init__(self, values: dict[str, list[str]], source: str) -> None:
+        self.values = values
+        self.source = source
+
+    def one(self, name: str, default: str | None = None) -> str:
+        """The tag's one value; ``default`` if it is absent (None: it must be there)."""
+        values = self.values.get(name)
+        if not values:
+            if default is not None:
+                return default
+            raise RecordError(f"{self.source}: the record has no [{name} …] tag")
+        if len(values) > 1:
+            raise RecordError(f"{self.source}: the tag {name} appears twice")
+        return values[0]
+
+    def yes_no(self, name: str, default: str) -> bool:
+        value = self.one(name, default)
+        if value not in ("yes", "no"):
+            raise RecordError(f"{self.source}: {name} is 'yes' or 'no', not {value!r}")
+        return value == "yes"
+
+
+def _check_lengths(lines: Sequence[str], source: str) -> None:
     from replay.logfile import MAX_LINE_CHARS
 
-    tags: dict[str, list[str]] = {}
-    lines = text.splitlines()
     for number, raw in enumerate(lines, start=1):
         if len(raw) > MAX_LINE_CHARS:
             raise RecordError(f"{source}:{number}: line longer than the limit ({MAX_LINE_CHARS} characters)")
-    number = 0
-    # tags first
+
+
+def _read_tags(lines: Sequence[str], source: str) -> tuple[_Tags, int]:
+    """The tag lines at the top, and the number of the first line after them."""
+    tags: dict[str, list[str]] = {}
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             if tags:
-                break
+                return _Tags(tags, source), number
             continue
         m = _TAG.match(line)
         if m is None and line.startswith("["):
@@ -252,7 +277,7 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         if m is None:
             if not tags:
                 raise RecordError(f"{source}:{number}: not a citylog record (it starts with tag lines)")
-            break
+            return _Tags(tags, source), number
         try:
             value = json.loads(m.group(2))
         except json.JSONDecodeError:
@@ -260,182 +285,226 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         if not isinstance(value, str):
             raise RecordError(f"{source}:{number}: the tag's value is not a quoted string")
         tags.setdefault(m.group(1), []).append(value)
-    else:
-        number = len(lines) + 1
+    return _Tags(tags, source), len(lines) + 1
 
-    def one(name: str, default: str | None = None) -> str:
-        values = tags.get(name)
-        if not values:
-            if default is not None:
-                return default
-            raise RecordError(f"{source}: the record has no [{name} …] tag")
-        if len(values) > 1:
-            raise RecordError(f"{source}: the tag {name} appears twice")
-        return values[0]
 
-    if one("Format", "") != FORMAT:
+def _game(tags: _Tags) -> Game[Any, Any, Any]:
+    """The game the tags name, under the rules this citylog plays."""
+    source = tags.source
+    if tags.one("Format", "") != FORMAT:
         raise RecordError(f"{source}:1: not a {FORMAT} record (its first tag must be [Format \"{FORMAT}\"])")
-    name = one("Game")
     try:
-        game = registry.get(name)
+        game = registry.get(tags.one("Game"))
     except registry.UnknownGame as exc:
         raise RecordError(f"{source}: {exc}") from None
-    if one("Rules") != game.spec.rules_version:
+    if tags.one("Rules") != game.spec.rules_version:
         raise RecordError(
-            f"{source}: recorded under rules {one('Rules')}; this citylog plays {game.spec.rules_version}, "
+            f"{source}: recorded under rules {tags.one('Rules')}; this citylog plays {game.spec.rules_version}, "
             "and a record is re-decided move by move, so only a citylog with those rules can import it"
         )
-    players = tuple(one("Players").split())
+    return game
+
+
+def _definition(tags: _Tags) -> tuple[GameDefinition, dict[str, str]]:
+    """The game's definition from its tags, and the options as given."""
+    from events.limits import FieldTooLong, check_names
+
+    source = tags.source
+    players = tuple(tags.one("Players").split())
     try:
         check_names("a player's name", players)
     except FieldTooLong as exc:
         raise RecordError(f"{source}: {exc}") from None
     options: dict[str, str] = {}
-    for item in one("Options", "").split():
+    for item in tags.one("Options", "").split():
         key, eq, value = item.partition("=")
         if not eq or key in options:
             raise RecordError(f"{source}: option {item!r} is not KEY=VALUE or is given twice")
         options[key] = value
-    table = one("Table", "no")
-    if table not in ("yes", "no"):
-        raise RecordError(f"{source}: Table is 'yes' or 'no', not {table!r}")
-    salted = one("Salted", "yes")
-    if salted not in ("yes", "no"):
-        raise RecordError(f"{source}: Salted is 'yes' or 'no', not {salted!r}")
-    scheme = one("Secrets", "")
+    table = tags.yes_no("Table", "no")
+    salted = tags.yes_no("Salted", "yes")
+    scheme = tags.one("Secrets", "")
     if scheme not in ("", *(str(x) for x in SCHEMES if x != SEED_ALONE)):
         # scheme 1 is written by leaving the tag out: one spelling per record
         raise RecordError(f"{source}: Secrets is {', '.join(str(x) for x in SCHEMES[1:])} or absent, not {scheme!r}")
     secrets = int(scheme) if scheme else SEED_ALONE
-    if secrets != SEED_ALONE and salted != "yes":
+    if secrets != SEED_ALONE and not salted:
         raise RecordError(f"{source}: a game of secret scheme {scheme} always salts its lines (no Salted tag)")
-    seed = tags.get("Seed", [None])[0]
     definition = GameDefinition(
-        game=name,
-        rules_version=one("Rules"),
+        game=tags.one("Game"),
+        rules_version=tags.one("Rules"),
         options=dict(sorted(options.items())),
         players=players,
-        seed_commitment=one("SeedCommitment"),
-        table=table == "yes",
-        host_key=one("HostKey", ""),
+        seed_commitment=tags.one("SeedCommitment"),
+        table=table,
+        host_key=tags.one("HostKey", ""),
         secrets=secrets,
     )
-    try:
-        created = game.create(players, options, table=definition.table)
-    except RulesError as exc:
-        raise RecordError(f"{source}: the game's tags are not a valid game: {exc}") from None
+    return definition, options
+
+
+def _lineage(tags: _Tags, game: Game[Any, Any, Any], players: Sequence[str]
+             ) -> tuple[list[tuple[int, str]], dict[int, str], str]:
+    """The Reseed, Bots and ForkAt tags."""
+    source = tags.source
     reseeds: list[tuple[int, str]] = []
-    for value in tags.get("Reseed", []):
+    for value in tags.values.get("Reseed", []):
         at, _, new = value.partition(" ")
         if not at.isdigit() or not new:
             raise RecordError(f"{source}: Reseed is 'SEQ SEED', not {value!r}")
         reseeds.append((int(at), new))
     bots: dict[int, str] = {}
-    for item in one("Bots", "").split():
+    for item in tags.one("Bots", "").split():
         who, _, policy = item.partition("=")
         if who not in players or policy not in game.bots:
             raise RecordError(
                 f"{source}: bot {item!r} is not PLAYER=POLICY (a player of the game; policies: "
                 f"{', '.join(sorted(game.bots))})"
             )
-        bots[players.index(who)] = policy
-    fork_at = one("ForkAt", "")
+        bots[list(players).index(who)] = policy
+    fork_at = tags.one("ForkAt", "")
     if fork_at and not fork_at.isdigit():
         raise RecordError(f"{source}: ForkAt is a seq, not {fork_at!r}")
-    state = game.apply(None, created)
-    events: list[Any] = [created]
-    notes: list[Note] = []
-    last_first = 1  # the first seq of the last decision written
-    first = number
-    for number, raw in enumerate(lines[first - 1 :], start=first):
-        line = raw.strip()
-        if not line:
-            continue
+    return reseeds, bots, fork_at
+
+
+class _Replay:
+    """The body of a record re-decided line by line: the events and the notes."""
+
+    def __init__(self, game: Game[Any, Any, Any], players: Sequence[str], created: Any, source: str) -> None:
+        self.game, self.players, self.source = game, tuple(players), source
+        self.state = game.apply(None, created)
+        self.events: list[Any] = [created]
+        self.notes: list[Note] = []
+        self.last_first = 1
+        """The first seq of the last decision read: where a comment belongs."""
+
+    def line(self, number: int, line: str) -> None:
+        """One non-blank body line: a comment, a reseed or a decision."""
         if line.startswith("{"):
-            inner = _comment_body(line)
-            if inner is None:
-                raise RecordError(f"{source}:{number}: a comment is one line, '{{…}}', with '}}' escaped as '\\}}' inside")
-            seq = last_first
-            m = re.match(r"^@(\d+) ", inner)
-            if m:
-                seq = int(m.group(1))
-                inner = inner[m.end() :]
-                if not last_first <= seq <= len(events):
-                    raise RecordError(
-                        f"{source}:{number}: comment @{seq} is not on the decision before it "
-                        f"(seqs {last_first}..{len(events)})"
-                    )
-            note = unescape_comment(inner)
-            if not note.replace("\n", "").replace("\t", "").isprintable():
-                raise RecordError(f"{source}:{number}: a comment holds a control character")
-            if len(note) > MAX_NOTE:
-                raise RecordError(f"{source}:{number}: a comment is at most {MAX_NOTE} characters, not {len(note)}")
-            notes.append(Note(seq, note))
-            continue
+            self.comment(number, line)
+            return
         m = _MOVE.match(line)
         if m is None:
-            raise RecordError(f"{source}:{number}: expected 'R<round> #<seq> <player>: <command>', a {{comment}} or a blank line")
+            raise RecordError(
+                f"{self.source}:{number}: expected 'R<round> #<seq> <player>: <command>', a {{comment}} or a blank line")
         rnd, seq, who, text = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
         if who == RESEED_NAME:
-            if seq != len(events) + 1 or rnd != game.round_of(state) or not _COMMITMENT.fullmatch(text):
-                raise RecordError(f"{source}:{number}: a reseed is 'R<round> #<seq> (reseed) <64 hex digits>' "
-                                  f"at seq {len(events) + 1}, round {game.round_of(state)}")
-            reseed = Reseeded(commitment=text)
-            state = game.apply(state, reseed)
-            last_first = len(events) + 1
-            events.append(reseed)
-            continue
+            self.reseed(number, rnd, seq, text)
+        else:
+            self.decision(number, rnd, seq, who, text)
+
+    def comment(self, number: int, line: str) -> None:
+        from events.limits import MAX_NOTE
+
+        source = self.source
+        inner = _comment_body(line)
+        if inner is None:
+            raise RecordError(f"{source}:{number}: a comment is one line, '{{…}}', with '}}' escaped as '\\}}' inside")
+        seq = self.last_first
+        m = re.match(r"^@(\d+) ", inner)
+        if m:
+            seq = int(m.group(1))
+            inner = inner[m.end() :]
+            if not self.last_first <= seq <= len(self.events):
+                raise RecordError(
+                    f"{source}:{number}: comment @{seq} is not on the decision before it "
+                    f"(seqs {self.last_first}..{len(self.events)})"
+                )
+        note = unescape_comment(inner)
+        if not note.replace("\n", "").replace("\t", "").isprintable():
+            raise RecordError(f"{source}:{number}: a comment holds a control character")
+        if len(note) > MAX_NOTE:
+            raise RecordError(f"{source}:{number}: a comment is at most {MAX_NOTE} characters, not {len(note)}")
+        self.notes.append(Note(seq, note))
+
+    def reseed(self, number: int, rnd: int, seq: int, text: str) -> None:
+        game, events = self.game, self.events
+        if seq != len(events) + 1 or rnd != game.round_of(self.state) or not _COMMITMENT.fullmatch(text):
+            raise RecordError(f"{self.source}:{number}: a reseed is 'R<round> #<seq> (reseed) <64 hex digits>' "
+                              f"at seq {len(events) + 1}, round {game.round_of(self.state)}")
+        reseed = Reseeded(commitment=text)
+        self.state = game.apply(self.state, reseed)
+        self.last_first = len(events) + 1
+        events.append(reseed)
+
+    def decision(self, number: int, rnd: int, seq: int, who: str, text: str) -> None:
+        game, events, source = self.game, self.events, self.source
         if who == CHANCE_NAME:
             seat = CHANCE
         else:
             player = who.rstrip(":")
-            if not who.endswith(":") or player not in players:
-                raise RecordError(f"{source}:{number}: {who!r} is not a player of this game ({' '.join(players)})")
-            seat = players.index(player)
+            if not who.endswith(":") or player not in self.players:
+                raise RecordError(f"{source}:{number}: {who!r} is not a player of this game ({' '.join(self.players)})")
+            seat = self.players.index(player)
         if seq != len(events) + 1:
             raise RecordError(f"{source}:{number}: this decision is at seq {len(events) + 1}, not #{seq}")
-        if rnd != game.round_of(state):
-            raise RecordError(f"{source}:{number}: this decision is in round {game.round_of(state)}, not R{rnd}")
+        if rnd != game.round_of(self.state):
+            raise RecordError(f"{source}:{number}: this decision is in round {game.round_of(self.state)}, not R{rnd}")
         try:
-            command = game.parse_command(state, seat, text)
-            produced = checked_decide(game, state, seat, command)
+            command = game.parse_command(self.state, seat, text)
+            produced = checked_decide(game, self.state, seat, command)
         except RulesError as exc:
             raise RecordError(f"{source}:{number}: {exc}") from None
         for e in produced:
-            state = game.apply(state, e)
-        last_first = len(events) + 1
+            self.state = game.apply(self.state, e)
+        self.last_first = len(events) + 1
         events.extend(produced)
-    expected = one("Result")
-    got = result_text(game, state, players)
+
+
+def _checked_against_tags(tags: _Tags, played: _Replay) -> None:
+    """The Result and Events tags against what the moves gave."""
+    expected = tags.one("Result")
+    got = result_text(played.game, played.state, played.players)
     if got != expected:
-        raise RecordError(f"{source}: the moves give the result {got!r}, the Result tag says {expected!r}")
-    count = one("Events", "")
-    if count and count != str(len(events)):
-        raise RecordError(f"{source}: the moves give {len(events)} events, the Events tag says {count}")
+        raise RecordError(f"{tags.source}: the moves give the result {got!r}, the Result tag says {expected!r}")
+    count = tags.one("Events", "")
+    if count and count != str(len(played.events)):
+        raise RecordError(f"{tags.source}: the moves give {len(played.events)} events, the Events tag says {count}")
+
+
+def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
+    """Re-decide a record into a log (and its notes); ``RecordError`` names the line."""
+    lines = text.splitlines()
+    _check_lengths(lines, source)
+    tags, body = _read_tags(lines, source)
+    game = _game(tags)
+    definition, options = _definition(tags)
+    seed = tags.values.get("Seed", [None])[0]
+    try:
+        created = game.create(definition.players, options, table=definition.table)
+    except RulesError as exc:
+        raise RecordError(f"{source}: the game's tags are not a valid game: {exc}") from None
+    reseeds, bots, fork_at = _lineage(tags, game, definition.players)
+    played = _Replay(game, definition.players, created, source)
+    for number, raw in enumerate(lines[body - 1 :], start=body):
+        if raw.strip():
+            played.line(number, raw.strip())
+    _checked_against_tags(tags, played)
     header = Header(
         format=LOG_FORMAT,
         definition=definition,
         seed=seed,
         reseeds=tuple(reseeds),
         bots=bots,
-        parent=one("Parent", "") or None,
+        parent=tags.one("Parent", "") or None,
         fork_at=int(fork_at) if fork_at else None,
-        status="active" if game.to_act(state) else "over",
-        salted=salted == "yes",
-        salt=one("Salt", "") or None,
+        status="active" if game.to_act(played.state) else "over",
+        salted=tags.yes_no("Salted", "yes"),
+        salt=tags.one("Salt", "") or None,
     )
     try:
         secret = nonce_secret(seed, header.salt, definition.secrets, header.salted)
     except ValueError:
         raise RecordError(f"{source}: the Seed and Salt tags cannot derive the line nonces (a salt is 32 hex digits)") from None
-    records = chain(definition, "", [to_item(e) for e in events], secret=secret)
-    head = one("Head", "")
+    records = chain(definition, "", [to_item(e) for e in played.events], secret=secret)
+    head = tags.one("Head", "")
     if head and records[-1].hash != head:
         raise RecordError(
             f"{source}: the re-decided game's last hash differs from the Head tag "
             "(a move, the seed or a tag was changed)"
         )
-    return from_records(header, records), notes
+    return from_records(header, records), played.notes
 
 
 __all__ = ["FORMAT", "RecordError", "is_record", "read", "write"]

@@ -62,14 +62,14 @@ def test_playouts_play_legal_commands(name: str, data: st.DataObject) -> None:
     seeded by its ``Rng`` alone."""
     game = registry.get(name)
     seed, (state, seat) = _position(game, data)
-    command = game.random_command(state, seat, Rng.derive(seed, 3, "playout"))
+    command = game.search.random_command(state, seat, Rng.derive(seed, 3, "playout"))
     assert game.is_legal(state, seat, command)
-    assert game.random_command(state, seat, Rng.derive(seed, 3, "playout")) == command
+    assert game.search.random_command(state, seat, Rng.derive(seed, 3, "playout")) == command
     # a flat search's playouts: the searching seat and the others (5x5 City: two policies)
     for searcher in {seat, (seat + 1) % len(game.players(state))}:
-        command = game.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout"))
+        command = game.search.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout"))
         assert game.is_legal(state, seat, command)
-        assert game.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout")) == command
+        assert game.search.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout")) == command
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -79,12 +79,12 @@ def test_candidates_are_some_of_the_legal_commands(name: str, data: st.DataObjec
     non-empty list of legal ones, the same from the seat's view as from the true state."""
     game = registry.get(name)
     _, (state, seat) = _position(game, data)
-    chosen = game.candidates(state, seat)
+    chosen = game.search.candidates(state, seat)
     if chosen is None:
         return
     legal = list(game.legal(state, seat))
     assert chosen and all(c in legal for c in chosen)
-    assert game.candidates(game.view(state, seat), seat) == chosen
+    assert game.search.candidates(game.view(state, seat), seat) == chosen
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -107,8 +107,8 @@ def test_search_statistics_cover_every_root_command() -> None:
     assert sorted(map(game.format_command, (c.command for c in choices))) == sorted(
         map(game.format_command, game.legal(real, seat))
     )
-    if game.flat_search:  # every option played out in the same whole worlds: 13 each
-        searched = game.candidates(game.view(real, seat), seat)
+    if game.search.flat:  # every option played out in the same whole worlds: 13 each
+        searched = game.search.candidates(game.view(real, seat), seat)
         assert sorted(c.visits for c in choices if c.visits) == [40 // len(searched)] * len(searched)
     else:
         assert sum(c.visits for c in choices) == 40
@@ -166,10 +166,10 @@ def test_estimated_rewards_are_smooth_in_the_lead() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_plain_mcts_searches_the_game_s_own_budget(name: str) -> None:
-    """``mcts`` (no N) searches the game's ``search_playouts``: the figure the
+    """``mcts`` (no N) searches the game's ``search.playouts``: the figure the
     bench holds under 1 s of CPU a move (hints: tests/cli/test_hint.py)."""
     game = registry.get(name)
-    assert 1 <= game.search_playouts <= 1000
+    assert 1 <= game.search.playouts <= 1000
     real = game.apply(None, game.create(["a", "b"], {}))
     while game.to_act(real) == (CHANCE,):
         for e in game.decide(real, CHANCE, game.chance(real, Rng(b"c"))):
@@ -177,5 +177,5 @@ def test_plain_mcts_searches_the_game_s_own_budget(name: str) -> None:
     seat = game.to_act(real)[0]
     seen = game.view(real, seat)
     plain = search(game, seen, seat, Rng(b"s"), Budget())
-    assert plain == search(game, seen, seat, Rng(b"s"), Budget(game.search_playouts))
+    assert plain == search(game, seen, seat, Rng(b"s"), Budget(game.search.playouts))
     assert parse_budget("mcts") == Budget() and game.bots["mcts"](game, seen, seat, Rng(b"s")) == plain[0].command

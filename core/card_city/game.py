@@ -22,6 +22,7 @@ from core.card_city.commands import (
 from core.card_city.fold import apply
 from core.card_city.squares import relabel
 from core.card_city.scoring import final_score
+from core.card_city.search import CardCitySearch
 from core.card_city.state import State
 from core.engine import (
     BoardScore,
@@ -50,16 +51,19 @@ SPEC = GameSpec(
         OptionSpec("decentralization", "no", ("no", "yes"), "Variant 1: Decentralization [CC-13]"),
         OptionSpec("parking-meters", "no", ("no", "yes"), "Variant 2: Parking Meters [CC-14]"),
     ),
+    tiebreak_rule="CC-11",
+    tiebreaks=("coins left after the exchange",),
+    solo_title="solo level {title} [CC-9]",
 )
 
 
 class CardCity(Game[State, ev.Event, Command]):
-    search_playouts = 60  # 0.18 s of CPU a move on average (bench/RESULTS.md)
     spec = SPEC
     event_type = ev.Event | Joined | Reseeded
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX
+    search_model = CardCitySearch
 
     def create(
         self, players: Sequence[str], options: Mapping[str, str], table: bool = False
@@ -93,9 +97,6 @@ class CardCity(Game[State, ev.Event, Command]):
 
     def step(self, state: State, seat: int, command: Command) -> tuple[tuple[ev.Event, ...], State]:
         return rules.step(state, seat, command)
-
-    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
-        return rules.random_command(state, seat, rng)
 
     def chance(self, state: State, rng: Rng) -> Command:
         return rules.chance(state, rng)

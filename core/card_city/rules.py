@@ -472,7 +472,7 @@ def legal(s: State, seat: int) -> Iterator[Command]:
 
 def random_command(s: State, seat: int, rng: Rng) -> Command:
     """One of :func:`legal`'s commands, uniformly: the same draw as listing them
-    (``Game.random_command``), but a construction hand's squares are counted
+    (``SearchModel.random_command``), but a construction hand's squares are counted
     per card and only the drawn Build is made (the search's playouts build
     most of the time)."""
     if s.phase != "construction" or seat == CHANCE or seat not in to_act(s):

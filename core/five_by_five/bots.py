@@ -219,7 +219,7 @@ BOTS = {"random": random_bot, "greedy": greedy_bot}
 
 
 def playout_command(s: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
-    """How a flat search's playouts go on (``Game.playout_command``): the other
+    """How a flat search's playouts go on (``SearchModel.playout_command``): the other
     seats play greedy (the opponent modelled as the bot it is most likely to
     be), the searching seat plays :func:`planner` (greedy on the outlook, the
     measure :func:`candidates` ranks its own placements by)."""

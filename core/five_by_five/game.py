@@ -17,16 +17,18 @@ from core.engine import (
     OptionSpec,
     Result,
     ScoreLine,
+    SearchModel,
     check_players,
     normalize_options,
 )
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
 from core.five_by_five import forms, rules, text, view
-from core.five_by_five.bots import BOTS, candidates, playout_command
+from core.five_by_five.bots import BOTS
 from core.five_by_five.cards import BUILDING_CARDS, PLANNING_CARDS, expand_sides
 from core.five_by_five.fold import apply
 from core.five_by_five.scoring import solo_title
+from core.five_by_five.search import FiveByFiveSearch
 from core.five_by_five.state import OVER, State
 from core.bots import BotRegistry
 from core.rng import Rng
@@ -44,6 +46,11 @@ SPEC = GameSpec(
         OptionSpec("advanced", "no", ("no", "yes"), "advanced rules: one Planning card"),
         OptionSpec("sides", "A", (), "Building card sides: A, B, random, or 10 letters A/B (Factories…Park)"),
     ),
+    tiebreak_rule="FC-9, FL-9",
+    tiebreaks=tuple(f"{name} points" for name in (  # FC-9: the categories in tie-break order
+        "Factories", "Houses", "Shops", "Offices", "Stations", "Warehouses", "Public Offices", "Schools",
+        "Fountains", "Parks")),
+    solo_title="solo title “{title}”",
 )
 
 
@@ -53,9 +60,7 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
     syntax = forms.SYNTAX
-    flat_search: ClassVar[bool] = True
-    search_playouts: ClassVar[int] = 48  # 0.16-0.25 s of CPU a move on average (bench/RESULTS.md)
-    """Each set on offer is played out to the end in the same sampled worlds."""
+    search_model: ClassVar[type[SearchModel[Any, Any]]] = FiveByFiveSearch
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> ev.Event:
         names = check_players(SPEC, players)
@@ -118,15 +123,6 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
             title = solo_title(sc.total, state.advanced) if state.n == 1 else ""
             out.append(Breakdown(seat, tuple(lines), sc.total, sc.tiebreak(), title))
         return tuple(out)
-
-    def playout_command(self, state: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
-        """Greedy for the other seats, greedy on the outlook for the searcher: random
-        placements say little, and the bots a seat meets play greedy."""
-        return playout_command(state, seat, searcher, rng)
-
-    def candidates(self, state: State, seat: int) -> list[cm.Command] | None:
-        """Greedy's best few placements or park moves (search prunes to these)."""
-        return candidates(state, seat)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         from core.five_by_five.determinize import determinize  # search only: not at start-up

@@ -106,7 +106,7 @@ def _one_ply(game: Any, s: State, seat: int, rng: Rng, flips: bool) -> Command:
     return best[rng.below(len(best))]
 
 
-# -- the search's leaf (core.mcts through PointCity.leaf_estimate) -----------------
+# -- the search's leaf (core.mcts through PointCitySearch.leaf_estimate) -----------
 LEAF_PLIES = 2
 """Plies of flip-less greedy play after a search leaf before its measure is read:
 the other seat's reply and the searching seat's answer (bench/RESULTS.md, fourth

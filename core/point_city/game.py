@@ -10,15 +10,16 @@ from typing import Any, ClassVar
 import msgspec
 
 from core.engine import (
-    Breakdown, Game, GameSpec, OptionSpec, Result, check_players, normalize_options, random_bot,
+    Breakdown, Game, GameSpec, OptionSpec, Result, SearchModel, check_players, normalize_options, random_bot,
 )
-from core.point_city import bots, forms, rules, scoring, text, view
-from core.point_city.bots import greedy_bot, seat_value
+from core.point_city import forms, rules, scoring, text, view
+from core.point_city.bots import greedy_bot
 from core.point_city.commands import Command, Flip, Take
 from core.point_city.events import Created, Event
 from core.point_city.fold import apply
 from core.point_city.older import pc2_has_take
-from core.point_city.state import State, deck_size
+from core.point_city.search import PointCitySearch
+from core.point_city.state import State
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
@@ -38,16 +39,19 @@ SPEC = GameSpec(
         OptionSpec("solo-level", "1", ("1", "2", "3"),
                    "solo opponent level [PC-7] (used with 1 player)"),
     ),
+    tiebreak_rule="PC-6",
+    tiebreaks=("unspent resource cards",),
+    opponent_rule="PL-10",
 )
 
 
 class PointCity(Game[State, Any, Any]):
-    search_playouts: ClassVar[int] = 200  # 0.37-0.47 s of CPU a move (bench/RESULTS.md)
     spec: ClassVar[GameSpec] = SPEC
     event_type: ClassVar[Any] = Event | Joined | Reseeded
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX
+    search_model: ClassVar[type[SearchModel[Any, Any]]] = PointCitySearch
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
         names = check_players(self.spec, players)
@@ -77,9 +81,6 @@ class PointCity(Game[State, Any, Any]):
     def chance(self, state: State, rng: Rng) -> Command:
         return rules.chance(state, rng)
 
-    def random_command(self, state: State, seat: int, rng: Rng) -> Command:
-        return rules.random_command(state, seat, rng)
-
     def command_of(self, event: Any) -> tuple[int, Command] | None:
         return rules.command_of(event)
 
@@ -94,6 +95,15 @@ class PointCity(Game[State, Any, Any]):
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
+    def solo_opponent(self, state: State) -> Breakdown | None:
+        """The solo opponent's score at the game's level [PC-7], its unspent
+        resource cards the tie-break [PL-10]; None with two or more players."""
+        if not state.solo_level:
+            return None
+        lines = scoring.opponent_lines(state)
+        return Breakdown(-1, lines, sum(x.points for x in lines), (len(state.opponent.resources),),
+                         f"solo opponent (level {state.solo_level})")
+
     def score_now(self, state: State) -> tuple[Breakdown, ...]:
         """Every tableau scored as it stands (PC-6); the final breakdowns once over."""
         result = scoring.result(state)
@@ -104,21 +114,6 @@ class PointCity(Game[State, Any, Any]):
             for i, who in enumerate(state.seats)
             for lines in (scoring.seat_lines(who),)
         )
-
-    def estimate(self, state: State) -> tuple[float, ...] | None:
-        """Each seat's score now plus what its producers and resources promise (the
-        greedy bot's measure); None in the solo game, which is played out."""
-        if state.solo_level:
-            return None
-        deck = deck_size(state)
-        return tuple(seat_value(x, deck) for x in state.seats)
-
-    def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
-        """The measure after two plies of flip-less greedy play (the other seat's
-        reply and the searcher's answer); None in the solo game."""
-        if state.solo_level:
-            return None
-        return bots.leaf_estimate(self, state, rng)
 
     def determinize(self, view: State, seat: int, rng: Rng) -> State:
         from core.point_city.determinize import determinize  # search only: not at start-up

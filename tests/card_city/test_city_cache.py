@@ -67,7 +67,7 @@ def test_cached_city_answers_on_any_grown_city(extra: list[tuple[int, int, str]]
 @given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
 def test_random_command_draws_as_listing_the_legal_commands(seed: int, n: int, policy: str) -> None:
     """``random_command`` (a construction hand counted, not listed) against
-    ``Game.random_command``'s definition: uniform over ``list(legal)``, the same draws."""
+    ``SearchModel.random_command``'s definition: uniform over ``list(legal)``, the same draws."""
     from core.card_city import rules
     from core.engine import CHANCE
     from core.rng import Rng

@@ -41,7 +41,7 @@ def test_hint_refuses_out_of_turn_and_without_a_player(tmp_path: Path) -> None:
 
 
 def test_a_hint_without_budget_searches_what_the_mcts_bot_does(tmp_path: Path) -> None:
-    """No --budget: the game's own ``search_playouts`` (the mcts bot's, under
+    """No --budget: the game's own ``search.playouts`` (the mcts bot's, under
     1 s of CPU a move), and the hint names the bot's move."""
     from core import registry
 
@@ -49,6 +49,6 @@ def test_a_hint_without_budget_searches_what_the_mcts_bot_does(tmp_path: Path) -
     gid = json.loads(ok(db, "new", "point-city", "--players", "alice,bob", "--seed", "s2", "--json"))["game_id"]
     got = json.loads(ok(db, "hint", gid, "--as", "alice", "--json"))
     game = registry.get("point-city")
-    assert got["playouts"] == game.search_playouts
-    explicit = json.loads(ok(db, "hint", gid, "--as", "alice", "--budget", str(game.search_playouts), "--json"))
+    assert got["playouts"] == game.search.playouts
+    explicit = json.loads(ok(db, "hint", gid, "--as", "alice", "--budget", str(game.search.playouts), "--json"))
     assert explicit == got

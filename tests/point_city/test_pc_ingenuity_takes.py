@@ -113,7 +113,7 @@ def test_a_take_paid_with_an_ingenuity_pick_is_listed_everywhere_decide_accepts_
 
     # the bots: a random command is always a listed one, and the draw reaches this take;
     # greedy weighs every listed command (its best is at least this take's value)
-    drawn = {GAME.format_command(GAME.random_command(s, 0, Rng.derive("draw", i))) for i in range(3000)}
+    drawn = {GAME.format_command(GAME.search.random_command(s, 0, Rng.derive("draw", i))) for i in range(3000)}
     assert drawn <= set(listed) and any(_pc_canonical(s, GAME.parse_command(s, 0, d)) == _pc_canonical(s, take)
                                         for d in drawn)
     value, best = _best(GAME, s, 0, deck_size(s), None)

@@ -1,4 +1,4 @@
-"""Point City's search leaf (``PointCity.leaf_estimate``): two plies of flip-less
+"""Point City's search leaf (``PointCitySearch.leaf_estimate``): two plies of flip-less
 greedy play, then greedy's seat measure.
 
 * The rollout policy plays only legal commands (it never flips) and is seeded by
@@ -56,11 +56,11 @@ def test_the_rollout_policy_plays_legal_takes(g: dict[str, Any], data: st.DataOb
 @given(games, st.data())
 def test_the_leaf_measure_is_seeded_and_reads_the_position(g: dict[str, Any], data: st.DataObject) -> None:
     state, seat = data.draw(st.sampled_from(_positions(g)), label="position")
-    leaf = GAME.leaf_estimate(state, Rng.derive(g["seed"], 2))
+    leaf = GAME.search.leaf_estimate(state, Rng.derive(g["seed"], 2))
     assert leaf is not None and len(leaf) == 2
-    assert GAME.leaf_estimate(state, Rng.derive(g["seed"], 2)) == leaf
+    assert GAME.search.leaf_estimate(state, Rng.derive(g["seed"], 2)) == leaf
     # no plies: greedy's measure of the position itself (the plain estimate)
-    assert bots.leaf_estimate(GAME, state, Rng.derive(g["seed"], 2), plies=0) == GAME.estimate(state)
+    assert bots.leaf_estimate(GAME, state, Rng.derive(g["seed"], 2), plies=0) == GAME.search.estimate(state)
 
 
 def test_the_leaf_plays_two_plies_and_stops_at_the_end() -> None:
@@ -74,7 +74,7 @@ def test_the_leaf_plays_two_plies_and_stops_at_the_end() -> None:
             s = GAME.step(s, CHANCE, GAME.chance(s, rng))[1]
         who = GAME.to_act(s)[0]
         s = GAME.step(s, who, bots.rollout_move(GAME, s, who, rng))[1]
-    assert bots.leaf_estimate(GAME, state, Rng.derive("leaf", 1)) == GAME.estimate(s)
+    assert bots.leaf_estimate(GAME, state, Rng.derive("leaf", 1)) == GAME.search.estimate(s)
     assert s.mover == 1 - seat  # the second ply was the other seat's take
     # from the last decision, the plies end the game: the final tableaux are measured
     last, _ = positions[-1]
@@ -91,4 +91,4 @@ def test_the_leaf_plays_two_plies_and_stops_at_the_end() -> None:
 
 def test_the_solo_game_is_played_out() -> None:
     state, _ = play("solo-leaf", 1, ["random"], {"solo-level": "2"})
-    assert GAME.leaf_estimate(state, Rng(b"x")) is None
+    assert GAME.search.leaf_estimate(state, Rng(b"x")) is None
