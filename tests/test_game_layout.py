@@ -124,7 +124,9 @@ def test_the_game_classes_override_the_same_contract_methods() -> None:
     answers it (or the difference is a feature the game lacks, listed here)."""
     optional = {"score_board", "where_board", "estimate", "leaf_estimate", "decision_key",
                 "for_rules", "playout_command", "candidates", "flat_search", "search_budget",
-                "first_step"}  # first_step: only a game whose commands take two steps (Point City pay)
+                "first_step", "solo_opponent"}
+    # first_step: only a game whose commands take two steps (Point City's pay);
+    # solo_opponent: only a game with a solo opponent who scores (Point City, PL-10)
 
     def methods(game: str) -> set[str]:
         tree = TREES[game]["game"]

@@ -87,9 +87,6 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
     def step(self, state: State, seat: int, command: cm.Command) -> tuple[tuple[ev.Event, ...], State]:
         return rules.step(state, seat, command)
 
-    def random_command(self, state: State, seat: int, rng: Rng) -> cm.Command:
-        return rules.random_command(state, seat, rng)
-
     def chance(self, state: State, rng: Rng) -> cm.Command:
         return rules.chance(state, rng)
 

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from core.engine import SearchModel
 from core.five_by_five import commands as cm
+from core.five_by_five import rules
 from core.five_by_five.bots import candidates, playout_command
 from core.five_by_five.state import State
 from core.rng import Rng
@@ -17,6 +18,10 @@ class FiveByFiveSearch(SearchModel[State, cm.Command]):
 
     flat: ClassVar[bool] = True
     playouts: ClassVar[int] = 48  # 0.16-0.25 s of CPU a move on average (bench/RESULTS.md)
+
+    def random_command(self, state: State, seat: int, rng: Rng) -> cm.Command:
+        """Uniform over the legal commands (:func:`core.five_by_five.rules.random_command`)."""
+        return rules.random_command(state, seat, rng)
 
     def playout_command(self, state: State, seat: int, searcher: int, rng: Rng) -> cm.Command:
         """Greedy for the other seats, greedy on the outlook for the searcher: random
