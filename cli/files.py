@@ -113,22 +113,39 @@ def fork(
     game_id: Annotated[str, typer.Argument(metavar="GAME")],
     at: Annotated[int, typer.Option(help="Keep events 1..SEQ")],
     seed: Annotated[Optional[str], typer.Option(help="A new seed for the chance after SEQ")] = None,
+    as_: Annotated[
+        Optional[list[str]],
+        typer.Option("--as", help="Take over this player's seat from SEQ on (its bot stops; repeatable)"),
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """A new game holding events 1..SEQ of GAME: what if?
 
-    The fork records its parent and fork point (see 'citylog tree').
+    The fork records its parent and fork point (see 'citylog tree').  The
+    seats keep their bots, but for each --as PLAYER: that seat is yours from
+    SEQ on ("continue from here", [GL-3]); without --as a game of bots
+    replays to its end at once.
 
     \b
     Example:
       citylog fork last --at 120 --seed other
+      citylog fork last --at 40 --as p2      # then: citylog play FORK --as p2
     """
     game_id = resolve_game(ctx, game_id)
-    gid = service(ctx).fork(game_id, at, seed)
+    svc = service(ctx)
+    seats: list[int] = []
+    if as_:
+        parent = svc.load(game_id)
+        seats = [parent.seat(who) for who in as_]
+    gid = svc.fork(game_id, at, seed, take_over=seats)
+    loaded = svc.load(gid)
+    to_act = [loaded.players[a] for a in loaded.game.to_act(loaded.state) if 0 <= a < len(loaded.players)]
     if json:
-        emit_json({"game_id": gid, "parent": game_id, "fork_at": at, "seq": service(ctx).store.version(gid)})
+        emit_json({"game_id": gid, "parent": game_id, "fork_at": at, "seq": loaded.version,
+                   "take_over": list(as_ or ()), "to_act": to_act})
     else:
-        say(f"{gid}  (fork of {game_id} at seq {at})")
+        yours = f"; {', '.join(as_)} from here: citylog play {gid} --as {as_[0]}" if as_ else ""
+        say(f"{gid}  (fork of {game_id} at seq {at}{yours})")
 
 
 def picture(

@@ -74,21 +74,22 @@ def list_games(
     limit: Annotated[int, typer.Option("--limit", help="At most this many (a page)")] = 100,
     after: Annotated[Optional[str], typer.Option("--after", help="The page after this game")] = None,
     tag: Annotated[Optional[str], typer.Option("--tag", help="Only games with this tag (e.g. sim)")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Include simulated games (tagged sim), hidden by default")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="Include simulated games (tagged sim) and games an undo left (tagged superseded), hidden by default")] = False,
     json: Json = False,
 ) -> None:
     """Games in the database, oldest first, a page at a time.
 
     Read from each game's row: the cost does not grow with the events stored.
     Games 'citylog simulate' stored (tag sim) are left out unless --all or
-    --tag sim.
+    --tag sim, and so are the games an 'undo' at the play prompt left for a
+    fork (tag superseded) unless --all or --tag superseded.
 
     \b
     Example:
       citylog list --status active --player alice
       citylog list --tag sim --limit 20
     """
-    from events.store import SIM_TAG, GameFilter, check_tag
+    from events.store import LIST_HIDDEN, SIM_TAG, GameFilter, check_tag
 
     if status is not None and status not in ("active", "over"):
         raise ServiceError(f"--status is 'active' or 'over', not {status!r}")
@@ -100,7 +101,7 @@ def list_games(
     store = svc.store
     if after is not None:
         after = svc.resolve(after)  # a missing game is an error, not an empty page
-    hidden = None if all_ or tag is not None else SIM_TAG
+    hidden = None if all_ or tag is not None else LIST_HIDDEN  # simulated games, games an undo left [GL-3]
     page = GameFilter(
         game=game, player=player, status=status, after=after, limit=limit + 1, tag=tag, hidden_tag=hidden  # type: ignore[arg-type]
     )

@@ -38,7 +38,7 @@ from events.limits import MAX_NOTE as _MAX_NOTE
 from events.limits import MAX_SEED, check_length
 from events.signing import SIG_HEX, hex_bytes, is_public_hex, same_hex
 from events.statements import JoinFile, MoveFile
-from events.store import SIM_TAG, EventStore, GameNotFound, GameRecord, new_game_id
+from events.store import SIM_TAG, SUPERSEDED_TAG, EventStore, GameNotFound, GameRecord, new_game_id
 
 class _Signature(msgspec.Struct):
     signature: str = ""
@@ -592,9 +592,20 @@ class GameService:
                 raise ServiceError("a chance outcome must be entered first (a --table game)")
             return self._append(loaded.record, game, loaded.version, events, state)
 
-    def fork(self, game_id: str, at: int, seed: str | None = None) -> str:
+    def fork(
+        self, game_id: str, at: int, seed: str | None = None, take_over: Sequence[int] = (), supersede: bool = False
+    ) -> str:
         """A new game holding events 1..``at`` of ``game_id``, with its lineage, then
         whatever chance (from the new seed, if any) and bot seats play next.
+
+        ``take_over``: seats whose bot the fork drops, so a person plays them from
+        ``at`` on ("continue from here"); the other seats keep their bots [CL-F1].
+        The bots are the header's, outside the chain: the fork's events up to
+        ``at`` are the parent's either way.
+
+        ``supersede`` (the play prompt's ``undo``): in the same transaction the
+        parent is tagged ``superseded``, outside the chain like every tag, so
+        ``list`` no longer shows it among the games going on [GL-3].
 
         With a new ``seed``, seq ``at + 1`` is a :class:`~core.chance.Reseeded`
         event committing to it (salted), and chance from there on comes from it.
@@ -624,6 +635,11 @@ class GameService:
                 f"seq {at} is inside the decision of seqs {start}..{end}: "
                 f"fork at {start - 1} (before it) or {end} (after it)"
             )
+        for seat in take_over:
+            if not 0 <= seat < len(parent.players):
+                raise ServiceError(f"no seat {seat} in game {game_id}")
+        if take_over and parent.pbem:
+            raise ServiceError("a game by email has no bot seats to take over: every seat is its player's")
         reseeds = tuple((s, v) for s, v in parent.reseeds if s <= at)
         if seed is not None:
             reseeds = reseeds + ((at + 1, seed),)
@@ -631,7 +647,7 @@ class GameService:
             new_game_id(),
             parent.definition,
             seed=parent.seed,
-            bots=parent.bots,
+            bots={s: p for s, p in parent.bots.items() if s not in take_over},
             parent=parent.id,
             fork_at=at,
             reseeds=reseeds,
@@ -652,6 +668,8 @@ class GameService:
         with self.store.transaction():
             self.store.create_game(child)
             self._append(child, game, 0, events[:at] + more, state)
+            if supersede:
+                self.store.add_tags(parent.id, [SUPERSEDED_TAG])
             if parent.pbem:  # the prefix's signed joins and moves travel with it, so it verifies
                 for seq, statement in sorted(self.store.signed(parent.id).items()):
                     if seq <= at:
