@@ -92,19 +92,23 @@ def import_(
     bots: Annotated[
         Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,… (never taken from the file)")
     ] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Store a second copy of a log this database already holds")
+    ] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Verify a log file or text record, then store it as a new game.
 
     Nothing is stored if it fails.  A text record is re-decided from its first
-    line.
+    line.  A log a stored game already holds (the same definition and events)
+    is refused, naming that game (exit 2); --again stores a second copy.
 
     \b
     Example:
       citylog import game.jsonl --bots bob=greedy
     """
     log, notes = read_with_notes(file)
-    gid = import_log(service(ctx), log, notes, parse_bots(bots, list(log.header.definition.players)))
+    gid = import_log(service(ctx), log, notes, parse_bots(bots, list(log.header.definition.players)), again=again)
     emit_json({"game_id": gid}) if json else say(gid)
 
 

@@ -127,7 +127,9 @@ def list_games(
             )
         else:
             parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
-            won = f"  won by {' and '.join(rec.winners)}" if rec.winners else ""
+            won = f"  won by {' and '.join(rec.winners)}" if rec.winners and len(rec.players) > 1 else ""
+            if len(rec.players) == 1 and rec.status == "over":  # solo: a score and a level, not a win [CC-9]
+                won = f"  solo game (its score and verdict: citylog show {rec.id})"
             labels = f"  tags: {', '.join(tags[rec.id])}" if rec.id in tags else ""
             # plain: names are the users' text, never markup
             plain(
@@ -208,7 +210,7 @@ def show(
             "players": v["players"],
             "to_act": to_act,
             "round": game.round_of(state),
-            "state": msgspec.to_builtins(shown),
+            "state": game.state_data(shown),  # squares as commands name them [GL-5]
         }
         if joining:
             out["joining"] = joining
@@ -229,8 +231,11 @@ def show(
         doing = f"to act: {', '.join(to_act)}" if to_act else "an automatic step (nobody decides here)"
         say(f"seq {v['seq']}; {doing}")
     else:
-        winners = " and ".join(v["players"][w] for w in result.winners) or "none"
-        say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
+        if len(v["players"]) == 1:  # solo: no winner in that sense, the score and the book's verdict [CC-9, PL-10]
+            say(f"seq {v['seq']}; game over — {verdict(game, v['players'], state, result)}")
+        else:
+            winners = " and ".join(v["players"][w] for w in result.winners) or "none"
+            say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
         for line in result_lines(game, v["players"], state, result):
             say_markup(line)
 

@@ -368,6 +368,14 @@ class Game(ABC, Generic[S, E, C]):
         """
         raise NotImplementedError(f"{self.spec.title} has no scene")
 
+    def state_data(self, state: S) -> Any:
+        """``state`` as plain data for ``show --json``: the fold's fields, with any
+        square named as commands and boards name it (a game whose state keeps
+        another form of a square overrides this) [GL-5]."""
+        import msgspec
+
+        return msgspec.to_builtins(state)
+
     def round_of(self, state: S) -> int:
         return int(getattr(state, "round", 0))
 

@@ -26,7 +26,7 @@ from core.card_city.commands import (
     Take,
 )
 from core.card_city.fold import apply
-from core.card_city.squares import relabel
+from core.card_city.squares import relabel, square_label
 from core.card_city.scoring import final_score
 from core.card_city.state import State, expand
 from core.engine import (
@@ -190,6 +190,15 @@ class CardCity(Game[State, ev.Event, Command]):
 
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
+
+    def state_data(self, state: State) -> object:
+        """The state as data with each city keyed by frame square [CL-10, GL-5]:
+        ``"city": {"E5": "H", "E4": "I"}`` (events keep the City-Hall-relative
+        ``row, col``; ``show --json`` speaks as commands and boards do)."""
+        data = msgspec.to_builtins(state)
+        for player, shown in zip(state.players, data["players"]):
+            shown["city"] = {square_label(r, c): kind for r, c, kind in player.city}
+        return data
 
     def scene(self, state: State, seat: int | None) -> Scene:
         from core.card_city.scene import scene
