@@ -81,7 +81,8 @@ def export(
     else:
         write_file(out, text.encode(), force)
         if json:
-            emit_json({"file": str(out), "format": format, "player": as_})
+            source = log.header.game_id if Path(game_id).is_file() else game_id
+            emit_json({"file": str(out), "format": format, "game_id": source, "player": as_})
         else:
             say(f"wrote {out}: {count}" + (f", {as_}'s view" if as_ else ""))
 
@@ -173,13 +174,14 @@ def picture(
     from replay.sources import open_log
 
     ref = game_or_file(ctx, ref)
-    svg = draw(open_log(service(ctx), ref), at, as_)
+    log = open_log(service(ctx), ref)
+    svg = draw(log, at, as_)
     if out is None:
         write_text(svg)
     else:
         write_file(out, svg.encode("utf-8"), force)
         if json:
-            emit_json({"file": str(out), "format": "svg", "player": as_})
+            emit_json({"file": str(out), "format": "svg", "game_id": log.header.game_id, "player": as_})
         else:
             say(f"wrote {out}")
 

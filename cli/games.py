@@ -262,7 +262,7 @@ def log(
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)
         if json:
-            emit_json({"seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)})
+            emit_json({"game_id": lg.header.game_id, "seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)})
         else:
             say(f"{line.seq:>5}  {text}")
 
