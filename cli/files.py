@@ -160,22 +160,27 @@ def picture(
     as_: Annotated[Optional[str], typer.Option("--as", help="As this player sees it")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The .svg file (default: stdout)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Outline the squares 'citylog explain --at SEQ' names as evidence")
+    ] = False,
     json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as JSON")] = False,
 ) -> None:
     """The position as an SVG picture.
 
-    Boards, cards, the last move marked, scores so far.
+    Boards, cards, the last move marked, scores so far; --explain outlines
+    the witnesses of the event at SEQ (the squares its explanation names).
 
     \b
     Example:
       citylog picture last --as alice -o board.svg
+      citylog picture last --at 45 --explain -o why.svg
     """
     from replay.picture import picture as draw
     from replay.sources import open_log
 
     ref = game_or_file(ctx, ref)
     log = open_log(service(ctx), ref)
-    svg = draw(log, at, as_)
+    svg = draw(log, at, as_, explain)
     if out is None:
         write_text(svg)
     else:

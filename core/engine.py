@@ -395,6 +395,12 @@ class Game(ABC, Generic[S, E, C]):
         """Why ``event`` happened; games add rule ids where they can."""
         return self.describe(event, players)
 
+    def witnesses(self, before: S, event: E) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """The seat and the squares (in the scene's coordinates) that :meth:`explain`
+        names as the evidence for ``event``, for a picture to outline [GL-4]; None:
+        it names no square."""
+        return None
+
 
 def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, ...]:
     """Guards in a fixed order — game over, whose turn, then the rules."""

@@ -226,6 +226,11 @@ class CardCity(Game[State, ev.Event, Command]):
 
         return explain(before, event, players)
 
+    def witnesses(self, before: State, event: ev.Event) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        from core.card_city.explain import witnesses
+
+        return witnesses(before, event)
+
 
 @lru_cache(maxsize=256)
 def _framed(b: Breakdown) -> Breakdown:
