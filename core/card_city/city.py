@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from bisect import insort
 from functools import lru_cache
 
-from core.card_city.squares import column_label, row_label, square_label
+from core.card_city.squares import column_label, in_frame, row_label, square_label
 from core.card_city.cards import (
     COLOURS,
     CULTURAL_KINDS,
@@ -138,8 +138,10 @@ def _base_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = No
         r, c = sq
         tall = max(f.bottom, r) - min(f.top, r) + 1
         wide = max(f.right, c) - min(f.left, c) + 1
-        span = (f"{tall} rows tall (rows {row_label(min(f.top, r))}–{row_label(max(f.bottom, r))})" if tall > FRAME
-                else f"{wide} columns wide (columns {column_label(min(f.left, c))}–{column_label(max(f.right, c))})")
+        low, high = (min(f.top, r), max(f.bottom, r)) if tall > FRAME else (min(f.left, c), max(f.right, c))
+        label = row_label if tall > FRAME else column_label
+        ends = f" ({'rows' if tall > FRAME else 'columns'} {label(low)}–{label(high)})" if in_frame(low, high) else ""
+        span = f"{tall} rows tall{ends}" if tall > FRAME else f"{wide} columns wide{ends}"
         return ("CC-1", f"the city would no longer fit in a 5 × 5 square: with {format_square(sq)} it would be "
                         f"{span}, at most {FRAME}")
     limit = 5 * (1 + f.industrial)

@@ -132,7 +132,9 @@ def _unbuildable(grid: Grid, card: str, coins: int) -> str:
         return f"Witnesses: no square touching the city is open to it ({len(frontier(grid))} checked)."
     rules = {v[1] for _, v in found}
     if len(rules) == 1 and found[0][1][0] == "CC-3":  # one limit keeps it out of every square
-        return f"Witnesses: all {len(found)} squares touching the city: [CC-3] {found[0][1][1]}."
+        squares = ", ".join(format_square(sq) for sq, _ in found)
+        return f"Witnesses: [CC-3] {found[0][1][1]}; that keeps it out of all {len(found)} squares touching the " \
+               f"city ({squares})."
     return "Witnesses, square by square:\n" + "\n".join(
         f"  {format_square(sq)} [{rule}] {why}" for sq, (rule, why) in found
     )
