@@ -31,7 +31,7 @@ EXAMPLES = 200 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else int(os
 
 def refusals(before: Any, seat: int) -> list[tuple[tuple[int, int], IllegalCommand, Any]]:
     """Every illegal build of a card in ``seat``'s hand on a square touching its city."""
-    out = []
+    out: list[tuple[tuple[int, int], IllegalCommand, Any]] = []
     p = before.players[seat]
     if before.phase != "construction":
         return out

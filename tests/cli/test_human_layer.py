@@ -112,3 +112,22 @@ def test_show_json_names_squares_as_commands_do(db: Path) -> None:
     boards = json.loads(ok(db, "show", five, "--json"))["state"]["boards"]
     assert all(len(b["squares"]) == 25 and set(b["squares"]) == {f"{c}{r}" for c in "ABCDE" for r in range(1, 6)}
                for b in boards)
+
+
+# -- item 6: rulings name their witnesses [GL-4] ------------------------------------------
+def test_explain_and_picture_name_the_witnesses_of_a_discard(db: Path, tmp_path: Path) -> None:
+    gid = new(db, "card-city", "ada", "demo", "--bots", "ada=greedy")
+    log = [json.loads(x) for x in ok(db, "log", gid, "--json").splitlines()]
+    seq = next(x["seq"] for x in log if "no legal square" in x["text"])
+    text = ok(db, "explain", gid, "--at", str(seq))
+    assert "Witnesses" in text and "(zoning, size limit or frame)" in text
+    squares = {line.split()[0] for line in text.splitlines() if line.startswith("  ") and "[" in line}
+    if not squares:  # the size limit keeps it out of every square: they are listed in one line
+        squares = set(text.split("touching the city (")[-1].split(")")[0].split(", "))
+    assert squares and all(len(sq) == 2 for sq in squares)
+    plain, outlined = tmp_path / "a.svg", tmp_path / "b.svg"
+    ok(db, "picture", gid, "--at", str(seq), "-o", str(plain))
+    ok(db, "picture", gid, "--at", str(seq), "--explain", "-o", str(outlined))
+    assert 'class="witness"' not in plain.read_text()
+    assert 0 < outlined.read_text().count('class="witness"') <= len(squares)
+    assert f"evidence for seq {seq}" in outlined.read_text()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from events.service import GameService
+
 from cli.tui.app import CitylogApp
 from cli.tui.replay import GameScreen
 from tests.tui.helpers import settle
@@ -9,11 +11,13 @@ from tests.tui.helpers import settle
 SIZE = (120, 40)
 
 
-async def test_shift_f_forks_taking_over_a_seat(db: str, service) -> None:
+async def test_shift_f_forks_taking_over_a_seat(db: str, service: GameService) -> None:
     app = CitylogApp(db, "cc-demo")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        model = app.screen.model
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.model is not None
+        model = screen.model
         at = 10
         while model.game.command_of(model.events[at + 1]) is None:  # a fork point: a decision opens next
             at += 1
