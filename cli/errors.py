@@ -32,8 +32,22 @@ BAD_INPUT = 2
 ENVIRONMENT = 4
 
 
+_json_errors = False
+"""Set while a command given ``--json`` runs: its refusals are JSON too."""
+
+
+def error_line(message: str, code: int, prefix: str = "citylog", as_json: bool | None = None) -> str:
+    """One refusal for stderr: ``citylog: MESSAGE``, or under ``--json`` one JSON
+    object, ``{"error": MESSAGE, "exit_code": CODE}`` (the same exit code)."""
+    if _json_errors if as_json is None else as_json:
+        import msgspec
+
+        return msgspec.json.encode({"error": f"{prefix}: {one_line(message)}", "exit_code": code}).decode() + "\n"
+    return f"{prefix}: {one_line(message)}\n"
+
+
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
-    sys.stderr.write(f"citylog: {one_line(message)}\n")
+    sys.stderr.write(error_line(message, code))
     return typer.Exit(code)
 
 
@@ -42,6 +56,8 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        global _json_errors
+        _json_errors = kwargs.get("json") is True
         try:
             return fn(*args, **kwargs)
         except typer.Exit:

@@ -81,7 +81,8 @@ def export(
     else:
         write_file(out, text.encode(), force)
         if json:
-            emit_json({"file": str(out), "format": format, "player": as_})
+            source = log.header.game_id if Path(game_id).is_file() else game_id
+            emit_json({"file": str(out), "format": format, "game_id": source, "player": as_})
         else:
             say(f"wrote {out}: {count}" + (f", {as_}'s view" if as_ else ""))
 
@@ -92,19 +93,23 @@ def import_(
     bots: Annotated[
         Optional[str], typer.Option(help="POLICY for every seat, or SEAT=POLICY,… (never taken from the file)")
     ] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Store a second copy of a log this database already holds")
+    ] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Verify a log file or text record, then store it as a new game.
 
     Nothing is stored if it fails.  A text record is re-decided from its first
-    line.
+    line.  A log a stored game already holds (the same definition and events)
+    is refused, naming that game (exit 2); --again stores a second copy.
 
     \b
     Example:
       citylog import game.jsonl --bots bob=greedy
     """
     log, notes = read_with_notes(file)
-    gid = import_log(service(ctx), log, notes, parse_bots(bots, list(log.header.definition.players)))
+    gid = import_log(service(ctx), log, notes, parse_bots(bots, list(log.header.definition.players)), again=again)
     emit_json({"game_id": gid}) if json else say(gid)
 
 
@@ -113,22 +118,39 @@ def fork(
     game_id: Annotated[str, typer.Argument(metavar="GAME")],
     at: Annotated[int, typer.Option(help="Keep events 1..SEQ")],
     seed: Annotated[Optional[str], typer.Option(help="A new seed for the chance after SEQ")] = None,
+    as_: Annotated[
+        Optional[list[str]],
+        typer.Option("--as", help="Take over this player's seat from SEQ on (its bot stops; repeatable)"),
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """A new game holding events 1..SEQ of GAME: what if?
 
-    The fork records its parent and fork point (see 'citylog tree').
+    The fork records its parent and fork point (see 'citylog tree').  The
+    seats keep their bots, but for each --as PLAYER: that seat is yours from
+    SEQ on ("continue from here", [GL-3]); without --as a game of bots
+    replays to its end at once.
 
     \b
     Example:
       citylog fork last --at 120 --seed other
+      citylog fork last --at 40 --as p2      # then: citylog play FORK --as p2
     """
     game_id = resolve_game(ctx, game_id)
-    gid = service(ctx).fork(game_id, at, seed)
+    svc = service(ctx)
+    seats: list[int] = []
+    if as_:
+        parent = svc.load(game_id)
+        seats = [parent.seat(who) for who in as_]
+    gid = svc.fork(game_id, at, seed, take_over=seats)
+    loaded = svc.load(gid)
+    to_act = [loaded.players[a] for a in loaded.game.to_act(loaded.state) if 0 <= a < len(loaded.players)]
     if json:
-        emit_json({"game_id": gid, "parent": game_id, "fork_at": at, "seq": service(ctx).store.version(gid)})
+        emit_json({"game_id": gid, "parent": game_id, "fork_at": at, "seq": loaded.version,
+                   "take_over": list(as_ or ()), "to_act": to_act})
     else:
-        say(f"{gid}  (fork of {game_id} at seq {at})")
+        yours = f"; {', '.join(as_)} from here: citylog play {gid} --as {as_[0]}" if as_ else ""
+        say(f"{gid}  (fork of {game_id} at seq {at}{yours})")
 
 
 def picture(
@@ -138,27 +160,33 @@ def picture(
     as_: Annotated[Optional[str], typer.Option("--as", help="As this player sees it")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--out", help="The .svg file (default: stdout)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Outline the squares 'citylog explain --at SEQ' names as evidence")
+    ] = False,
     json: Annotated[bool, typer.Option("--json", help="With -o: print what was written as JSON")] = False,
 ) -> None:
     """The position as an SVG picture.
 
-    Boards, cards, the last move marked, scores so far.
+    Boards, cards, the last move marked, scores so far; --explain outlines
+    the witnesses of the event at SEQ (the squares its explanation names).
 
     \b
     Example:
       citylog picture last --as alice -o board.svg
+      citylog picture last --at 45 --explain -o why.svg
     """
     from replay.picture import picture as draw
     from replay.sources import open_log
 
     ref = game_or_file(ctx, ref)
-    svg = draw(open_log(service(ctx), ref), at, as_)
+    log = open_log(service(ctx), ref)
+    svg = draw(log, at, as_, explain)
     if out is None:
         write_text(svg)
     else:
         write_file(out, svg.encode("utf-8"), force)
         if json:
-            emit_json({"file": str(out), "format": "svg", "player": as_})
+            emit_json({"file": str(out), "format": "svg", "game_id": log.header.game_id, "player": as_})
         else:
             say(f"wrote {out}")
 

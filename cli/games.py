@@ -76,21 +76,22 @@ def list_games(
     limit: Annotated[int, typer.Option("--limit", help="At most this many (a page)")] = 100,
     after: Annotated[Optional[str], typer.Option("--after", help="The page after this game")] = None,
     tag: Annotated[Optional[str], typer.Option("--tag", help="Only games with this tag (e.g. sim)")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Include simulated games (tagged sim), hidden by default")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="Include simulated games (tagged sim) and games an undo left (tagged superseded), hidden by default")] = False,
     json: Json = False,
 ) -> None:
     """Games in the database, oldest first, a page at a time.
 
     Read from each game's row: the cost does not grow with the events stored.
     Games 'citylog simulate' stored (tag sim) are left out unless --all or
-    --tag sim.
+    --tag sim, and so are the games an 'undo' at the play prompt left for a
+    fork (tag superseded) unless --all or --tag superseded.
 
     \b
     Example:
       citylog list --status active --player alice
       citylog list --tag sim --limit 20
     """
-    from events.store import SIM_TAG, GameFilter, check_tag
+    from events.store import LIST_HIDDEN, SIM_TAG, GameFilter, check_tag
 
     if status is not None and status not in ("active", "over"):
         raise ServiceError(f"--status is 'active' or 'over', not {status!r}")
@@ -102,7 +103,7 @@ def list_games(
     store = svc.store
     if after is not None:
         after = svc.resolve(after)  # a missing game is an error, not an empty page
-    hidden = None if all_ or tag is not None else SIM_TAG
+    hidden = None if all_ or tag is not None else LIST_HIDDEN  # simulated games, games an undo left [GL-3]
     page = GameFilter(
         game=game, player=player, status=status, after=after, limit=limit + 1, tag=tag, hidden_tag=hidden  # type: ignore[arg-type]
     )
@@ -128,7 +129,9 @@ def list_games(
             )
         else:
             parent = f"  fork of {rec.parent}@{rec.fork_at}" if rec.parent else ""
-            won = f"  won by {' and '.join(rec.winners)}" if rec.winners else ""
+            won = f"  won by {' and '.join(rec.winners)}" if rec.winners and len(rec.players) > 1 else ""
+            if len(rec.players) == 1 and rec.status == "over":  # solo: a score and a level, not a win [CC-9]
+                won = f"  solo game (its score and verdict: citylog show {rec.id})"
             labels = f"  tags: {', '.join(tags[rec.id])}" if rec.id in tags else ""
             # plain: names are the users' text, never markup
             plain(
@@ -209,7 +212,7 @@ def show(
             "players": v["players"],
             "to_act": to_act,
             "round": game.round_of(state),
-            "state": msgspec.to_builtins(shown),
+            "state": game.state_data(shown),  # squares as commands name them [GL-5]
         }
         if joining:
             out["joining"] = joining
@@ -230,8 +233,11 @@ def show(
         doing = f"to act: {', '.join(to_act)}" if to_act else "an automatic step (nobody decides here)"
         say(f"seq {v['seq']}; {doing}")
     else:
-        winners = " and ".join(v["players"][w] for w in result.winners) or "none"
-        say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
+        if len(v["players"]) == 1:  # solo: no winner in that sense, the score and the book's verdict [CC-9, PL-10]
+            say(f"seq {v['seq']}; game over — {verdict(game, v['players'], state, result)}")
+        else:
+            winners = " and ".join(v["players"][w] for w in result.winners) or "none"
+            say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
         for line in result_lines(game, v["players"], state, result):
             say_markup(line)
 
@@ -258,7 +264,7 @@ def log(
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)
         if json:
-            emit_json({"seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)})
+            emit_json({"game_id": lg.header.game_id, "seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)})
         else:
             say(f"{line.seq:>5}  {text}")
 

@@ -33,9 +33,10 @@ def hint(
       citylog hint last --as alice --budget 500
     """
     ref = game_or_file(ctx, ref)
-    h = compute_hint(open_log(service(ctx), ref, as_), budget or 0, seed)
-    if json:
-        emit_json(as_data(h))
+    log = open_log(service(ctx), ref, as_)
+    h = compute_hint(log, budget or 0, seed)
+    if json:  # "value": the estimated win chance, 0–1 (replay.hint.VALUE_LABEL)
+        emit_json({"game_id": log.header.game_id, **as_data(h)})
         return
     for line in describe(h):
         say(line)

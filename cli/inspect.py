@@ -51,13 +51,13 @@ def explain(
         if try_ is None:
             seeded = log.header.seed is not None or not log.header.definition.table
             text = explain_at(game, events, players, at, seeded, viewer)
-            emit_json({"seq": at, "explanation": text}) if json else say(text)
+            emit_json({"game_id": log.header.game_id, "seq": at, "explanation": text}) if json else say(text)
             return
         legal, text = try_at(game, events, players, at, None if viewer is not None else as_, try_, viewer)
     except ValueError as exc:
         raise ServiceError(str(exc)) from None
     if json:
-        emit_json({"seq": at, "legal": legal, "explanation": text})
+        emit_json({"game_id": log.header.game_id, "seq": at, "legal": legal, "explanation": text})
     else:
         say(text)
     if not legal:
@@ -83,9 +83,10 @@ def diff(
     """
     a, b = game_or_file(ctx, a, readonly=True), game_or_file(ctx, b, readonly=True)
     svc = service(ctx, readonly=True)
-    result = diff_logs(open_log(svc, a, as_), open_log(svc, b, as_))
-    if json:
-        emit_json(result)
+    log_a, log_b = open_log(svc, a, as_), open_log(svc, b, as_)
+    result = diff_logs(log_a, log_b)
+    if json:  # two games: both ids, a's then b's (the --json convention, cli.output.JSON_KEYS)
+        emit_json({"game_ids": [log_a.header.game_id, log_b.header.game_id], **result})
     elif result["identical"]:
         say(f"identical: {result['events'][0]} events")
     elif result.get("different_games"):
@@ -145,7 +146,7 @@ def verify(
             verdict = Verdict(False, f"the database file is damaged ({damaged}); nothing in it can be vouched for",
                               events=verdict.events)
     if json:
-        emit_json(verdict)
+        emit_json({"game_id": log.header.game_id, **msgspec.to_builtins(verdict)})
     else:
         say(one_line(verdict.message(ref)))
     if not verdict.ok:

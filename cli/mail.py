@@ -546,7 +546,7 @@ def legal(
         state = game.view(state, seat)
     cmds = legal_commands(game, state, seat)
     if json:
-        emit_json({"player": as_, "seq": len(states), "legal": cmds})
+        emit_json({"game_id": log.header.game_id, "player": as_, "seq": len(states), "legal": cmds})
         return
     if not cmds:
         say(f"{as_} has nothing to do now")

@@ -65,7 +65,10 @@ class OneLineErrors(TyperGroup):
             if where is None:  # a parser error carries no context: name the command from argv
                 name = invoked_name(sys.argv[1:] if args is None else args)
                 where = f"citylog {name}" if name in COMMAND_MODULES else "citylog"
-            sys.stderr.write(f"{where}: {message}\n")
+            from cli.errors import error_line
+
+            argv = list(sys.argv[1:] if args is None else args)
+            sys.stderr.write(error_line(message, e.exit_code, where, as_json="--json" in argv))
             sys.exit(e.exit_code)
         except typer.Abort:
             sys.stderr.write("citylog: aborted\n")
@@ -254,7 +257,10 @@ def main() -> None:
     except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback
         from cli.output import one_line
 
-        sys.stderr.write(f"citylog: internal error: {type(exc).__name__}: {one_line(str(exc))}\n")
+        from cli.errors import error_line
+
+        sys.stderr.write(error_line(f"internal error: {type(exc).__name__}: {one_line(str(exc))}", 3,
+                                    as_json="--json" in sys.argv[1:]))
         raise SystemExit(3) from None
 
 

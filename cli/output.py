@@ -113,6 +113,21 @@ def write_text(text: str) -> None:
     sys.stdout.write(clean(text) if is_terminal() else text)
 
 
+JSON_KEYS = {
+    "game_id": "the stored game's id (a file's: the id its header names) in every object about one game",
+    "game_ids": "the ids of the games an object compares (diff: a's, then b's)",
+    "game": "the kind of game (card-city, 5x5-city, point-city), never its id",
+    "seq": "the position the object speaks of (the last event's seq)",
+    "player": "a player by name (never a seat number); several: players",
+    "file": "a path written or read",
+}
+"""The ``--json`` convention every command follows (README, *Conventions*):
+the same thing always under the same key; never ``id``, ``gid``, ``at``,
+``version``, ``seat`` or ``name`` for one of them (``rules`` prints rulings by
+their ``id``, ``key`` names a key pair).  Refusals under ``--json`` are one
+object on stderr, ``{"error": …, "exit_code": N}`` (:func:`cli.errors.error_line`).
+Tested by ``tests/cli/test_json_keys.py``."""
+
 _JSON_ESCAPES = {c: f"\\u{c:04x}" for c in _FOREIGN_CONTROLS if c >= 0x7F}
 
 

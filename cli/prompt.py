@@ -433,10 +433,11 @@ class Session:
         what = game.format_command(last.command)
         seq = last.start + 1
         parent = self.game_id
-        child = self.svc.fork(parent, seq - 1)
+        child = self.svc.fork(parent, seq - 1, supersede=True)  # the branch left is tagged superseded [GL-3]
         self.game_id = child
         say(f"undone: {loaded.players[last.seat]}'s '{what}' (seq {seq}). Now playing game {child}, a fork of "
-            f"{parent} at seq {seq - 1}; {parent} is unchanged ('citylog tree {parent}' shows both)")
+            f"{parent} at seq {seq - 1}; {parent} is unchanged, tagged superseded and left out of 'citylog list' "
+            f"('citylog tree {parent}' shows both)")
 
     def _pick_seat(self, loaded: Loaded, actors: tuple[int, ...]) -> int | None:
         if actors == (CHANCE,):

@@ -463,6 +463,14 @@ class Game(ABC, Generic[S, E, C]):
         """
         raise NotImplementedError(f"{self.spec.title} has no scene")
 
+    def state_data(self, state: S) -> Any:
+        """``state`` as plain data for ``show --json``: the fold's fields, with any
+        square named as commands and boards name it (a game whose state keeps
+        another form of a square overrides this) [GL-5]."""
+        import msgspec
+
+        return msgspec.to_builtins(state)
+
     def round_of(self, state: S) -> int:
         return int(getattr(state, "round", 0))
 
@@ -481,6 +489,12 @@ class Game(ABC, Generic[S, E, C]):
     def explain(self, before: S, event: E, players: Sequence[str]) -> str:
         """Why ``event`` happened; games add rule ids where they can."""
         return self.describe(event, players)
+
+    def witnesses(self, before: S, event: E) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """The seat and the squares (in the scene's coordinates) that :meth:`explain`
+        names as the evidence for ``event``, for a picture to outline [GL-4]; None:
+        it names no square."""
+        return None
 
 
 def checked_decide(game: Game[S, E, C], state: S, seat: int, command: C) -> tuple[E, ...]:

@@ -126,11 +126,15 @@ def filter_sql(where: GameFilter | None, mark: str, player_sql: str) -> tuple[st
         (where.status, f"g.status = {mark}"),
         (where.player, player_sql),
         (where.tag, f"EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})"),
-        (where.hidden_tag, f"NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag = {mark})"),
         (where.after, f"(g.created_at, g.id) > (SELECT created_at, id FROM games WHERE id = {mark})"),
     )
     clauses = [clause for value, clause in conditions if value is not None]
     args: list[object] = [value for value, _ in conditions if value is not None]
+    hidden = (where.hidden_tag,) if isinstance(where.hidden_tag, str) else where.hidden_tag or ()
+    if hidden:
+        marks = ", ".join([mark] * len(hidden))
+        clauses.append(f"NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id AND t.tag IN ({marks}))")
+        args.extend(hidden)
     sql = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     sql += " ORDER BY g.created_at, g.id"
     if where.limit is not None:

@@ -17,7 +17,7 @@ from events.limits import MAX_NOTE as _MAX_NOTE
 from events.refusals import ServiceError, check_text
 from events.repository import Repository
 from events.seeds import chance_source
-from events.store import GameRecord, new_game_id
+from events.store import SUPERSEDED_TAG, GameRecord, new_game_id
 from events.writer import Writer
 
 
@@ -29,9 +29,20 @@ class Library:
         self.store = repository.store
         self.writer = writer
 
-    def fork(self, game_id: str, at: int, seed: str | None = None) -> str:
+    def fork(
+        self, game_id: str, at: int, seed: str | None = None, take_over: Sequence[int] = (), supersede: bool = False
+    ) -> str:
         """A new game holding events 1..``at`` of ``game_id``, with its lineage, then
         whatever chance (from the new seed, if any) and bot seats play next.
+
+        ``take_over``: seats whose bot the fork drops, so a person plays them from
+        ``at`` on ("continue from here"); the other seats keep their bots [GL-3].
+        The bots are the header's, outside the chain: the fork's events up to
+        ``at`` are the parent's either way.
+
+        ``supersede`` (the play prompt's ``undo``): in the same transaction the
+        parent is tagged ``superseded``, outside the chain like every tag, so
+        ``list`` no longer shows it among the games going on [GL-3].
 
         With a new ``seed``, seq ``at + 1`` is a :class:`~core.chance.Reseeded`
         event committing to it (salted), and chance from there on comes from it.
@@ -57,6 +68,11 @@ class Library:
                 f"seq {at} is inside the decision of seqs {start}..{end}: "
                 f"fork at {start - 1} (before it) or {end} (after it)"
             )
+        for seat in take_over:
+            if not 0 <= seat < len(parent.players):
+                raise ServiceError(f"no seat {seat} in game {game_id}")
+        if take_over and parent.pbem:
+            raise ServiceError("a game by email has no bot seats to take over: every seat is its player's")
         reseeds = tuple((s, v) for s, v in parent.reseeds if s <= at)
         if seed is not None:
             reseeds = reseeds + ((at + 1, seed),)
@@ -64,7 +80,7 @@ class Library:
             new_game_id(),
             parent.definition,
             seed=parent.seed,
-            bots=parent.bots,
+            bots={s: p for s, p in parent.bots.items() if s not in take_over},
             parent=parent.id,
             fork_at=at,
             reseeds=reseeds,
@@ -84,7 +100,10 @@ class Library:
         more = first + more
         # the prefix's signed joins and moves travel with it, so it verifies
         signed = sorted(self.store.signed(parent.id).items()) if parent.pbem else []
-        self.writer.write_game(child, game, events[:at] + more, state, [(s, x) for s, x in signed if s <= at])
+        with self.store.transaction():
+            self.writer.write_game(child, game, events[:at] + more, state, [(s, x) for s, x in signed if s <= at])
+            if supersede:
+                self.writer.add_tags(parent.id, [SUPERSEDED_TAG])
         return child.id
 
     def with_forks(self, game_id: str) -> list[str]:

@@ -127,8 +127,10 @@ class GameService:
         return self.writer.submit_move(mv)
 
     # -- the library ---------------------------------------------------------
-    def fork(self, game_id: str, at: int, seed: str | None = None) -> str:
-        return self.library.fork(game_id, at, seed)
+    def fork(
+        self, game_id: str, at: int, seed: str | None = None, take_over: Sequence[int] = (), supersede: bool = False
+    ) -> str:
+        return self.library.fork(game_id, at, seed, take_over, supersede)
 
     def with_forks(self, game_id: str) -> list[str]:
         return self.library.with_forks(game_id)

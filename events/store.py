@@ -188,8 +188,9 @@ class GameFilter(msgspec.Struct, frozen=True):
     limit: int | None = None
     tag: str | None = None
     """Only games with this tag."""
-    hidden_tag: str | None = None
-    """Leave out games with this tag (``list`` hides simulated games, tagged ``sim``)."""
+    hidden_tag: str | tuple[str, ...] | None = None
+    """Leave out games with this tag, or with any of these (``list`` hides simulated
+    games, tagged ``sim``, and the branches an ``undo`` left, tagged ``superseded``)."""
 
 
 class Note(msgspec.Struct, frozen=True):
@@ -204,6 +205,11 @@ class Note(msgspec.Struct, frozen=True):
 
 SIM_TAG = "sim"
 """The tag ``simulate`` gives its games; ``list`` and ``last`` leave them out unless asked."""
+SUPERSEDED_TAG = "superseded"
+"""The tag an ``undo`` at the play prompt gives the game it leaves for a fork [GL-3]:
+``list`` leaves such games out unless asked (``--all``, ``--tag superseded``)."""
+LIST_HIDDEN = (SIM_TAG, SUPERSEDED_TAG)
+"""What ``list`` leaves out by default."""
 _TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,39}")
 
 

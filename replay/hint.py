@@ -67,11 +67,17 @@ def hint(log: LogFile, playouts: int = 0, seed: str = "") -> Hint:
     return Hint(player, seq, playouts, alternatives[0].command, alternatives[0].value, alternatives)
 
 
+VALUE_LABEL = "estimated win chance"
+"""What a hint's percentage is called: the search's mean reward for the player
+(:attr:`Alternative.value`), mostly the share of playouts won, a little the score
+margin, so it reads as an estimated chance of winning (issue 26)."""
+
+
 def describe(h: Hint, limit: int = 8) -> list[str]:
     """Readable lines: the choice, then the alternatives by visits."""
-    out = [f"{h.player}: play '{h.best}' (estimated value {h.value:.0%}, {h.playouts} playouts at seq {h.seq})"]
+    out = [f"{h.player}: play '{h.best}' ({VALUE_LABEL} {h.value:.0%}, {h.playouts} playouts at seq {h.seq})"]
     for a in h.alternatives[:limit]:
-        out.append(f"  {a.command:<32} {a.visits:>6} playouts  value {a.value:.0%}")
+        out.append(f"  {a.command:<32} {a.visits:>6} playouts  {VALUE_LABEL} {a.value:.0%}")
     if len(h.alternatives) > limit:
         out.append(f"  … {len(h.alternatives) - limit} more legal commands")
     return out

@@ -15,6 +15,7 @@ import msgspec
 
 from core import registry
 from events.codec import decoder_for
+from events.envelope import genesis_hash
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, Note, new_game_id
 from replay import logfile
@@ -183,9 +184,16 @@ def open_log(service: GameService, ref: str, player: str | None = None) -> LogFi
 
 
 def import_log(
-    service: GameService, log: LogFile, notes: list[Note] | None = None, bots: dict[int, str] | None = None
+    service: GameService,
+    log: LogFile,
+    notes: list[Note] | None = None,
+    bots: dict[int, str] | None = None,
+    again: bool = False,
 ) -> str:
     """Verify ``log``, then store it (and ``notes``) as a new game (all or nothing).
+
+    A log some stored game already holds (:func:`already_stored`) is refused
+    unless ``again``: importing the same file twice never silently duplicates.
 
     Nothing the unchained header says is taken on trust: the status is the
     fold's; bot seats are the importer's (``bots``), never the file's; a parent
@@ -213,6 +221,13 @@ def import_log(
         salted=h.salted,
         salt=h.salt,
     )
+    same = None if again else already_stored(service, log)
+    if same is not None:
+        raise ServiceError(
+            f"not imported: this log is already in this database, as game {same} (the same definition "
+            f"and the same {len(log.lines)} events, up to the same hash); see it with 'citylog show {same}' "
+            f"(or store a second copy: import --again)"
+        )
     from replay.trust import signed_bytes
 
     service.writer.write_lines(  # the one write path: the hashes must come out as the file's
@@ -223,6 +238,22 @@ def import_log(
         notes=[(note.seq, note.text) for note in notes or ()],
     )
     return record.id
+
+
+def already_stored(service: GameService, log: LogFile) -> str | None:
+    """The id of a stored game holding exactly this log (the same genesis, so the
+    same definition and seed commitment, and the same head: the same last seq and
+    hash), or None.  Importing the same file twice would make a second, identical
+    game: ``import`` refuses instead (exit 2)."""
+    if not log.lines:
+        return None
+    genesis = genesis_hash(log.header.definition)
+    head = (log.lines[-1].seq, log.lines[-1].hash)
+    store = service.store
+    for rec in store.list_games():
+        if rec.genesis == genesis and store.head(rec.id) == head:
+            return rec.id
+    return None
 
 
 _PBEM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -84,6 +84,11 @@ def _cell(c: Cell, x: int, y: int, w: int) -> list[str]:
     top = y + SQ // 2 - (len(lines) - 1) * (size + 1) // 2 + size // 3
     for i, line in enumerate(lines):
         out.append(_text(x + w // 2, top + i * (size + 1), line, size, "middle", "bold", c.ink))
+    if "witness" in c.marks:  # a square an explanation names [GL-4]
+        out.append(
+            f'<rect class="witness" x="{x + 4}" y="{y + 4}" width="{w - 8}" height="{SQ - 8}" rx="4" fill="none" '
+            f'stroke="#d81b60" stroke-width="3" stroke-dasharray="6 3"/>'
+        )
     if "last" in c.marks:
         out.append(
             f'<rect class="last" x="{x + 2}" y="{y + 2}" width="{w - 4}" height="{SQ - 4}" rx="5" fill="none" '

@@ -40,11 +40,13 @@ class Backend:
             return flatten(game_tree(svc, game_id), mark=game_id)
 
     def games(self) -> list[GameRow]:
-        """The library: every game but simulated ones (tag sim), as ``citylog list``."""
-        from events.store import SIM_TAG, GameFilter
+        """The library: every game but simulated ones (tag sim) and those an undo left
+        (tag superseded, [GL-3]), as ``citylog list``."""
+        from events.store import LIST_HIDDEN, GameFilter
 
         with self.service() as svc:
-            return [GameRow.of(rec, n) for rec, n in svc.store.list_games_with_counts(GameFilter(hidden_tag=SIM_TAG))]
+            rows = svc.store.list_games_with_counts(GameFilter(hidden_tag=LIST_HIDDEN))
+            return [GameRow.of(rec, n) for rec, n in rows]
 
     def follow(
         self,
@@ -84,9 +86,11 @@ class Backend:
         with self.service() as svc:
             return svc.create(game, players, bots=bots)
 
-    def fork(self, game_id: str, at: int, seed: str | None) -> str:
+    def fork(self, game_id: str, at: int, seed: str | None, take_over: str | None = None) -> str:
+        """``citylog fork``; ``take_over``: a player whose seat the fork gives to a person [GL-3]."""
         with self.service() as svc:
-            return svc.fork(game_id, at, seed)
+            seats = [svc.load(game_id).seat(take_over)] if take_over else []
+            return svc.fork(game_id, at, seed, take_over=seats)
 
     def hint(self, game_id: str, player: str, playouts: int = 0) -> list[str]:
         """``citylog hint``'s lines for ``player``, read through their view (open_log);

@@ -254,7 +254,11 @@ class GameModel:
             parts.append(f"to act: {self.names(actors)}")
         else:
             result = self.game.result(state)
-            if result is not None:
+            if result is not None and len(self.players) == 1:  # solo: the score and the book's verdict [CC-9]
+                from cli.results import verdict
+
+                parts.append(f"game over — {verdict(self.game, self.players, state, result)}")
+            elif result is not None:
                 winners = self.names(result.winners) or "nobody"
                 scores = ", ".join(str(s) for s in result.scores)
                 parts.append(f"game over — scores {scores}; winner: {winners}")

@@ -35,6 +35,7 @@ class GameScreen(Screen[None]):
         Binding("end", "end", "end", show=False),
         Binding("v", "cycle_view", "view"),
         Binding("f", "fork", "fork"),
+        Binding("F", "fork_as", "fork as", show=False),  # take over a seat [GL-3]
         Binding("x", "explain", "explain"),
         Binding("d", "diff", "diff"),
         Binding("b", "board", "board", show=False),
@@ -133,9 +134,9 @@ class GameScreen(Screen[None]):
         self.live = False
 
     @work(thread=True, exclusive=True, group="game-io")
-    def fork(self, at: int, seed: str | None) -> None:
+    def fork(self, at: int, seed: str | None, take_over: str | None = None) -> None:
         try:
-            child = self.app.backend.fork(self.game_id, at, seed)  # type: ignore[attr-defined]
+            child = self.app.backend.fork(self.game_id, at, seed, take_over)  # type: ignore[attr-defined]
         except FAILURES as exc:
             self.app.call_from_thread(self.failed, str(exc))
             return
@@ -233,6 +234,21 @@ class GameScreen(Screen[None]):
                 self.fork(at, seed or None)
 
         self.app.push_screen(SeedModal(at), chosen)
+
+    def action_fork_as(self) -> None:
+        """Fork at the shown event taking over a seat: its bot stops, the others play on [GL-3]."""
+        model = self.model
+        if model is None:
+            return
+        at = model.seq
+        default = model.players[model.viewer if model.viewer is not None else 0]
+
+        def chosen(player: str | None) -> None:
+            if player is not None:
+                self.fork(at, None, player or default)
+
+        self.app.push_screen(InputModal(f"Fork after seq {at}, taking over the seat of (blank = {default}):",
+                                        ", ".join(model.players)), chosen)
 
     def action_hint(self) -> None:
         """The search's choice for the player at the table, from that player's view only."""

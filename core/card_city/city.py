@@ -6,7 +6,7 @@ own coordinates.  Nothing here depends on where the origin is.
 
 >>> g = {(0, 0): "H", (0, 1): "R"}
 >>> construction_violation(g, "R", (1, 1), coins=3)
-('CB-6', 'a Residential card may not be built next to another Residential card in the Construction phase')
+('CB-6', 'a Residential card may not be built next to another Residential card in the Construction phase: F5 (Residential)')
 >>> sorted(construction_squares(g, "I", coins=0))
 [(-1, 0), (0, -1), (1, 0)]
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from bisect import insort
 from functools import lru_cache
 
-from core.card_city.squares import square_label
+from core.card_city.squares import column_label, in_frame, row_label, square_label
 from core.card_city.cards import (
     COLOURS,
     CULTURAL_KINDS,
@@ -120,27 +120,44 @@ class _Facts:
         )
 
 
+def _named(grid: Grid, squares: Iterable[Square]) -> str:
+    """``F4 (Industrial), E3 (Industrial)``: witness squares with what stands there [GL-4]."""
+    return ", ".join(f"{format_square(sq)} ({NAMES.get(grid[sq], grid[sq])})" for sq in squares)
+
+
 def _base_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = None) -> Violation | None:
-    """Checks shared by construction, development and purchase."""
+    """Checks shared by construction, development and purchase; each names its
+    witnesses: the squares, and for a limit the limit and the figure [GL-4]."""
     if sq in grid:
-        return ("CB-6", f"square {format_square(sq)} is already built")
+        return ("CB-6", f"square {format_square(sq)} is already built ({_named(grid, [sq])})")
     around = neighbours(sq)
     if not any(n in grid for n in around):
-        return ("CB-6", "a card must be orthogonally adjacent to a card of the city")
+        return ("CB-6", f"a card must be orthogonally adjacent to a card of the city; {format_square(sq)} touches none")
     f = facts or _Facts(grid)
     if not f.fits(sq):
-        return ("CC-1", "the city would no longer fit in a 5 × 5 square")
+        r, c = sq
+        tall = max(f.bottom, r) - min(f.top, r) + 1
+        wide = max(f.right, c) - min(f.left, c) + 1
+        low, high = (min(f.top, r), max(f.bottom, r)) if tall > FRAME else (min(f.left, c), max(f.right, c))
+        label = row_label if tall > FRAME else column_label
+        ends = f" ({'rows' if tall > FRAME else 'columns'} {label(low)}–{label(high)})" if in_frame(low, high) else ""
+        span = f"{tall} rows tall{ends}" if tall > FRAME else f"{wide} columns wide{ends}"
+        return ("CC-1", f"the city would no longer fit in a 5 × 5 square: with {format_square(sq)} it would be "
+                        f"{span}, at most {FRAME}")
     limit = 5 * (1 + f.industrial)
     if kind != "I" and f.others + 1 > limit:
         return (
             "CC-3",
             f"size limit: {f.industrial} Industrial card(s) allow {limit} "
-            "non-Industrial cards and the city has them all",
+            f"non-Industrial cards and the city has them all ({f.others}, City Hall included; "
+            f"this card would make {f.others + 1})",
         )
     if kind == "R" and any(grid.get(n) == "I" for n in around):
-        return ("CB-6", "Residential and Industrial cards may not be adjacent")
+        return ("CB-6", "Residential and Industrial cards may not be adjacent: "
+                        + _named(grid, [n for n in around if grid.get(n) == "I"]))
     if kind == "I" and any(grid.get(n) == "R" for n in around):
-        return ("CB-6", "Residential and Industrial cards may not be adjacent")
+        return ("CB-6", "Residential and Industrial cards may not be adjacent: "
+                        + _named(grid, [n for n in around if grid.get(n) == "R"]))
     return None
 
 
@@ -155,11 +172,23 @@ def construction_violation(
         return (
             "CB-6",
             f"a {NAMES[kind]} card may not be built next to another {NAMES[kind]} card "
-            "in the Construction phase",
+            "in the Construction phase: " + _named(grid, [n for n in neighbours(sq) if grid.get(n) == kind]),
         )
     if kind == "L" and coins < LEISURE_COST:
         return ("CC-2", f"a Leisure card costs {LEISURE_COST} coins and there are only {coins}")
     return None
+
+
+def unbuildable_witnesses(grid: Grid, kind: str, coins: int) -> list[tuple[Square, Violation]]:
+    """Why ``kind`` fits none of the squares touching the city: each such square
+    with the rule that keeps it out (frame, size limit or zoning) [CC-2, GL-4]."""
+    facts = _Facts(grid)
+    out = []
+    for sq in sorted(frontier(grid)):
+        found = construction_violation(grid, kind, sq, coins, facts)
+        if found is not None:
+            out.append((sq, found))
+    return out
 
 
 def construction_squares(grid: Grid, kind: str, coins: int) -> list[Square]:

@@ -20,7 +20,7 @@ from core.card_city.commands import (
     Develop,
 )
 from core.card_city.fold import apply
-from core.card_city.squares import relabel
+from core.card_city.squares import relabel, square_label
 from core.card_city.scoring import final_score
 from core.card_city.search import CardCitySearch
 from core.card_city.state import State
@@ -159,6 +159,15 @@ class CardCity(Game[State, ev.Event, Command]):
     def render(self, state: State, seat: int | None) -> str:
         return text.render(state, seat)
 
+    def state_data(self, state: State) -> object:
+        """The state as data with each city keyed by frame square [CL-10, GL-5]:
+        ``"city": {"E5": "H", "E4": "I"}`` (events keep the City-Hall-relative
+        ``row, col``; ``show --json`` speaks as commands and boards do)."""
+        data = msgspec.to_builtins(state)
+        for player, shown in zip(state.players, data["players"]):
+            shown["city"] = {square_label(r, c): kind for r, c, kind in player.city}
+        return data
+
     def scene(self, state: State, seat: int | None) -> Scene:
         from core.card_city.scene import scene
 
@@ -184,6 +193,11 @@ class CardCity(Game[State, ev.Event, Command]):
         from core.card_city.explain import explain
 
         return explain(before, event, players)
+
+    def witnesses(self, before: State, event: ev.Event) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        from core.card_city.explain import witnesses
+
+        return witnesses(before, event)
 
 
 @lru_cache(maxsize=256)

@@ -255,7 +255,10 @@ def _discard(s: State, seat: int, cmd: Discard) -> tuple[ev.Event, ...]:
         raise IllegalCommand("CB-2", f"no {NAMES.get(cmd.card, cmd.card)} card in hand")
     reason = unbuildable_reason(s, seat, cmd.card)
     if reason is None:
-        raise IllegalCommand("CC-2", f"the {NAMES[cmd.card]} card can be built, so it must be")
+        p = s.players[seat]
+        squares = cells_construction_squares(p.city, cmd.card, p.coins >= LEISURE_COST) if cmd.card in NAMES else ()
+        named = ", ".join(format_square(sq) for sq in sorted(squares)[:8]) + (", …" if len(squares) > 8 else "")
+        raise IllegalCommand("CC-2", f"the {NAMES[cmd.card]} card can be built, so it must be (on {named}) [GL-4]")
     return (ev.Discarded(seat=seat, card=cmd.card, rule=reason[0], reason=reason[1], chosen=True),)
 
 

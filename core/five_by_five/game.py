@@ -146,6 +146,20 @@ class FiveByFive(Game[State, ev.Event, cm.Command]):
         (the park draws its log prints, FL-5)."""
         return text.render(state, seat)
 
+    def state_data(self, state: State) -> object:
+        """The state as data; each board also as ``"squares": {"A1": TILE, …}`` (the
+        built squares, named as commands name them) beside its reading-order
+        ``tiles`` [GL-5]."""
+        import msgspec
+
+        from core.five_by_five.plans import square_name
+        from core.five_by_five.state import EMPTY
+
+        data = msgspec.to_builtins(state)
+        for board, shown in zip(state.boards, data["boards"]):
+            shown["squares"] = {square_name(i): t for i, t in enumerate(board.tiles) if t != EMPTY}
+        return data
+
     def scene(self, state: State, seat: int | None) -> Scene:
         from core.five_by_five.scene import scene
 

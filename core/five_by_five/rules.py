@@ -124,7 +124,8 @@ def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
                 raise IllegalCommand("FC-7", "park action A: swap two tiles, or decline")
             for sq in (c.a, c.b):
                 if not 0 <= sq < 25 or board.tiles[sq] < 0:
-                    raise IllegalCommand("FL-3", f"square {sq} holds no tile to swap")
+                    named = square_name(sq) if 0 <= sq < 25 else str(sq)
+                    raise IllegalCommand("FL-3", f"square {named} holds no tile to swap")
             if c.a == c.b:
                 raise IllegalCommand("FL-3", "swap two different squares")
             return [ev.ParkSwapped(seat, c.a, c.b)]
@@ -139,7 +140,8 @@ def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
         if c.tile not in s.park_drawn:
             raise IllegalCommand("FC-7", f"{tile_label(c.tile)} is not one of the tiles drawn")
         if not 0 <= c.square < 25 or board.tiles[c.square] < 0:
-            raise IllegalCommand("FL-5", "only a tile already on the board may be replaced")
+            named = square_name(c.square) if 0 <= c.square < 25 else str(c.square)
+            raise IllegalCommand("FL-5", f"only a tile already on the board may be replaced; {named} is empty")
         return [ev.ParkReplaced(seat, c.tile, c.square, c.park, board.tiles[c.square])]
     if s.hand:
         if not isinstance(c, cm.Place):
@@ -151,7 +153,9 @@ def _decide_player(s: State, seat: int, c: cm.Command) -> list[ev.Event]:
             names = " ".join(square_name(q) for q in squares)
             raise IllegalCommand("FB-4", f"plot {s.plot} is squares {names}")
         if board.tiles[c.square] >= 0:
-            raise IllegalCommand("FB-4", f"{square_name(c.square)} is already built")
+            raise IllegalCommand(
+                "FB-4", f"{square_name(c.square)} is already built ({tile_label(board.tiles[c.square])})"
+            )
         return [ev.TilePlaced(seat, c.tile, c.square, c.park)]  # a Park may trigger FC-7 (FL-4)
     if not isinstance(c, cm.Choose):
         raise IllegalCommand("FB-3", "choose one of the sets on offer")

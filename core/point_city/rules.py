@@ -21,7 +21,7 @@ from core.point_city.payment import covers, is_minimal, payments, shortfall, sup
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
-from core.point_city.names import cost_text
+from core.point_city.names import cell_name, cost_text
 from core.point_city.tokens import TOKEN_COUNT, TOKENS
 from core.rng import Rng
 
@@ -132,10 +132,14 @@ def _check_flip(s: State, seat: int, cmd: Flip) -> ev.Flipped:
     if not 0 <= cmd.cell < 16:
         raise IllegalCommand("PC-3", f"there is no market cell {cmd.cell}")
     if s.market[cmd.cell].building:
-        raise IllegalCommand("PC-3", "that card already shows its building side")
+        raise IllegalCommand("PC-3", f"the card at {cell_name(cmd.cell)} already shows its building side")
     if not flippable(s, cmd.cell):
+        row, col = cmd.cell // 4, cmd.cell % 4
+        sides = [cell_name(i) for i in range(16) if (i // 4 == row or i % 4 == col) and i != cmd.cell
+                 and s.market[i].building]
         raise IllegalCommand(
-            "PC-3", "a card may be flipped only if its row or its column shows only resource sides"
+            "PC-3", "a card may be flipped only if its row or its column shows only resource sides; "
+            f"{cell_name(cmd.cell)}'s row and column show building sides at {', '.join(sides)} [GL-4]"
         )
     return ev.Flipped(seat, cmd.cell, s.market[cmd.cell].card)
 
@@ -161,10 +165,13 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         raise IllegalCommand("PC-3", "take two different market cards")
     a, b = sorted(cells)
     if not adjacent(a, b):
-        raise IllegalCommand("PC-3", "the two market cards must be orthogonally adjacent")
+        raise IllegalCommand(
+            "PC-3", f"the two market cards must be orthogonally adjacent; {cell_name(a)} and {cell_name(b)} are not"
+        )
     slots = (s.market[a], s.market[b])
     if not all(x.card for x in slots):
-        raise IllegalCommand("PC-4", "an empty market cell has no card to take")
+        empty = ", ".join(cell_name(c) for c, x in zip((a, b), slots) if not x.card)
+        raise IllegalCommand("PC-4", f"an empty market cell has no card to take ({empty} is empty)")
     built = [c for c, x in zip((a, b), slots) if x.building]
     pays = sorted(cmd.pays, key=lambda p: p.cell)
     me = s.seats[seat]
@@ -193,11 +200,13 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         if len(pc_set) != len(pc) or len(pp_set) != len(pp):
             raise IllegalCommand("PC-3", "a source is named twice in one payment")
         if not pc_set <= hand:
-            raise IllegalCommand("PC-3", "a payment uses a resource card the player does not have")
+            missing = ", ".join(str(c) for c in sorted(pc_set - hand))
+            raise IllegalCommand("PC-3", f"a payment uses a resource card the player does not have ({missing})")
         if pc_set & used_cards:
             raise IllegalCommand("PL-3", "a resource card pays for one building only")
         if not pp_set <= producers:
-            raise IllegalCommand("PC-3", "a payment uses a permanent resource the player has not built")
+            missing = ", ".join(str(c) for c in sorted(pp_set - producers))
+            raise IllegalCommand("PC-3", f"a payment uses a permanent resource the player has not built ({missing})")
         if pp_set & used_perms:
             raise IllegalCommand("PC-3", "each permanent resource pays only once per turn")
         if not is_minimal(card.cost, pc, pp):  # (which covers first): say which rule it breaks

@@ -149,7 +149,7 @@ def test_unchained_header_bots_do_not_become_the_imported_games_bots(db: Path, t
     path = tmp_path / "g.jsonl"
     log = exported(db, gid, path)
     write(logfile.LogFile(msgspec.structs.replace(log.header, bots={0: "greedy", 1: "no-such-bot"}), log.lines), path)
-    new = json.loads(ok(db, "import", str(path), "--json"))["game_id"]
+    new = json.loads(ok(db, "import", str(path), "--again", "--json"))["game_id"]
     assert GameService(SqliteStore(db)).store.get_game(new).bots == {}
     # the human seat is still human, and the game still plays
     shown = json.loads(ok(db, "show", new, "--json"))
@@ -165,13 +165,13 @@ def test_unchained_header_parent_is_kept_only_if_the_prefix_is_the_parents(db: P
     path = tmp_path / "b.jsonl"
     log = exported(db, b, path)
     write(logfile.LogFile(msgspec.structs.replace(log.header, parent=a, fork_at=10), log.lines), path)
-    new = json.loads(ok(db, "import", str(path), "--json"))["game_id"]
+    new = json.loads(ok(db, "import", str(path), "--again", "--json"))["game_id"]
     record = GameService(SqliteStore(db)).store.get_game(new)
     assert record.parent is None and record.fork_at is None
     # a real fork keeps its lineage
     fork = json.loads(ok(db, "fork", a, "--at", "10", "--json"))["game_id"]
     exported(db, fork, path)
-    again = json.loads(ok(db, "import", str(path), "--json"))["game_id"]
+    again = json.loads(ok(db, "import", str(path), "--again", "--json"))["game_id"]
     record = GameService(SqliteStore(db)).store.get_game(again)
     assert record.parent == a and record.fork_at == 10
 

@@ -128,7 +128,7 @@ def test_fork_diff_export_import_verify(db: Path, tmp_path: Path) -> None:
     assert "valid" in ok(db, "verify", str(path))
     assert "valid" in ok(db, "verify", gid)
     assert json.loads(ok(db, "diff", gid, str(path), "--json"))["identical"] is True
-    imported = json.loads(ok(db, "import", str(path), "--json"))["game_id"]
+    imported = json.loads(ok(db, "import", str(path), "--again", "--json"))["game_id"]
     assert json.loads(ok(db, "diff", gid, imported, "--json"))["identical"] is True
     fork_file = tmp_path / "f.jsonl"
     ok(db, "export", fork["game_id"], "-o", str(fork_file))

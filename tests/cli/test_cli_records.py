@@ -32,7 +32,7 @@ def test_notes_survive_a_text_record_round_trip(db: Path, tmp_path: Path) -> Non
     text = record.read_text()
     assert "{a bold split}" in text and "{@9 line one\\nline two \\}}" in text
     # bot seats are the importer's to give, never the file's [CL-V5]
-    new = json.loads(ok(db, "import", str(record), "--bots", "greedy", "--json"))["game_id"]
+    new = json.loads(ok(db, "import", str(record), "--again", "--bots", "greedy", "--json"))["game_id"]
     assert [json.loads(line) for line in ok(db, "note", new, "--json").splitlines()] == [
         {"game_id": new, "seq": 6, "text": "a bold split"},
         {"game_id": new, "seq": 9, "text": "line one\nline two }"},
@@ -148,7 +148,7 @@ def test_a_record_edited_on_windows_still_imports(db: Path, tmp_path: Path) -> N
     record = tmp_path / "r.txt"
     record.write_bytes(b"\xef\xbb\xbf" + "\r\n".join("  " + line for line in text.splitlines()).encode())
     # bot seats are the importer's to give, never the file's [CL-V5]
-    new = json.loads(ok(db, "import", str(record), "--bots", "greedy", "--json"))["game_id"]
+    new = json.loads(ok(db, "import", str(record), "--again", "--bots", "greedy", "--json"))["game_id"]
     assert ok(db, "export", new, "--format", "text") == text
 
 
