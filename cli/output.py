@@ -116,7 +116,7 @@ def write_text(text: str) -> None:
 JSON_KEYS = {
     "game_id": "the stored game's id (a file's: the id its header names) in every object about one game",
     "game_ids": "the ids of the games an object compares (diff: a's, then b's)",
-    "game": "the kind of game (card-city, 5x5-city, point-city), never its id",
+    "game": "the kind of game (a registered name, as `citylog new` takes it), never its id",
     "seq": "the position the object speaks of (the last event's seq)",
     "player": "a player by name (never a seat number); several: players",
     "file": "a path written or read",

@@ -75,11 +75,11 @@ def test_autoplay_verify_export_import_fork_and_diff(db: Path, tmp_path: Path) -
     path = tmp_path / "g.jsonl"
     ok(db, "export", gid, "-o", str(path))
     assert "valid" in ok(db, "verify", str(path))
-    imported = json.loads(ok(db, "import", str(path), "--json"))["game_id"]
+    imported = json.loads(ok(db, "import", str(path), "--again", "--json"))["game_id"]
     assert json.loads(ok(db, "diff", gid, imported, "--json"))["identical"] is True
     record = tmp_path / "g.txt"
     ok(db, "export", gid, "--format", "text", "-o", str(record))
-    again = json.loads(ok(db, "import", str(record), "--json"))["game_id"]
+    again = json.loads(ok(db, "import", str(record), "--again", "--json"))["game_id"]
     assert ok(db, "export", again, "--format", "text") == record.read_text()
     assert "<html" in ok(db, "export", gid, "--format", "html").lower()
     assert "<svg" in ok(db, "picture", gid, "--at", "3")  # a game without a scene: its text [core.scene]
