@@ -98,12 +98,14 @@ def test_a_take_paid_with_an_ingenuity_pick_is_listed_everywhere_decide_accepts_
     shown = json.loads(ok(db, "legal", gid, "--as", "alice", "--json"))
     assert text in shown["legal"] and sorted(shown["legal"]) == sorted(listed)
 
-    # the play prompt: the take is in the numbered list its prefix gives, and its number plays it
-    prefix = text.split("=")[0].rsplit(" ", 1)[0]  # "take A1 B1 pay"
-    out = ok(db, "play", gid, "--as", "alice", input=f"{prefix}\nq\n")
-    numbers = {t: n for n, t in re.findall(r"^\s+(\d+)\. (.+)$", out, re.MULTILINE)}
-    assert text in numbers
-    ok(db, "play", gid, "--as", "alice", input=f"{numbers[text]}\nq\n")
+    # the play prompt (issue 26 item 2): the take first, then this payment among its
+    # payments in the second step, and its number there plays it
+    pick, tail = text.split(" pay ", 1)[0], "pay " + text.split(" pay ", 1)[1]  # "take A1 B1", "pay …"
+    out = ok(db, "play", gid, "--as", "alice", input=f"{pick}\nback\nq\n")
+    step = out.split("alice (payment)> ")[0].split("alice> ")[-1]
+    numbers = {t: n for n, t in re.findall(r"^\s+(\d+)\. (.+)$", step, re.MULTILINE)}
+    assert tail in numbers, step
+    ok(db, "play", gid, "--as", "alice", input=f"{pick}\n{numbers[tail]}\nq\n")
     from events.service import GameService
     from events.sqlite_store import SqliteStore
 
