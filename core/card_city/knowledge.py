@@ -53,18 +53,22 @@ def unseen_counts(view: State) -> Counter[str]:
     n = view.n
     left = Counter(pool_counts(n))
     start_reserve = reserve_counts(n)
+    # one card at a time (as Counter.subtract would, without its per-call cost: views fold this per event)
     for p in view.players:
-        left.subtract(k for _, _, k in p.city if k != "H")
-        left.subtract(c for c in p.hand.cards if c != HIDDEN)
+        for _, _, k in p.city:
+            if k != "H":
+                left[k] -= 1
+        for c in p.hand.cards:
+            if c != HIDDEN:
+                left[c] -= 1
     for k, now in zip(KINDS, view.reserve, strict=True):
         left[k] -= now - start_reserve[k]  # discards in, developments and purchases out
     held = view.holding.cards
     offer = view.offer
     if offer is not None:
         held += offer.pair + offer.up + offer.down
-    left.subtract(c for c in held if c != HIDDEN)
-    left.subtract(view.set_aside)
-    left.subtract(view.bottom)
+    for c in (*(c for c in held if c != HIDDEN), *view.set_aside, *view.bottom):
+        left[c] -= 1
     if any(v < 0 for v in left.values()):
         raise ValueError(f"the view places more cards than the game has: {dict(left)}")
     return left
