@@ -316,7 +316,7 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         seat, command = opened
         if d.host_key and len(joined) < len(d.players):
             return _bad(seq, "play began before every seat had joined", n)
-        produced = None
+        produced: tuple[Any, ...] | None = None
         if seat == CHANCE and not d.table:
             chance_events += 1
             start = _reseed_before(plan, seq)
@@ -448,7 +448,7 @@ def _reseed_note(plan: ChancePlan, pbem: bool, table: bool) -> str:
     return " (" + "; ".join(parts) + ")"
 
 
-def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> tuple[Any, list[Any]] | None:
+def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> tuple[Any, tuple[Any, ...]] | None:
     """The legal command of ``seat`` whose first event has this (salted) digest,
     with the events it decides (so the caller need not decide it again)."""
     for command in game.legal(state, seat):
@@ -457,7 +457,7 @@ def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes
         except IllegalCommand:
             continue
         if produced and payload_digest(encode(produced[0]), nonce) == digest:
-            return command, list(produced)
+            return command, tuple(produced)
     return None
 
 
