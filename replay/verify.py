@@ -333,7 +333,7 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
                     return _bad(seq, "chance outcome differs from the one the seed gives", n)
                 command = derived
         elif line.redacted:
-            found = _hidden_decision(game, state, seat, line.digest or "", line_nonce(secret, seq))
+            found = _hidden_decision(game, state, seat, line.digest or "", line_nonce(secret, seq), line.signed)
             if found is None:
                 return _bad(seq, "no legal move of this seat matches the hidden line's digest", n)
             command, produced = found  # decided once: the search's events are the decision's
@@ -448,9 +448,26 @@ def _reseed_note(plan: ChancePlan, pbem: bool, table: bool) -> str:
     return " (" + "; ".join(parts) + ")"
 
 
-def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> tuple[Any, tuple[Any, ...]] | None:
+def _hidden_decision(
+    game: Any, state: Any, seat: int, digest: str, nonce: bytes, signed: Any = None
+) -> tuple[Any, tuple[Any, ...]] | None:
     """The legal command of ``seat`` whose first event has this (salted) digest,
-    with the events it decides (so the caller need not decide it again)."""
+    with the events it decides (so the caller need not decide it again).
+
+    ``signed``: the line's signed move file, where the view carries it (a view
+    with the reveal carries every seat's [CL-S5]): its commands are tried first,
+    each parsed and decided by the rules and held to the same digest, so a
+    wrong or hostile one only falls through to the search of every legal move."""
+    hints = signed.get("commands") if isinstance(signed, dict) else None
+    if isinstance(hints, list) and len(hints) <= 64:
+        for text in hints:
+            try:
+                command = game.parse_command(state, seat, text)
+                produced = checked_decide(game, state, seat, command)
+            except Exception:  # noqa: BLE001 - any text a sender put there: not this decision
+                continue
+            if produced and payload_digest(encode(produced[0]), nonce) == digest:
+                return command, tuple(produced)
     for command in game.legal(state, seat):
         try:
             produced = checked_decide(game, state, seat, command)
