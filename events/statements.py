@@ -233,13 +233,17 @@ def decode(data: bytes, source: str) -> Statement:
     return out
 
 
-def from_line(signed: dict[str, Any], source: str) -> Statement:
-    """The statement an exported line carries (``signed``), held to the same law."""
+def line_bytes(signed: dict[str, Any], source: str = "the signed statement") -> bytes:
+    """The bytes of the statement an exported line carries (``signed``), as :func:`decode` reads them."""
     try:
-        data = _enc.encode(signed) + b"\n"
+        return _enc.encode(signed) + b"\n"
     except (TypeError, msgspec.EncodeError, OverflowError, RecursionError):
         raise StatementError(f"{source}: not a citylog move file, join or invitation") from None
-    return decode(data, source)
+
+
+def from_line(signed: dict[str, Any], source: str) -> Statement:
+    """The statement an exported line carries (``signed``), held to the same law."""
+    return decode(line_bytes(signed, source), source)
 
 
 # -- seats bound to invitations ------------------------------------------------

@@ -97,8 +97,36 @@ def signed_bytes(statement: dict[str, Any]) -> bytes:
     return msgspec.json.Encoder(order="sorted").encode(statement) + b"\n"
 
 
+class SignedMemo:
+    """What one ``verify`` has already worked out about the signed statements on
+    its lines, so a second pass over them (a view's, then the revealed game's
+    [CL-S5]) decodes no statement and checks no signature twice.  Only the work is
+    shared: every check is still made on every pass, from these results."""
+
+    def __init__(self) -> None:
+        self.statements: dict[tuple[bytes, str], statements.Statement | statements.StatementError] = {}
+        """(the line's statement in its encoding, what it was read as) -> the decoded statement or why not."""
+        self.signatures: dict[tuple[statements.Statement, str], bool] = {}
+        """(decoded statement, key) -> whether the statement is signed by the key."""
+
+    def statement(self, signed: dict[str, Any], source: str) -> statements.Statement:
+        """:func:`events.statements.from_line`, each distinct statement decoded once."""
+        data = statements.line_bytes(signed, source)
+        at = (data, source)
+        got = self.statements.get(at)
+        if got is None:
+            try:
+                got = statements.decode(data, source)
+            except statements.StatementError as exc:
+                got = exc
+            self.statements[at] = got
+        if isinstance(got, statements.StatementError):
+            raise got
+        return got
+
+
 def check_signed(
-    log: LogFile, game: Any, events: Sequence[Any], memo: dict[tuple[bytes, str], bool] | None = None
+    log: LogFile, game: Any, events: Sequence[Any], memo: SignedMemo | None = None
 ) -> tuple[int, str] | tuple[None, int]:
     """Every join and human move against the signed file on its line.
 
@@ -115,10 +143,10 @@ def check_signed(
     line (it commutes with what came between), and used at most once (keyed by
     its signature's bytes).
 
-    ``memo``: signature checks already made in this ``verify`` (statement
-    fingerprint and key -> verdict), so a second pass checks no signature twice.
+    ``memo``: statements decoded and signatures checked already in this
+    ``verify``, so a second pass decodes and checks none of them twice.
     """
-    memo = {} if memo is None else memo
+    memo = SignedMemo() if memo is None else memo
     d, h = log.header.definition, log.header
     if not d.host_key or not log.lines:
         return None, 0
@@ -136,7 +164,7 @@ def check_signed(
             if st is None:
                 return line.seq, "a join without its signed join file"
             try:
-                jf = statements.from_line(st, "the join file")
+                jf = memo.statement(st, "the join file")
             except statements.StatementError as exc:
                 return line.seq, f"the signed statement on a join line is not a join file ({_why(exc)})"
             if not isinstance(jf, JoinFile):
@@ -175,7 +203,7 @@ def check_signed(
             who = d.players[seat] if 0 <= seat < len(d.players) else f"seat {seat}"
             return line.seq, f"a move of {who}'s seat without {who}'s signed move file (not made by {who})"
         try:
-            mv = statements.from_line(st, "the move file")
+            mv = memo.statement(st, "the move file")
         except statements.StatementError as exc:
             return line.seq, f"the signed statement on a move line is not a move file ({_why(exc)})"
         if not isinstance(mv, MoveFile):
@@ -201,12 +229,14 @@ def check_signed(
     return None, checked
 
 
-def _checked(memo: dict[tuple[bytes, str], bool], st: MoveFile | JoinFile, key: str) -> bool:
-    """``st`` is signed by ``key`` (a join: by the key it carries), each check made once."""
-    at = (statements.fingerprint(st) + bytes.fromhex(st.signature), key)
-    if at not in memo:
-        memo[at] = st.signs_with(key) if isinstance(st, MoveFile) else st.signed()
-    return memo[at]
+def _checked(memo: SignedMemo, st: MoveFile | JoinFile, key: str) -> bool:
+    """``st`` is signed by ``key`` (a join: by the key it carries), each check made once
+    (keyed by the whole decoded statement, its signature included)."""
+    at = (st, key)
+    got = memo.signatures.get(at)
+    if got is None:
+        got = memo.signatures[at] = st.signs_with(key) if isinstance(st, MoveFile) else st.signed()
+    return got
 
 
 def _why(exc: Exception) -> str:

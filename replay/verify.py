@@ -34,7 +34,7 @@ from events.seeds import chance_source_of
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
 from replay.logfile import Line, LogFile, first_bad_line
-from replay.trust import check_seal, check_signed
+from replay.trust import SignedMemo, check_seal, check_signed
 
 
 class Verdict(msgspec.Struct, frozen=True):
@@ -234,7 +234,7 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         unsealed = check_seal(log)
         if unsealed is not None:
             return Verdict(False, unsealed, line=1, events=n)
-    memo: dict[tuple[bytes, str], bool] = {}
+    memo = SignedMemo()
     bad_seq, signed = check_signed(log, game, events, memo)
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
@@ -316,6 +316,7 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         seat, command = opened
         if d.host_key and len(joined) < len(d.players):
             return _bad(seq, "play began before every seat had joined", n)
+        produced: tuple[Any, ...] | None = None
         if seat == CHANCE and not d.table:
             chance_events += 1
             start = _reseed_before(plan, seq)
@@ -332,14 +333,15 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
                     return _bad(seq, "chance outcome differs from the one the seed gives", n)
                 command = derived
         elif line.redacted:
-            found = _hidden_decision(game, state, seat, line.digest or "", line_nonce(secret, seq))
+            found = _hidden_decision(game, state, seat, line.digest or "", line_nonce(secret, seq), line.signed)
             if found is None:
                 return _bad(seq, "no legal move of this seat matches the hidden line's digest", n)
-            command = found
-        try:
-            produced = checked_decide(game, state, seat, command)
-        except IllegalCommand as exc:
-            return _bad(seq, f"illegal: {exc}", n)
+            command, produced = found  # decided once: the search's events are the decision's
+        if produced is None:
+            try:
+                produced = checked_decide(game, state, seat, command)
+            except IllegalCommand as exc:
+                return _bad(seq, f"illegal: {exc}", n)
         for j, e in enumerate(produced):
             if i + j >= n:
                 return _bad(n, "the log stops in the middle of a decision's events", n)
@@ -382,7 +384,7 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
 
 
 def revealed_signed_problem(
-    log: LogFile, game: Any, true_events: list[Any], memo: dict[tuple[bytes, str], bool] | None = None
+    log: LogFile, game: Any, true_events: list[Any], memo: SignedMemo | None = None
 ) -> Verdict | None:
     """[CL-S5] A play-by-email view with the reveal, checked as the full log it
     re-derives: every human decision of *every* seat carries its seat's signed move
@@ -446,15 +448,33 @@ def _reseed_note(plan: ChancePlan, pbem: bool, table: bool) -> str:
     return " (" + "; ".join(parts) + ")"
 
 
-def _hidden_decision(game: Any, state: Any, seat: int, digest: str, nonce: bytes) -> Any:
-    """The legal command of ``seat`` whose first event has this (salted) digest."""
+def _hidden_decision(
+    game: Any, state: Any, seat: int, digest: str, nonce: bytes, signed: Any = None
+) -> tuple[Any, tuple[Any, ...]] | None:
+    """The legal command of ``seat`` whose first event has this (salted) digest,
+    with the events it decides (so the caller need not decide it again).
+
+    ``signed``: the line's signed move file, where the view carries it (a view
+    with the reveal carries every seat's [CL-S5]): its commands are tried first,
+    each parsed and decided by the rules and held to the same digest, so a
+    wrong or hostile one only falls through to the search of every legal move."""
+    hints = signed.get("commands") if isinstance(signed, dict) else None
+    if isinstance(hints, list) and len(hints) <= 64:
+        for text in hints:
+            try:
+                command = game.parse_command(state, seat, text)
+                produced = checked_decide(game, state, seat, command)
+            except Exception:  # noqa: BLE001 - any text a sender put there: not this decision
+                continue
+            if produced and payload_digest(encode(produced[0]), nonce) == digest:
+                return command, tuple(produced)
     for command in game.legal(state, seat):
         try:
-            first = checked_decide(game, state, seat, command)[0]
+            produced = checked_decide(game, state, seat, command)
         except IllegalCommand:
             continue
-        if payload_digest(encode(first), nonce) == digest:
-            return command
+        if produced and payload_digest(encode(produced[0]), nonce) == digest:
+            return command, tuple(produced)
     return None
 
 
@@ -482,6 +502,8 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
         return Verdict(False, f"the view names {log.header.view!r}, who is not a player", line=1, events=n)
     seat = players.index(log.header.view)
     state: Any = None
+    seen: Any = None
+    """``game.view(state, seat)``, made once per event (its own decisions are decided from it)."""
     own = 0
     for i, e in enumerate(events):
         seq = i + 1
@@ -492,7 +514,7 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
         opened = game.command_of(e) if state is not None else None
         if opened is not None and opened[0] == seat:
             try:
-                produced = checked_decide(game, game.view(state, seat), seat, opened[1])
+                produced = checked_decide(game, seen, seat, opened[1])
             except IllegalCommand as exc:
                 return _bad(seq, f"illegal from {players[seat]}'s view: {exc}", n)
             # the event may name what the move itself revealed to the player (the
@@ -502,7 +524,7 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
             own += 1
         try:
             state = game.apply(state, e)
-            game.view(state, seat)
+            seen = game.view(state, seat)
         except Exception as exc:  # noqa: BLE001 - a view that cannot be folded is a bad file
             return _bad(seq, f"{players[seat]}'s view does not fold here ({type(exc).__name__})", n)
     return Verdict(

@@ -50,24 +50,38 @@ def unseen_cards(view: State) -> list[str]:
 
 def unseen_counts(view: State) -> Counter[str]:
     """:func:`unseen_cards` as counts per kind."""
-    n = view.n
-    left = Counter(pool_counts(n))
-    start_reserve = reserve_counts(n)
+    pool, start_reserve = _setup(view.n)
+    left = Counter(pool)
+    # one card at a time (as Counter.subtract would, without its per-call cost: views fold this per event)
     for p in view.players:
-        left.subtract(k for _, _, k in p.city if k != "H")
-        left.subtract(c for c in p.hand.cards if c != HIDDEN)
+        for _, _, k in p.city:
+            if k != "H":
+                left[k] -= 1
+        for c in p.hand.cards:
+            if c != HIDDEN:
+                left[c] -= 1
     for k, now in zip(KINDS, view.reserve, strict=True):
         left[k] -= now - start_reserve[k]  # discards in, developments and purchases out
     held = view.holding.cards
     offer = view.offer
     if offer is not None:
         held += offer.pair + offer.up + offer.down
-    left.subtract(c for c in held if c != HIDDEN)
-    left.subtract(view.set_aside)
-    left.subtract(view.bottom)
+    for c in (*(c for c in held if c != HIDDEN), *view.set_aside, *view.bottom):
+        left[c] -= 1
     if any(v < 0 for v in left.values()):
         raise ValueError(f"the view places more cards than the game has: {dict(left)}")
     return left
+
+
+def _setup(n: int) -> tuple[dict[str, int], dict[str, int]]:
+    """(pool, reserve) counts at setup for ``n`` players, made once per ``n`` (read only)."""
+    got = _SETUPS.get(n)
+    if got is None:
+        got = _SETUPS[n] = (pool_counts(n), reserve_counts(n))
+    return got
+
+
+_SETUPS: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
 
 
 def hidden_count(view: State) -> int:
@@ -105,6 +119,9 @@ def deduce(masked: State) -> tuple[tuple[str, ...], Counter[str], Counter[str]]:
     free = hidden - sum(counted.values())
     cap = _candidates(masked, unseen, counted, free)
     room = sum(cap.values())
+    if not free and not counted:  # nothing face down to deduce: the pool is the unseen cards
+        pool = Counter({k: unseen[k] for k in KINDS})
+        return (), pool, pool.copy()
     forced = Counter({k: max(0, free - (room - cap[k])) for k in KINDS})
     open_ = free - sum(forced.values())
     least = counted + forced  # in every consistent group

@@ -131,7 +131,8 @@ def _unknowns(m: State, seat: int | None) -> list[tuple[int, int, int, set[int]]
 
 
 def _know(m: State, seat: int | None) -> tuple[Knowledge, list[tuple[int, int, int, int]]]:
-    unseen = tuple(t for t in range(108) if t not in in_sight(m))
+    seen = in_sight(m)  # once, not once per tile
+    unseen = tuple(t for t in range(108) if t not in seen)
     found = _unknowns(m, seat)
     can = _feasible([c for *_, c in found])
     forced = [(o, q, j, min(c)) for (o, q, j, _), c in zip(found, can) if len(c) == 1]

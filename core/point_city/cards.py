@@ -253,9 +253,15 @@ START_CARDS: tuple[int, ...] = tuple(sorted(c.id for c in CARDS.values() if c.ti
 def face_of(card: int) -> int:
     """``card`` as seen by resource side only [PL-16]; starting cards have no building
     side, so they and faces stay as they are."""
-    c = CARDS[card]
-    if card < 0 or c.tier == START:
-        return card
-    return face_id(c.tier, c.resource)
+    face = _FACE_OF.get(card)
+    if face is None:
+        c = CARDS[card]  # an id no card has raises KeyError, and is not remembered
+        face = card if card < 0 or c.tier == START else face_id(c.tier, c.resource)
+        _FACE_OF[card] = face
+    return face
+
+
+_FACE_OF: dict[int, int] = {}
+""":func:`face_of` of each card id and face met so far (at most every card's and face's)."""
 
 

@@ -65,24 +65,20 @@ def _known_ids(v: State) -> set[int]:
 def _places(v: State) -> dict[int, dict[tuple[str, int], int]]:
     """Face → {place: how many cards of that face it shows by face}."""
     out: dict[int, dict[tuple[str, int], int]] = {}
-
-    def add(face: int, place: tuple[str, int]) -> None:
-        if face < 0:
-            out.setdefault(face, {}).setdefault(place, 0)
-            out[face][place] += 1
-
-    for i, x in enumerate(v.market):
-        if x.card and not x.building:
-            add(x.card, ("cell", i))
+    shown = [(x.card, ("cell", i)) for i, x in enumerate(v.market) if x.card and not x.building]
     if v.top:
-        add(v.top, ("top", 0))
-    for i, seat in enumerate(v.seats):
-        for c in seat.resources:
-            add(c, ("seat", i))
-    for c in v.opponent.resources:
-        add(c, ("opponent", 0))
-    for c in v.discard:
-        add(c, ("discard", 0))
+        shown.append((v.top, ("top", 0)))
+    for i, x in enumerate(v.seats):
+        place = ("seat", i)
+        shown += [(c, place) for c in x.resources]
+    shown += [(c, ("opponent", 0)) for c in v.opponent.resources]
+    shown += [(c, ("discard", 0)) for c in v.discard]
+    for face, place in shown:
+        if face < 0:  # a card shown by its face only
+            at = out.get(face)
+            if at is None:
+                at = out[face] = {}
+            at[place] = at.get(place, 0) + 1
     return out
 
 
@@ -92,16 +88,21 @@ def _counted(v: State) -> State:
     places = _places(v)
     named: dict[tuple[str, int], dict[int, tuple[int, ...]]] = {}
     stock: dict[int, list[int]] = {1: [], 2: [], 3: []}
+    in_stock = ("stock", 0)
     for face, cards in FACE_CARDS.items():
-        free = tuple(c for c in cards if c not in known)
-        at = places.get(face, {})
-        left = len(free) - sum(at.values())  # in the stock
-        where = [p for p, n in at.items() if n] + ([("stock", 0)] if left > 0 else [])
-        tier = -face // 10
-        if len(where) == 1 and where[0] != ("stock", 0):
+        free = tuple([c for c in cards if c not in known])
+        at = places.get(face)
+        if at:
+            left = len(free) - sum(at.values())  # in the stock
+            where = [p for p, n in at.items() if n]
+        else:
+            left, where = len(free), []
+        if left > 0:
+            where.append(in_stock)
+        if len(where) == 1 and where[0] != in_stock:
             named.setdefault(where[0], {})[face] = free
         if left > 0:
-            stock[tier] += list(free) if where == [("stock", 0)] else [face] * left
+            stock[-face // 10] += list(free) if where == [in_stock] else [face] * left
 
     def names(cards: tuple[int, ...], place: tuple[str, int]) -> tuple[int, ...]:
         got = named.get(place)
