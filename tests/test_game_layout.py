@@ -124,9 +124,11 @@ def test_the_game_classes_override_the_same_contract_methods() -> None:
     answers it (or the difference is a feature the game lacks, listed here)."""
     optional = {"score_board", "where_board", "estimate", "leaf_estimate", "decision_key",
                 "for_rules", "playout_command", "candidates", "flat_search", "search_budget",
-                "first_step", "solo_opponent"}
+                "first_step", "solo_opponent", "witnesses", "state_data"}
     # first_step: only a game whose commands take two steps (Point City's pay);
-    # solo_opponent: only a game with a solo opponent who scores (Point City, PL-10)
+    # solo_opponent: only a game with a solo opponent who scores (Point City, PL-10);
+    # witnesses, state_data: the squares an explanation names and a board as squares in
+    # --json, so far only where a game has them (Card City; 5x5 City's board) [GL-4] [GL-5]
 
     def methods(game: str) -> set[str]:
         tree = TREES[game]["game"]
