@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
+import sys
 from pathlib import Path
 
 import msgspec
@@ -13,7 +14,7 @@ from cli.arguments import legal_commands, parse_bots, parse_options, parse_playe
 from cli.context import game_or_file, service
 from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
-from cli.output import emit_json, plain, say, say_markup
+from cli.output import clean, emit_json, plain, say, say_markup
 from cli.results import result_lines, verdict
 from cli.options import GameOrFile, Json, ViewAs
 from core import registry
@@ -65,7 +66,10 @@ def new(
         status = "over" if not waiting else "waiting for " + ", ".join(waiting)
         if joining:
             status = f"play by email: waiting for {', '.join(joining)} to join ('citylog outbox {gid} DIR')"
-        say(f"{gid}  ({loaded.game.spec.title}, {len(loaded.records)} events, {status})")
+        # The id alone on stdout, so `G=$(citylog new …)` holds just the id; the
+        # description goes to stderr, where a terminal still shows it.
+        say(gid)
+        sys.stderr.write(clean(f"{loaded.game.spec.title}, {len(loaded.records)} events, {status}") + "\n")
 
 
 def list_games(

@@ -135,6 +135,11 @@ def format_command(cmd: Command) -> str:
     return "pass"
 
 
+def points(n: int) -> str:
+    """``1 point``, ``18 points``."""
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def _list(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
@@ -267,7 +272,13 @@ def render(s: State, seat: int | None) -> str:
         pawn = " (first mayor)" if i == s.first else ""
         you = " ← you" if i == seat else ""
         hand = "".join(p.hand.cards) + (note if (where, whose) == ("hand", i) else "")
-        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else ""))
+        # A finished game's score goes on the seat's own line, as Point City's does:
+        # a list of totals after the cities would only repeat the breakdown that
+        # `show`, `play` and `demo` print next.
+        total = next((b for b in s.scores if b.seat == i), None)
+        scored = f" — {points(total.total)}" + (f" — {total.title}" if total.title else "") if total else ""
+        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else "")
+                     + scored)
         lines.extend(render_city(p.city))
     if s.offer is not None:
         o = s.offer
@@ -283,7 +294,4 @@ def render(s: State, seat: int | None) -> str:
         )
     if s.set_aside:
         lines.append(f"set aside [CC-8]: {''.join(s.set_aside)}")
-    if s.scores:
-        for b in s.scores:
-            lines.append(f"{escape(s.players[b.seat].name)}: {b.total} point{'' if b.total == 1 else 's'}" + (f" — {b.title}" if b.title else ""))
     return "\n".join(lines)
