@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -13,7 +14,7 @@ from cli.context import game_or_file, service
 from cli.errors import fail, guarded
 from cli.games import parse_bots
 from cli.mail import export_bytes
-from cli.output import emit_json, say, write_file, write_text
+from cli.output import clean, emit_json, say, write_file, write_text
 from replay import logfile
 from replay.sources import export_record, import_log, read_with_notes
 
@@ -150,7 +151,8 @@ def fork(
                    "take_over": list(as_ or ()), "to_act": to_act})
     else:
         yours = f"; {', '.join(as_)} from here: citylog play {gid} --as {as_[0]}" if as_ else ""
-        say(f"{gid}  (fork of {game_id} at seq {at}{yours})")
+        say(gid)  # the id alone on stdout (F=$(citylog fork …)), as `new` prints it
+        sys.stderr.write(clean(f"fork of {game_id} at seq {at}{yours}") + "\n")
 
 
 def picture(

@@ -204,7 +204,8 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.Scored():
             b = e.breakdown
             title = f" — {b.title}" if b.title else ""
-            return f"{who(e.seat)} scores {b.total} ({b.tiebreak[0]} coin(s) left){title}"
+            left = b.tiebreak[0]
+            return f"{who(e.seat)} scores {b.total} ({left} coin{'' if left == 1 else 's'} left over){title}"
         case ev.GameEnded():
             names = " and ".join(who(w) for w in e.winners)
             verb = "share the win" if len(e.winners) > 1 else "wins"
