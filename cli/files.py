@@ -60,7 +60,9 @@ def export(
             text = page(log, notes)
         else:
             raise fail(f"--format is jsonl, text or html, not {format!r}")
-        count = f"{format}, {len(log.lines)} events"
+        # said as for a stored game: what was written, and whose view a view file is
+        count = {"jsonl": f"{len(log.lines)} events", "text": "text record", "html": "replay page"}[format]
+        count += f", {log.header.view}'s view" if log.header.view is not None else ""
     elif format == "jsonl":
         data, n = export_bytes(ctx, svc, game_id, as_, key)  # sealed by the host in a PBEM game
         text, count = data.decode(), f"{n} events"
