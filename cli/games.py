@@ -15,7 +15,7 @@ from cli.context import game_or_file, service
 from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
 from cli.output import clean, emit_json, plain, say, say_markup
-from cli.results import result_lines, verdict
+from cli.results import plural, result_lines, verdict
 from cli.options import GameOrFile, Json, ViewAs
 from core import registry
 from core.scene import scene_or_text
@@ -69,7 +69,7 @@ def new(
         # The id alone on stdout, so `G=$(citylog new …)` holds just the id; the
         # description goes to stderr, where a terminal still shows it.
         say(gid)
-        sys.stderr.write(clean(f"{loaded.game.spec.title}, {len(loaded.records)} events, {status}") + "\n")
+        sys.stderr.write(clean(f"{loaded.game.spec.title}, {plural(len(loaded.records), 'event')}, {status}") + "\n")
 
 
 def list_games(
