@@ -64,6 +64,8 @@ def new(
         joining = svc.waiting_to_join(loaded)
         waiting = seat_names(loaded.players, loaded.game.to_act(loaded.state))
         status = "over" if not waiting else "waiting for " + ", ".join(waiting)
+        if waiting == ["chance"]:  # a table game: the outcome is typed in
+            status = f"waiting for the chance outcome at the table: citylog move {gid} --chance '…'"
         if joining:
             status = f"play by email: waiting for {', '.join(joining)} to join ('citylog outbox {gid} DIR')"
         # The id alone on stdout, so `G=$(citylog new …)` holds just the id; the

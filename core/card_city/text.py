@@ -155,9 +155,9 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.CardsDrawn():
             return f"{who(e.seat)} draws {_list(e.cards)}"
         case ev.LeisureSetAside():
-            return f"{who(e.seat)} sets aside {e.count} Leisure card(s) and draws again [CC-8]"
+            return f"{who(e.seat)} sets aside {e.count} Leisure card{'' if e.count == 1 else 's'} and draws again [CC-8]"
         case ev.LeisureReturned():
-            return f"{e.count} Leisure card(s) shuffled back into the pool [CC-8]"
+            return f"{e.count} Leisure card{'' if e.count == 1 else 's'} shuffled back into the pool [CC-8]"
         case ev.Split():
             return (
                 f"{who(e.seat)} splits: pair {_list(e.pair)} | rest {_list(e.up)} + "

@@ -21,3 +21,9 @@ def test_new_and_fork_print_the_id_alone_on_stdout_and_the_rest_on_stderr(tmp_pa
     assert " " not in child and child != gid and f"fork of {gid} at seq 5" in err
     code, out, _ = run(db, "show", child)  # the captured id names the game
     assert code == 0 and "Card City" in out
+
+
+def test_a_new_table_game_says_how_to_enter_its_chance(tmp_path: Path) -> None:
+    code, out, err = run(tmp_path / "c.db", "new", "card-city", "--players", "a,b", "--table")
+    assert code == 0 and f"citylog move {out.strip()} --chance" in err, err
+    assert "1 event," in err  # one event: not '1 events'
