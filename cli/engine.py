@@ -96,7 +96,8 @@ class Session:
             op = request.get("op")
             handler = self._ops.get(op) if isinstance(op, str) else None
             if handler is None:
-                raise EngineError("bad-request", f"unknown op {op!r} (ops: {', '.join(self._ops)})")
+                said = f"unknown op {op!r}" if op is not None else 'no "op" field (a request is {"op": …, "id": …})'
+                raise EngineError("bad-request", f"{said} (ops: {', '.join(self._ops)})")
             answer = handler(request)
         except EngineError as exc:
             return exc.answer(rid)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -13,7 +14,7 @@ from cli.context import game_or_file, service
 from cli.errors import fail, guarded
 from cli.games import parse_bots
 from cli.mail import export_bytes
-from cli.output import emit_json, say, write_file, write_text
+from cli.output import clean, emit_json, say, write_file, write_text
 from replay import logfile
 from replay.sources import export_record, import_log, read_with_notes
 
@@ -59,7 +60,9 @@ def export(
             text = page(log, notes)
         else:
             raise fail(f"--format is jsonl, text or html, not {format!r}")
-        count = f"{format}, {len(log.lines)} events"
+        # said as for a stored game: what was written, and whose view a view file is
+        count = {"jsonl": f"{len(log.lines)} events", "text": "text record", "html": "replay page"}[format]
+        count += f", {log.header.view}'s view" if log.header.view is not None else ""
     elif format == "jsonl":
         data, n = export_bytes(ctx, svc, game_id, as_, key)  # sealed by the host in a PBEM game
         text, count = data.decode(), f"{n} events"
@@ -150,7 +153,8 @@ def fork(
                    "take_over": list(as_ or ()), "to_act": to_act})
     else:
         yours = f"; {', '.join(as_)} from here: citylog play {gid} --as {as_[0]}" if as_ else ""
-        say(f"{gid}  (fork of {game_id} at seq {at}{yours})")
+        say(gid)  # the id alone on stdout (F=$(citylog fork …)), as `new` prints it
+        sys.stderr.write(clean(f"fork of {game_id} at seq {at}{yours}") + "\n")
 
 
 def picture(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional
 
+import sys
 from pathlib import Path
 
 import msgspec
@@ -13,8 +14,8 @@ from cli.arguments import legal_commands, parse_bots, parse_options, parse_playe
 from cli.context import game_or_file, service
 from cli.keys import key_for
 from cli.errors import CHECK_FAILED, fail, guarded, reads_untrusted_logs
-from cli.output import emit_json, plain, say, say_markup
-from cli.results import result_lines, verdict
+from cli.output import clean, emit_json, plain, say, say_markup
+from cli.results import plural, result_lines, verdict
 from cli.options import GameOrFile, Json, ViewAs
 from core import registry
 from core.scene import scene_or_text
@@ -63,9 +64,14 @@ def new(
         joining = svc.waiting_to_join(loaded)
         waiting = seat_names(loaded.players, loaded.game.to_act(loaded.state))
         status = "over" if not waiting else "waiting for " + ", ".join(waiting)
+        if waiting == ["chance"]:  # a table game: the outcome is typed in
+            status = f"waiting for the chance outcome at the table: citylog move {gid} --chance '…'"
         if joining:
             status = f"play by email: waiting for {', '.join(joining)} to join ('citylog outbox {gid} DIR')"
-        say(f"{gid}  ({loaded.game.spec.title}, {len(loaded.records)} events, {status})")
+        # The id alone on stdout, so `G=$(citylog new …)` holds just the id; the
+        # description goes to stderr, where a terminal still shows it.
+        say(gid)
+        sys.stderr.write(clean(f"{loaded.game.spec.title}, {plural(len(loaded.records), 'event')}, {status}") + "\n")
 
 
 def list_games(

@@ -376,7 +376,7 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
                 _tell(json, path, "refused", _refusal(exc))
                 failed += 1
             continue
-        _tell(json, path, "applied", f"seqs {written[0].seq}–{written[-1].seq}" if written else "nothing new")
+        _tell(json, path, "applied", _seqs(written[0].seq, written[-1].seq) if written else "nothing new")
     if not found and not json:
         say("inbox empty")
     return failed
@@ -561,3 +561,12 @@ def register(app: typer.Typer) -> None:
     app.command("outbox")(guarded(outbox))
     app.command("inbox")(guarded(inbox))
     app.command("legal")(guarded(legal))
+
+
+def _seqs(first: int, last: int) -> str:
+    """``seq 5`` for one event, ``seqs 6–9`` for several.
+
+    >>> _seqs(5, 5), _seqs(6, 9)
+    ('seq 5', 'seqs 6–9')
+    """
+    return f"seq {first}" if first == last else f"seqs {first}–{last}"

@@ -193,6 +193,10 @@ class Menu:
         verbs = {t.split(" ", 1)[0] for t in self.texts}
         if verbs and verb not in verbs and self.of is None:
             return f"'{verb}' is not a command here (now: {', '.join(sorted(verbs))})"
+        if verb in verbs and self.of is None:
+            # a legal verb with an unreadable or no longer legal rest ('take A1' once
+            # A1 was flipped): say that nothing listed starts so, not "cannot read"
+            return f"no legal command starts with '{answer}'"
         return _SYNTAX_TAIL.sub("", message)
 
     def refuse(self, reason: str, answer: str, closest: bool = True) -> None:

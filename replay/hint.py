@@ -77,7 +77,8 @@ def describe(h: Hint, limit: int = 8) -> list[str]:
     """Readable lines: the choice, then the alternatives by visits."""
     out = [f"{h.player}: play '{h.best}' ({VALUE_LABEL} {h.value:.0%}, {h.playouts} playouts at seq {h.seq})"]
     for a in h.alternatives[:limit]:
-        out.append(f"  {a.command:<32} {a.visits:>6} playouts  {VALUE_LABEL} {a.value:.0%}")
+        word = "playout " if a.visits == 1 else "playouts"  # '1 playout', aligned with the others
+        out.append(f"  {a.command:<32} {a.visits:>6} {word}  {VALUE_LABEL} {a.value:.0%}")
     if len(h.alternatives) > limit:
         out.append(f"  … {len(h.alternatives) - limit} more legal commands")
     return out

@@ -172,7 +172,8 @@ def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore
     out = [f"[bold]{escape(source)}[/]"]
     for line in b.lines:
         out.append(f"  {relabel(line.detail):<{width}}  {line.points:>4}")
-    out.append(f"  {'total':<{width}}  {b.total:>4}  ({coins % 5} coin(s) left)")
+    left = coins % 5
+    out.append(f"  {'total':<{width}}  {b.total:>4}  ({left} coin{'' if left == 1 else 's'} left over)")
     return BoardScore(data=data, text="\n".join(out))
 
 

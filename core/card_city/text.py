@@ -135,6 +135,11 @@ def format_command(cmd: Command) -> str:
     return "pass"
 
 
+def points(n: int) -> str:
+    """``1 point``, ``18 points``."""
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def _list(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
@@ -150,9 +155,9 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.CardsDrawn():
             return f"{who(e.seat)} draws {_list(e.cards)}"
         case ev.LeisureSetAside():
-            return f"{who(e.seat)} sets aside {e.count} Leisure card(s) and draws again [CC-8]"
+            return f"{who(e.seat)} sets aside {e.count} Leisure card{'' if e.count == 1 else 's'} and draws again [CC-8]"
         case ev.LeisureReturned():
-            return f"{e.count} Leisure card(s) shuffled back into the pool [CC-8]"
+            return f"{e.count} Leisure card{'' if e.count == 1 else 's'} shuffled back into the pool [CC-8]"
         case ev.Split():
             return (
                 f"{who(e.seat)} splits: pair {_list(e.pair)} | rest {_list(e.up)} + "
@@ -199,7 +204,8 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
         case ev.Scored():
             b = e.breakdown
             title = f" — {b.title}" if b.title else ""
-            return f"{who(e.seat)} scores {b.total} ({b.tiebreak[0]} coin(s) left){title}"
+            left = b.tiebreak[0]
+            return f"{who(e.seat)} scores {b.total} ({left} coin{'' if left == 1 else 's'} left over){title}"
         case ev.GameEnded():
             names = " and ".join(who(w) for w in e.winners)
             verb = "share the win" if len(e.winners) > 1 else "wins"
@@ -267,7 +273,13 @@ def render(s: State, seat: int | None) -> str:
         pawn = " (first mayor)" if i == s.first else ""
         you = " ← you" if i == seat else ""
         hand = "".join(p.hand.cards) + (note if (where, whose) == ("hand", i) else "")
-        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else ""))
+        # A finished game's score goes on the seat's own line, as Point City's does:
+        # a list of totals after the cities would only repeat the breakdown that
+        # `show`, `play` and `demo` print next.
+        total = next((b for b in s.scores if b.seat == i), None)
+        scored = f" — {points(total.total)}" + (f" — {total.title}" if total.title else "") if total else ""
+        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else "")
+                     + scored)
         lines.extend(render_city(p.city))
     if s.offer is not None:
         o = s.offer
@@ -283,7 +295,4 @@ def render(s: State, seat: int | None) -> str:
         )
     if s.set_aside:
         lines.append(f"set aside [CC-8]: {''.join(s.set_aside)}")
-    if s.scores:
-        for b in s.scores:
-            lines.append(f"{escape(s.players[b.seat].name)}: {b.total} point{'' if b.total == 1 else 's'}" + (f" — {b.title}" if b.title else ""))
     return "\n".join(lines)

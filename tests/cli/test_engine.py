@@ -253,3 +253,11 @@ def test_every_command_a_view_lists_is_accepted_when_chosen(game: str, seed: int
             assert listed, f"{player} must act but their view lists nothing"
             good(s, op="move", game=gid, player=player, command=rng.choice(listed), seq=mine["seq"])
             pos = good(s, op="position", game=gid)
+
+
+def test_a_request_without_an_op_says_so(db: Path) -> None:
+    """A request with no "op" field ({"cmd": "hello"}, as the walkthrough first typed)
+    names the missing field, not an unknown op None."""
+    err = refused(session(db), "bad-request", id=1, cmd="hello")
+    assert err["message"].startswith('no "op" field') and "None" not in err["message"]
+    assert "unknown op 'teleport'" in refused(session(db), "bad-request", op="teleport")["message"]

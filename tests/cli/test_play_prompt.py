@@ -375,3 +375,12 @@ def test_the_prompt_names_no_game() -> None:
         syntax = registry.get(name).syntax
         assert syntax.forms and len({f.verb for f in syntax.forms if not f.chance}) == \
             len([f for f in syntax.forms if not f.chance])
+
+
+def test_a_legal_verb_with_no_legal_rest_says_nothing_starts_so(db: Path) -> None:
+    """A prefix no listed command starts with ('take Z9') is refused as such, with the
+    closest commands, not as an unreadable text (the walkthrough found 'cannot read')."""
+    gid = new(db, "point-city", "alice,bob", "p2", "--bots", "bob=greedy")
+    answer = prompts(ok(db, "play", gid, "--as", "alice", input="take Z9\nq\n"), "alice")[0]
+    assert answer.startswith("refused: no legal command starts with 'take Z9'"), answer
+    assert "closest: take " in answer and "cannot read" not in answer
