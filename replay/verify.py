@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from core import registry
-from core.engine import CHANCE, IllegalCommand, checked_decide
+from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from core import chance
 from core.chance import ChanceSource, Reseeded
 from core.rng import seed_commitment
@@ -328,7 +328,10 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
                 rng = plan.source.rng(seq)
                 if rng is None:
                     return _bad(seq, "no seed to re-derive this chance event from [CL-V2]", n)
-                derived = game.chance(state, rng)
+                try:
+                    derived = game.chance(state, rng)
+                except RulesError:  # the line says chance, the game has none pending: a forged line
+                    return _bad(seq, "a chance event where the game has no chance outcome pending", n)
                 if not line.redacted and derived != command:
                     return _bad(seq, "chance outcome differs from the one the seed gives", n)
                 command = derived

@@ -228,3 +228,25 @@ def test_the_documents_hold_a_chained_reseed(documents: dict[str, dict[str, byte
         assert b"chance.reseeded" in docs["fork.full"] and b"(reseed)" in docs["fork.record"]
         fork_view = msgspec.json.decode(docs["fork.bob"].splitlines()[0])
         assert fork_view["reseeds"] and fork_view["seed"] == "law"
+
+
+def test_a_chance_line_where_the_rules_have_no_chance_pending_fails_verify(
+    documents: dict[str, dict[str, bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by the thorough run of the law above (a mutated Point City view): a line
+    the file calls chance where the folded position has no chance outcome pending
+    made ``game.chance`` raise out of ``verify``.  Whatever the rules refuse while
+    re-deriving chance is a failed check of that line, never an exception."""
+    from core.engine import IllegalCommand
+
+    for name, docs in documents.items():
+        game = registry.get(name)
+        log = logfile.read(io.StringIO(docs["game.full"].decode()))
+
+        def no_chance(state: Any, rng: Any) -> Any:
+            raise IllegalCommand("GL-1", "no chance outcome is pending")
+
+        monkeypatch.setattr(type(game), "chance", lambda self, state, rng: no_chance(state, rng))
+        verdict = verify(log)
+        monkeypatch.undo()
+        assert not verdict.ok and "no chance outcome pending" in verdict.message("file"), (name, verdict)
