@@ -172,6 +172,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "outbox": ("mail", "Write what each player needs now into DIR."),
     "inbox": ("mail", "Apply every move and join file in DIR."),
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
+    "timeout": ("mail", "Time out every seat whose deadline has passed (the host)."),
+    "handover": ("mail", "Hand your seat to the bot, or take it back: a signed file for the host."),
     "hint": ("hint", "What would a good player do here?"),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "key": ("keys", "Ed25519 keys for play by email."),

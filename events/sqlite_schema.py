@@ -117,6 +117,13 @@ MIGRATIONS: list[tuple[int, Migration]] = [
         "tag TEXT NOT NULL, PRIMARY KEY (game_id, tag)); "
         "CREATE INDEX IF NOT EXISTS tags_tag ON tags (tag, game_id)",
     ),
+    # deadlines (issue 24): when the host first saw each line of a game (its own clock,
+    # outside the hash chain; what it claims on a timeout line is read from here)
+    (
+        10,
+        "CREATE TABLE IF NOT EXISTS clock (game_id TEXT NOT NULL REFERENCES games(id), "
+        "seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (game_id, seq))",
+    ),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""
