@@ -574,6 +574,11 @@ def timeout_cmd(
         Optional[int], typer.Option(metavar="EPOCH", help="The time to claim (epoch seconds; default: this machine's clock)")
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
+    inbox_dir: Annotated[
+        Optional[Path],
+        typer.Option("--inbox", metavar="DIR", help="The inbox: a seat whose move waits there is not timed out, "
+                     "and the inbox is applied after the timeouts"),
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Time out every seat whose deadline has passed (the host).
@@ -598,7 +603,15 @@ def timeout_cmd(
     at = int(time.time()) if now is None else now
     if not 0 <= at < 2**53:
         raise ServiceError("--now: epoch seconds, 0 to 2^53")
-    written = apply_due(svc, game_id, at, lambda body: sign(private, "timeout", body))
+    answered = _held_players(inbox_dir, game_id) if inbox_dir is not None else set()
+    written = apply_due(svc, game_id, at, lambda body: sign(private, "timeout", body), answered)
+    if inbox_dir is not None and written:
+        report(svc, game_id, written, json)
+        with _folder_lock(inbox_dir):
+            failed = _inbox(svc, inbox_dir, json)
+        if failed:
+            raise typer.Exit(2)
+        return
     if not written:
         left = due(svc, game_id, at)
         if json:
@@ -607,6 +620,21 @@ def timeout_cmd(
             say(f"no deadline has passed in game {game_id}")
         return
     report(svc, game_id, written, json)
+
+
+def _held_players(folder: Path, game_id: str) -> set[str]:
+    """Players with a move file for ``game_id`` waiting in ``folder`` (an inbox)."""
+    if not folder.is_dir():
+        raise ServiceError(f"no directory {folder}")
+    out: set[str] = set()
+    for path in entries(folder, ".json"):
+        try:
+            st = statements.decode(read_regular(path, MAX_STATEMENT, "move file"), path.name)
+        except (FileRefused, StatementError):
+            continue
+        if isinstance(st, MoveFile) and st.game_id == game_id:
+            out.add(st.player)
+    return out
 
 
 def handover(

@@ -15,7 +15,7 @@ player's ``verify`` checks the claims only against each other and the deadline
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import msgspec
@@ -61,9 +61,13 @@ def mark(svc: Any, game_id: str, now: float) -> None:
         svc.store.mark_time(game_id, version, int(now))
 
 
-def _pending(svc: Any, game_id: str, now: float) -> tuple[Loaded, list[tuple[int, int, int]]]:
+def _pending(
+    svc: Any, game_id: str, now: float, answered: Collection[str] = ()
+) -> tuple[Loaded, list[tuple[int, int, int]]]:
     """The loaded game and (seat, standing-since seq, since) of each seat the game
-    waits for, in seat order; nothing for a game without a deadline or not begun."""
+    waits for, in seat order, but for the players in ``answered`` (their move is
+    in the host's hands, held for a seat acting at the same time); nothing for a
+    game without a deadline or not begun."""
     loaded = svc.load(game_id)
     rec = loaded.record
     if not rec.pbem or not rec.deadline or not loaded.game.to_act(loaded.state):
@@ -73,7 +77,7 @@ def _pending(svc: Any, game_id: str, now: float) -> tuple[Loaded, list[tuple[int
     bots = rules.bot_seats(loaded.events)
     out = []
     for seat in loaded.game.to_act(loaded.state):
-        if seat < 0 or seat in bots:
+        if seat < 0 or seat in bots or loaded.players[seat] in answered:
             continue
         if len(svc.waiting_to_join(loaded)):
             continue
@@ -88,9 +92,10 @@ def _pending(svc: Any, game_id: str, now: float) -> tuple[Loaded, list[tuple[int
     return loaded, out
 
 
-def due(svc: Any, game_id: str, now: float) -> list[Due]:
-    """The seats of ``game_id`` whose deadline has passed at ``now`` (epoch seconds)."""
-    loaded, pend = _pending(svc, game_id, now)
+def due(svc: Any, game_id: str, now: float, answered: Collection[str] = ()) -> list[Due]:
+    """The seats of ``game_id`` whose deadline has passed at ``now`` (epoch seconds);
+    ``answered``: players whose move the host holds (not due)."""
+    loaded, pend = _pending(svc, game_id, now, answered)
     rec = loaded.record
     return [
         Due(game_id, seat, loaded.players[seat], seq, loaded.records[seq - 1].hash, since,
@@ -100,10 +105,12 @@ def due(svc: Any, game_id: str, now: float) -> list[Due]:
     ]
 
 
-def reminders(svc: Any, game_id: str, now: float, before: float) -> list[Reminder]:
+def reminders(
+    svc: Any, game_id: str, now: float, before: float, answered: Collection[str] = ()
+) -> list[Reminder]:
     """The seats whose deadline passes within ``before`` seconds of ``now`` (and has
     not passed yet): the players to remind."""
-    loaded, pend = _pending(svc, game_id, now)
+    loaded, pend = _pending(svc, game_id, now, answered)
     rec = loaded.record
     out = []
     for seat, seq, since in pend:
@@ -113,13 +120,15 @@ def reminders(svc: Any, game_id: str, now: float, before: float) -> list[Reminde
     return out
 
 
-def apply_due(svc: Any, game_id: str, now: float, sign: Callable[[dict[str, Any]], str]) -> list[Recorded]:
+def apply_due(
+    svc: Any, game_id: str, now: float, sign: Callable[[dict[str, Any]], str], answered: Collection[str] = ()
+) -> list[Recorded]:
     """Time out every seat due at ``now``, one after another (each timeout's lines
     are noted at ``now``); the lines written.  ``sign``: the host's signature of a
     timeout's body (domain ``timeout``)."""
     written: list[Recorded] = []
     for _ in range(64):
-        found = due(svc, game_id, now)
+        found = due(svc, game_id, now, answered)
         if not found:
             break
         d = found[0]
