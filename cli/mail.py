@@ -650,7 +650,7 @@ def handover(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Hand your seat to the bot, or take it back: a signed file for the host.
+    """Hand your seat to the bot, or take it back (a signed file).
 
     While the bot has your seat it plays each of your decisions from your view
     as soon as it is pending, and every verify re-derives its choice [CL-T5].

@@ -173,7 +173,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inbox": ("mail", "Apply every move and join file in DIR."),
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
     "timeout": ("mail", "Time out every seat whose deadline has passed (the host)."),
-    "handover": ("mail", "Hand your seat to the bot, or take it back: a signed file for the host."),
+    "handover": ("mail", "Hand your seat to the bot, or take it back (a signed file)."),
     "hint": ("hint", "What would a good player do here?"),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "key": ("keys", "Ed25519 keys for play by email."),
