@@ -46,7 +46,7 @@ def game_from_row(row: Sequence[object]) -> GameRecord:
 def _decode_row(row: Sequence[object]) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
      status, created, reseeds, salted, winners, salt, host_key, definition) = row
-    timing = _deadline_dec.decode(definition) if definition else _Deadline()
+    timing = _deadline_dec.decode(definition) if isinstance(definition, (str, bytes)) and definition else _Deadline()
     if status not in ("active", "over"):
         raise ValueError(f"status {str(status)[:20]!r}")
     for name, value in (("id", gid), ("game", game), ("rules_version", rules), ("seed_commitment", commitment)):
