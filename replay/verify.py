@@ -240,6 +240,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
     signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
+    timeouts = sum(type(e) is TimedOut for e in events)
+    if timeouts:  # [CL-T1] each checked by check_signed: the host's signature, the policy, the claimed clock
+        signed_note += f"; {timeouts} timeout{'s' if timeouts > 1 else ''} signed by the host (its clock is its word)"
     if d.host_key:
         for line, e in zip(log.lines, events, strict=True):
             if type(e) is Reseeded:
