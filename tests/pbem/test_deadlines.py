@@ -94,6 +94,36 @@ def test_new_refuses_a_policy_the_game_cannot_honour_in_one_line(tmp_path: Path)
         store.close()
 
 
+# -- both stores ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_both_stores_keep_the_deadline_and_the_hosts_clock(kind: str, tmp_path: Path,
+                                                           request: pytest.FixtureRequest) -> None:
+    """The definition's deadline reads back from the games row; the host's clock keeps
+    each line's first time and goes with a deleted game."""
+    from events.signing import new_private_key, public_hex
+
+    target = str(request.getfixturevalue("pg_url")) if kind == "postgresql" else str(tmp_path / "s.db")
+    svc = GameService(open_store(target))
+    try:
+        gid = svc.create("point-city", ["a", "b"], host_key=public_hex(new_private_key()),
+                         deadline=2 * HOUR, on_timeout="forfeit")
+        rec = svc.store.get_game(gid)
+        assert (rec.deadline, rec.on_timeout) == (2 * HOUR, "forfeit")
+        assert (rec.definition.deadline, rec.definition.on_timeout) == (2 * HOUR, "forfeit")
+        assert svc.store.list_games()[0].deadline == 2 * HOUR
+        svc.store.mark_time(gid, 1, T0)
+        svc.store.mark_time(gid, 1, T0 + 99)  # the first time stays
+        assert svc.store.times(gid) == {1: T0}
+        with pytest.raises(ServiceError, match="played by email"):
+            svc.create("point-city", ["a", "b"], deadline=HOUR, on_timeout="bot")
+        svc.delete(gid)
+        assert svc.store.times(gid) == {}
+    finally:
+        svc.store.close()
+
+
 # -- a game by email with a deadline ---------------------------------------------------
 
 
