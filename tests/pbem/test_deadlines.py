@@ -333,6 +333,34 @@ def test_a_decision_of_a_silent_seat_without_a_timeout_still_fails(pc: Host) -> 
     _attacked(pc, "without bob's signed move file", ("bob", "host"))
 
 
+def test_the_clock_is_the_hosts_word_a_claimed_late_clock_passes(pc: Host) -> None:
+    """Not protected (docs/trust.md): the host may claim any time it likes.  Timing
+    bob out the moment he is to act, claiming an hour has passed, verifies — what
+    verify holds is only that the claims fit together and the deadline."""
+    lo = pc.loaded()
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    pc.write(pc.timed_out(1, pc.t0, pc.t0 + HOUR), *lo.game.decide(lo.state, 1, command))
+    for who, (code, text) in verdicts(pc.table).items():
+        assert code == 0 and "1 timeout signed by the host (its clock is its word)" in text, f"{who}: {text}"
+
+
+def test_a_timeout_line_in_a_game_not_played_by_email_fails_verify(tmp_path: Path) -> None:
+    svc = GameService(open_store(str(tmp_path / "n.db")))
+    try:
+        gid = svc.create("point-city", ["a", "b"], seed="s1")
+        lo = svc.load(gid)
+        e = TimedOut(1, lo.version, lo.head_hash, 0, HOUR, "bot", "00" * 64)
+        svc.store.append(gid, lo.version, [to_item(e)])
+    finally:
+        svc.store.close()
+    from tests.helpers.pbem import Party
+
+    party = Party(tmp_path, "x")
+    party.db = tmp_path / "n.db"
+    code, out, err = party.run("verify", gid)
+    assert code == 1 and "not played by email" in out + err
+
+
 def test_timeout_cli_applies_what_is_due_and_says_when_nothing_is(pc: Host) -> None:
     host, gid = pc.table.host, pc.gid
     T0 = pc.t0
