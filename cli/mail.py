@@ -603,7 +603,7 @@ def timeout_cmd(
     at = int(time.time()) if now is None else now
     if not 0 <= at < 2**53:
         raise ServiceError("--now: epoch seconds, 0 to 2^53")
-    answered = _held_players(inbox_dir, game_id) if inbox_dir is not None else set()
+    answered = held_players(inbox_dir, game_id) if inbox_dir is not None else set()
     written = apply_due(svc, game_id, at, lambda body: sign(private, "timeout", body), answered)
     if inbox_dir is not None and written:
         report(svc, game_id, written, json)
@@ -622,7 +622,7 @@ def timeout_cmd(
     report(svc, game_id, written, json)
 
 
-def _held_players(folder: Path, game_id: str) -> set[str]:
+def held_players(folder: Path, game_id: str) -> set[str]:
     """Players with a move file for ``game_id`` waiting in ``folder`` (an inbox)."""
     if not folder.is_dir():
         raise ServiceError(f"no directory {folder}")

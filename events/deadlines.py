@@ -11,6 +11,11 @@ player's ``verify`` checks the claims only against each other and the deadline
 * :func:`due` — the seats whose deadline has passed at ``now``;
 * :func:`reminders` — the seats whose deadline passes within ``before`` seconds;
 * :func:`apply_due` — time out every due seat (``citylog timeout GAME``).
+
+A seat whose move the host holds (``inbox`` holds a file of a seat acting at the
+same time as another, until both are in) has answered: pass its player in
+``answered`` (``cli.mail.held_players(folder, game_id)`` lists them), or it is
+timed out as if silent.
 """
 
 from __future__ import annotations
