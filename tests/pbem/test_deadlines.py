@@ -501,3 +501,33 @@ def test_a_silent_seat_times_out_and_the_bot_finishes_the_game(tmp_path: Path, g
         text = party.ok("verify", str(final))
         assert "deal proven" in text, text
     assert "deal proven" in t.host.ok("verify", t.gid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["card-city", "5x5-city"])
+def test_a_seat_handed_to_the_bot_is_played_to_the_end_in_a_three_seat_game(tmp_path: Path, game: str) -> None:
+    """[CL-T5] bob hands his seat to the bot before the first move; he is never sent a
+    view to answer; alice and carol play; every final view verifies and proves the deal."""
+    t = Table(tmp_path, game, ["alice", "bob", "carol"], "--deadline", "1h", "--on-timeout", "bot")
+    t.join_all()
+    rng = random.Random(5)
+    t.host.ok("export", t.gid, "--as", "bob", "-o", str(tmp_path / "bob.jsonl"))
+    t.players["bob"].ok("handover", str(tmp_path / "bob.jsonl"), "--as", "bob", "--to", "bot", "-o", str(t.inbox))
+    assert "applied" in t.host.ok("inbox", str(t.inbox))
+    for _ in range(3000):
+        t.host.ok("outbox", t.gid, str(t.outbox))
+        if t.finals_written():
+            break
+        fresh = t.fresh_views()
+        assert fresh, "the game stalled"
+        for view in fresh:
+            name = view.stem.split("-")[-1]
+            assert name != "bob", "the bot's seat was sent a view to answer"
+            legal = json.loads(t.players[name].ok("legal", str(view), "--as", name, "--json"))["legal"]
+            t.players[name].ok("move", str(view), "--as", name, rng.choice(legal), "--out", str(t.inbox))
+        t.host.ok("inbox", str(t.inbox))
+    else:
+        raise AssertionError("the game did not end")
+    for name, party in t.players.items():
+        [final] = t.outbox.glob(f"{t.gid}-final-{name}.jsonl")
+        assert "deal proven" in party.ok("verify", str(final))
