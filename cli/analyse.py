@@ -177,13 +177,13 @@ def stored_marks(svc: GameService, game_id: str, player: str | None) -> dict[int
     that seat's only (another seat's judgement is made from what it saw)."""
     best: dict[int, tuple[int, an.DecisionJudgement, str]] = {}
     for key, data in svc.store.analyses(game_id).items():
-        who, kind, seq, budget, _, engine = key.split("|")
+        who, kind, at, budget, _, engine = key.split("|")
         if kind != "decision" or engine != an.ENGINE_VERSION or (player is not None and who != player):
             continue
-        if int(seq) not in best or int(budget) > best[int(seq)][0]:
+        if int(at) not in best or int(budget) > best[int(at)][0]:
             j = _DECODE.decode(data)
             assert isinstance(j, an.DecisionJudgement)
-            best[int(seq)] = (int(budget), j, who)
+            best[int(at)] = (int(budget), j, who)
     out = {}
     for seq, (_, j, who) in best.items():
         s = j.seat

@@ -203,7 +203,10 @@ def judge_decision(game: Game[Any, Any, Any], task: Task, budget: int) -> Decisi
         world = game.determinize(view, seat, Rng(f"{key}/world/{j}".encode()))
         wp, mp = _played_out(game, world, seat, played, key, j, n)
         wb, mb = (wp, mp) if best == played else _played_out(game, world, seat, best, key, j, n)
-        wins_b.append(wb), wins_p.append(wp), marg_b.append(mb), marg_p.append(mp)
+        wins_b.append(wb)
+        wins_p.append(wp)
+        marg_b.append(mb)
+        marg_p.append(mp)
     diffs = [b[seat] - p[seat] for b, p in zip(wins_b, wins_p)]
     loss = sum(diffs) / k
     found = best
