@@ -34,8 +34,11 @@ _DECODE = msgspec.json.Decoder(Judged)
 
 def store_key(player: str, task: an.Task, budget: int, rules: str) -> str:
     """A stored judgement's key: the seat, the kind and seq, the budget, the rules
-    and the engine version (a game's chain only grows, so (game, seq) names a prefix)."""
-    return f"{player}|{task.kind}|{task.first}|{budget}|{rules}|{an.ENGINE_VERSION}"
+    and the engine version (a game's chain only grows, so (game, seq) names a prefix;
+    a chance run is named by its first and last seq, since a run at the head of an
+    unfinished game may grow)."""
+    at = str(task.first) if task.kind == "decision" else f"{task.first}-{task.last}"
+    return f"{player}|{task.kind}|{at}|{budget}|{rules}|{an.ENGINE_VERSION}"
 
 
 def _views(svc: GameService | None, ref: str, as_: str | None) -> tuple[list[LogFile], str | None]:

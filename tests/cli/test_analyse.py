@@ -200,3 +200,25 @@ def test_accuracy_is_lichess_formula() -> None:
     assert an.accuracy([]) is None
     worse = an.accuracy([(0.5, 0.5)] * 10 + [(0.6, 0.3)])
     assert worse is not None and worse < 100
+
+
+def test_a_judgement_depends_on_the_view_up_to_it_only(tmp_path: Path) -> None:
+    """A shorter view judges its decisions as the longer one does (a stored game's
+    judgements stay good as it goes on); a chance run at the head is keyed by
+    its last seq too, since it may grow."""
+    from cli.analyse import store_key
+
+    _, _, cut = _prefix_game(tmp_path, "card-city", each=3)
+    log = view_of(read_path(cut), "bob")
+    decoded = decode_events(log)
+    assert isinstance(decoded, tuple)
+    from core.engine import decisions
+
+    starts = [d.start for d in decisions(decoded[0], decoded[1]) if d.seat == 1]
+    short = LogFile(log.header, log.lines[: starts[-1]])  # up to bob's last decision, not including it
+    long_ = analyse_views(None, [log], None, 2, 1)
+    short_ = analyse_views(None, [short], None, 2, 1)
+    assert short_["decisions"] == long_["decisions"][: len(short_["decisions"])] and short_["decisions"]
+    a = an.Task("chance", 0, 5, 6, "k", None)
+    b = an.Task("chance", 0, 5, 7, "k", None)
+    assert store_key("alice", a, 2, "r") != store_key("alice", b, 2, "r")
