@@ -175,26 +175,33 @@ def describe(data: dict[str, Any]) -> list[str]:
 
 
 def stored_marks(svc: GameService, game_id: str, player: str | None) -> dict[int, str]:
-    """seq -> a short annotation (win chance, mark) of the stored decision judgements
-    (``log --analysis``): the largest budget stored for this engine; ``player``:
-    that seat's only (another seat's judgement is made from what it saw)."""
-    best: dict[int, tuple[int, an.DecisionJudgement, str]] = {}
+    """seq -> a short annotation of the stored judgements (``log --analysis``): at a
+    decision the mover's win chance before and after, the best command, the mark;
+    at a chance run each judged seat's luck.  The largest budget stored for this
+    engine; ``player``: that seat's only (another seat's judgement is made from
+    what it saw)."""
+    best: dict[tuple[int, str, str], tuple[tuple[int, int], Judged]] = {}
     for key, data in svc.store.analyses(game_id).items():
         who, kind, at, budget, _, engine = key.split("|")
-        if kind != "decision" or engine != an.ENGINE_VERSION or (player is not None and who != player):
+        if engine != an.ENGINE_VERSION or (player is not None and who != player):
             continue
-        if int(at) not in best or int(budget) > best[int(at)][0]:
-            j = _DECODE.decode(data)
-            assert isinstance(j, an.DecisionJudgement)
-            best[int(at)] = (int(budget), j, who)
-    out = {}
-    for seq, (_, j, who) in best.items():
+        first, _, last = at.partition("-")
+        rank = (int(last or first), int(budget))
+        slot = (int(first), kind, who)
+        if slot not in best or rank > best[slot][0]:
+            best[slot] = (rank, _DECODE.decode(data))
+    out: dict[int, list[str]] = {}
+    for (seq, _, who), (_, j) in sorted(best.items(), key=lambda kv: (kv[0][0], kv[0][1] != "decision", kv[0][2])):
         s = j.seat
-        text = f"[{who} win {j.before[s]:.0%} → {j.after[s]:.0%}"
-        if j.best != j.played:
-            text += f", best {j.best}"
-        out[seq] = text + (f", {j.mark}]" if j.mark else "]")
-    return out
+        if isinstance(j, an.DecisionJudgement):
+            text = f"[{who} win {j.before[s]:.0%} → {j.after[s]:.0%}"
+            if j.best != j.played:
+                text += f", best {j.best}"
+            text += f", {j.mark}]" if j.mark else "]"
+        else:
+            text = f"[{who} luck {j.luck:+.0%}: win {j.before[s]:.0%} → {j.after[s]:.0%}]"
+        out.setdefault(seq, []).append(text)
+    return {seq: " ".join(texts) for seq, texts in out.items()}
 
 
 def analyse(

@@ -177,6 +177,9 @@ def test_log_analysis_shows_win_chances_and_marks_by_each_event(tmp_path: Path) 
         line = next(x for x in text.splitlines() if x.split()[0] == str(d["seq"]))
         assert f"[{d['player']} win" in line
         assert d["mark"] is None or d["mark"] in line
+    for c in data["chance"]:
+        line = next(x for x in text.splitlines() if x.split()[0] == str(c["first"]))
+        assert f"[{c['player']} luck" in line
     # a player's log shows their own judgements only (the others' were made from what they saw)
     bobs = ok(db, "log", gid, "--as", "bob", "--analysis")
     assert "[bob win" in bobs and "[alice win" not in bobs
