@@ -225,3 +225,26 @@ def test_a_judgement_depends_on_the_view_up_to_it_only(tmp_path: Path) -> None:
     a = an.Task("chance", 0, 5, 6, "k", None)
     b = an.Task("chance", 0, 5, 7, "k", None)
     assert store_key("alice", a, 2, "r") != store_key("alice", b, 2, "r")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_both_stores_keep_judgements_beside_the_chain(tmp_path: Path, request: pytest.FixtureRequest, backend: str) -> None:
+    """``put_analyses`` replaces a key's data, ``analyses`` reads them back, deleting
+    the game takes them with it; the chain is unchanged."""
+    from events.backends import open_store
+    from events.service import GameService
+
+    url = str(tmp_path / "s.db") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    store = open_store(url)
+    try:
+        svc = GameService(store)
+        gid = svc.create("card-city", ["a", "b"], seed="s")
+        head = store.head(gid)
+        svc.writer.put_analyses(gid, [("a|decision|6|2|r|e", b"one"), ("b|chance|2-5|2|r|e", b"two")])
+        svc.writer.put_analyses(gid, [("a|decision|6|2|r|e", b"three")])
+        assert store.analyses(gid) == {"a|decision|6|2|r|e": b"three", "b|chance|2-5|2|r|e": b"two"}
+        assert store.head(gid) == head
+        svc.delete(gid)
+        assert store.list_games() == []
+    finally:
+        store.close()
