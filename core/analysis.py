@@ -162,7 +162,7 @@ def tasks(game: Game[Any, Any, Any], events: Sequence[Any], states: Sequence[Any
 
 
 def _outcome(game: Game[Any, Any, Any], end: Any, n: int) -> tuple[list[float], list[float]]:
-    """Each seat's win share (a tie counts half... a k-way tie 1/k) and score margin."""
+    """Each seat's win share (first place; a two-way tie counts half, a k-way tie 1/k) and score margin."""
     result = game.result(end)
     if result is None:
         raise RuntimeError("a playout did not end the game")
