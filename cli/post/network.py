@@ -110,6 +110,7 @@ class ImapInbound:
         self._conn: imaplib.IMAP4 | None = None
         self._validity = ""
         self._keywords = True
+        self._caps: set[str] = set()
         self._done_folder_ready = False
         self.oversize: list[tuple[str, int]] = []
         """(key, RFC822.SIZE) of the messages the last :meth:`fetch` left unread: over ``max_bytes``."""
@@ -156,6 +157,8 @@ class ImapInbound:
             except imaplib.IMAP4.error as exc:
                 raise MailAuthError(f"{self.host}:{self.port}: IMAP login as {self.user!r} refused "
                                     f"({_text(exc)})") from None
+            typ, data = conn.capability()  # after login: servers announce MOVE, UIDPLUS... only now
+            self._caps = {c.upper() for c in data[0].decode("ascii", "replace").split()} if typ == "OK" and data else set()
             typ, data = conn.select(_quote(self.folder))
             if typ != "OK":
                 raise MailError(f"{self.host}:{self.port}: no IMAP folder {self.folder!r} ({_text(data)})")
@@ -255,7 +258,8 @@ class ImapInbound:
             return
         self._ensure_done_folder()
         target = _quote(self.done_folder)
-        caps = self._open().capabilities
+        self._open()
+        caps = self._caps
         if "MOVE" in caps:
             self._call("MOVE", lambda c: c.uid("MOVE", uid, target))
         elif "UIDPLUS" in caps:

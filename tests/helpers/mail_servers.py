@@ -289,6 +289,8 @@ ssl_key = <{base}/server.key
 ssl_min_protocol = TLSv1.2
 disable_plaintext_auth = yes
 auth_mechanisms = plain login
+auth_failure_delay = 0
+hostname = localhost
 mail_location = maildir:~/Maildir
 passdb {{
   driver = passwd-file
@@ -326,6 +328,9 @@ service imap-urlauth-login {{
 }}
 service anvil {{
   chroot =
+  unix_listener anvil-auth-penalty {{
+    mode = 0
+  }}
 }}
 service ipc {{
   chroot =
