@@ -38,7 +38,7 @@ def password_for(section: Mapping[str, Any], *, env: Mapping[str, str] | None = 
     env = os.environ if env is None else env
     host = str(section.get("host", ""))
     user = section.get("user")
-    where = f"{user}@{host}" if user else host or "the mail server"
+    where = f"{user} at {host}" if user and host else str(user or host or "the mail server")
     if "password" in section:
         raise NoCredentials(f"{where}: mail.toml holds a password; citylog does not store passwords — use "
                             f"password_env, password_command or ~/.netrc, and remove it from the file")
