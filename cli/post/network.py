@@ -152,6 +152,9 @@ class ImapInbound:
                     raise MailTlsError(f"{self.host}:{self.port}: the IMAP server offers no STARTTLS")
                 conn.starttls(ssl_context=ctx)
             _limit_literals(conn, self.max_bytes + _LITERAL_SLACK)
+            if not (self.user + self._password).isascii():
+                raise MailAuthError(f"{self.host}:{self.port}: IMAP user names and passwords must be ASCII here "
+                                    f"(imaplib's LOGIN)")
             try:
                 conn.login(self.user, self._password)
             except imaplib.IMAP4.error as exc:
@@ -360,6 +363,8 @@ class SmtpOutbound:
                 conn.starttls(context=ctx)
                 conn.ehlo()
             if self.user is not None:
+                if not (self.user + (self._password or "")).isascii():
+                    raise MailAuthError(f"{self.host}:{self.port}: SMTP user names and passwords must be ASCII here")
                 try:
                     conn.login(self.user, self._password or "")
                 except smtplib.SMTPAuthenticationError as exc:

@@ -158,8 +158,7 @@ def _record_commands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
 
 
 def test_a_message_over_the_limit_is_never_read(ms: MailServers, monkeypatch: pytest.MonkeyPatch) -> None:
-    big, small = letter("huge", "x" * 60 + "\n" * 1) * 1, letter("small")
-    big = letter("huge", ("y" * 70 + "\n") * 200)  # ~14 KB
+    big, small = letter("huge", ("y" * 70 + "\n") * 200), letter("small")  # ~14 KB and ~0.3 KB
     with smtp(ms) as out:
         out.send(big, ["bob@citylog.test"], "alice@citylog.test")
         out.send(small, ["bob@citylog.test"], "alice@citylog.test")
@@ -327,3 +326,51 @@ def test_a_stopped_pair_leaves_no_process(mail: MailServers) -> None:
         assert pid is not None and os.path.exists(f"/proc/{pid}")
         assert other.imaps_port != mail.imaps_port
     assert not os.path.exists(f"/proc/{pid}") and not root.exists()
+
+
+# -- from a config table, timeouts ---------------------------------------------------
+def test_built_from_config_tables_with_the_password_from_the_environment(ms: MailServers) -> None:
+    from cli.post.credentials import password_for
+
+    env = {"BOB_PW": ms.users["bob"].password, "ALICE_PW": ms.users["alice"].password}
+    smtp_section = {"host": ms.host, "port": ms.smtp_port, "user": "alice", "security": "starttls",
+                    "cafile": ms.cafile, "password_env": "ALICE_PW"}
+    imap_section = {"host": "localhost", "port": ms.imap_port, "user": "bob", "folder": "INBOX", "tls": "starttls",
+                    "cafile": ms.cafile, "password_env": "BOB_PW"}
+    with SmtpOutbound.from_section(smtp_section, password_for(smtp_section, env=env)) as out:
+        out.send(letter("configured"), ["bob@citylog.test"], "alice@citylog.test")
+    with ImapInbound.from_section(imap_section, password_for(imap_section, env=env)) as inbox:
+        assert [b"configured" in body for _, body in inbox.fetch()] == [True]
+
+
+def test_done_while_fetching(ms: MailServers) -> None:
+    """The agent marks each message handled as it goes: the rest still arrive."""
+    with smtp(ms) as out:
+        for n in range(4):
+            out.send(letter(f"one by one {n}"), ["carol@citylog.test"], "alice@citylog.test")
+    seen = []
+    with imap(ms, "carol") as inbox:
+        for key, body in inbox.fetch():
+            seen.append(body)
+            inbox.done(key)
+        assert fetch_all(inbox) == []
+    assert [b"one by one %d" % n in body for n, body in enumerate(seen)] == [True] * 4
+    assert len(list((ms.maildir("carol") / f".{DONE_FOLDER}" / "cur").iterdir())) == 4
+
+
+@pytest.mark.parametrize("side", ["imap", "smtp"])
+def test_a_server_that_never_answers_times_out(side: str) -> None:
+    import socket
+    import time
+
+    with socket.socket() as mute:  # accepts connections (the kernel's backlog), never says a word
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(4)
+        port = mute.getsockname()[1]
+        started = time.monotonic()
+        with pytest.raises(MailError, match="timed out"):
+            if side == "imap":
+                fetch_all(ImapInbound("127.0.0.1", port, "bob", "x", tls="starttls", timeout=0.5))
+            else:
+                SmtpOutbound("127.0.0.1", port, "bob", "x", timeout=0.5).send(b"x", ["b@c"], "a@b")
+        assert time.monotonic() - started < 5
