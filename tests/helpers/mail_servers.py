@@ -544,8 +544,12 @@ def mail_servers(names: Sequence[str] = DEFAULT_USERS) -> Iterator[MailServers]:
     finally:
         try:
             for c in controllers:
-                with contextlib.suppress(Exception):  # noqa: BLE001 - stopping a thread: report nothing
+                try:
                     c.stop()
+                except Exception as exc:  # noqa: BLE001 - reported, and dovecot is still stopped
+                    message = f"the SMTP server on port {c.port} did not stop cleanly: {type(exc).__name__}: {exc}"
+                    sys.stderr.write(f"WARNING: {message}\n")
+                    warnings.warn(message, RuntimeWarning, stacklevel=2)
             if proc is not None:
                 running = proc
                 try:

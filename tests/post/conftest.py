@@ -16,7 +16,7 @@ from tests.helpers.mail_servers import MailServers, NoMailServer, no_mail_server
 @pytest.fixture(scope="session")
 def mail() -> Iterator[MailServers]:
     """Started once a session (about 0.7 s; stopping dovecot takes about 1 s more):
-    users alice, bob and carol, each with a Maildir, an SMTP login and an IMAP login."""
+    users alice, bob, carol and dave, each with a Maildir, an SMTP login and an IMAP login."""
     try:
         with mail_servers.mail_servers(("alice", "bob", "carol", "dave")) as servers:
             sys.stderr.write(f"\nmail servers started in {servers.start_seconds['total']:.2f} s "
