@@ -186,7 +186,12 @@ class ImapInbound:
         try:
             typ, data = fn(self._open())
         except (imaplib.IMAP4.abort, OSError) as exc:
-            self._conn = None
+            broken, self._conn = self._conn, None
+            if broken is not None:
+                try:
+                    broken.shutdown()
+                except OSError:
+                    pass
             if retry and not isinstance(exc, ssl.SSLCertVerificationError):
                 return self._call(what, fn, retry=False)
             raise _describe(self.host, self.port, exc) from None
