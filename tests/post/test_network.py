@@ -175,6 +175,18 @@ def test_a_message_over_the_limit_is_never_read(ms: MailServers, monkeypatch: py
         assert big in [body for _, body in inbox.fetch()]
 
 
+def test_truncate_yields_no_more_than_the_limit_plus_one(ms: MailServers) -> None:
+    """For a caller that refuses a too-long message from its headers (m24t's letters)."""
+    big = letter("cut", ("v" * 70 + "\n") * 200)
+    with smtp(ms) as out:
+        out.send(big, ["bob@citylog.test"], "alice@citylog.test")
+    with imap(ms, "bob", max_bytes=4096, on_oversize="truncate") as inbox:
+        ((key, raw),) = fetch_all(inbox)
+        assert raw == big[:4097] and inbox.oversize == [(key, len(big))]
+        inbox.done(key)
+        assert fetch_all(inbox) == []
+
+
 def test_a_server_understating_a_size_still_cannot_push_more_than_the_limit(
         ms: MailServers, monkeypatch: pytest.MonkeyPatch) -> None:
     big = letter("liar", ("z" * 70 + "\n") * 200)
