@@ -7,7 +7,6 @@ import imaplib
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from email.message import EmailMessage
 from email.policy import SMTP
 from pathlib import Path
@@ -23,23 +22,6 @@ from tests.helpers.mail_servers import MailServers, MailServersLeftRunning, NoMa
 
 
 # -- helpers -----------------------------------------------------------------------
-@pytest.fixture
-def ms(mail: MailServers) -> Iterator[MailServers]:
-    """The session's servers with every Maildir emptied (INBOX and citylog-done)."""
-    _empty(mail)
-    yield mail
-
-
-def _empty(mail: MailServers) -> None:
-    for name in mail.users:
-        for folder in (mail.maildir(name), mail.maildir(name) / f".{DONE_FOLDER}"):
-            for sub in ("new", "cur"):
-                d = folder / sub
-                if d.is_dir():
-                    for f in d.iterdir():
-                        f.unlink()
-
-
 def letter(subject: str, body: str = "hello\n", sender: str = "alice@citylog.test",
            to: str = "bob@citylog.test, carol@citylog.test") -> bytes:
     msg = EmailMessage()
