@@ -151,13 +151,14 @@ class ImapInbound:
         conn: imaplib.IMAP4 | None = None
         try:
             if self.tls == "ssl":
-                conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=ctx, timeout=self.timeout)
+                conn = _IMAP4_SSL(self.host, self.port, ssl_context=ctx, timeout=self.timeout)
             else:
-                conn = imaplib.IMAP4(self.host, self.port, timeout=self.timeout)
+                conn = _IMAP4(self.host, self.port, timeout=self.timeout)
+            conn.literal_limit = self.max_bytes + _LITERAL_SLACK
+            if self.tls == "starttls":
                 if "STARTTLS" not in conn.capabilities:
                     raise MailTlsError(f"{self.host}:{self.port}: the IMAP server offers no STARTTLS")
                 conn.starttls(ssl_context=ctx)
-            _limit_literals(conn, self.max_bytes + _LITERAL_SLACK)
             if not (self.user + self._password).isascii():
                 raise MailAuthError(f"{self.host}:{self.port}: IMAP user names and passwords must be ASCII here "
                                     f"(imaplib's LOGIN)")
@@ -298,17 +299,27 @@ class ImapInbound:
         self._done_folder_ready = True
 
 
-def _limit_literals(conn: imaplib.IMAP4, limit: int) -> None:
-    """Refuse a server literal over ``limit`` octets before reading it (imaplib would
-    read whatever size the server announces)."""
-    read = conn.read
+class _Bounded:
+    """Refuse a server literal over ``literal_limit`` octets before reading it (imaplib
+    would read whatever size the server announces).  A mix-in, not a wrapped method:
+    a closure over the connection would make a reference cycle, and a dropped
+    connection would then stay open until the cyclic garbage collector ran."""
 
-    def bounded(size: int) -> bytes:
-        if size > limit:
-            raise imaplib.IMAP4.abort(f"the server sent a literal of {size} octets, over the limit of {limit}")
-        return read(size)
+    literal_limit = DEFAULT_MAX_BYTES + _LITERAL_SLACK
 
-    conn.read = bounded  # type: ignore[method-assign]
+    def read(self, size: int) -> bytes:
+        if size > self.literal_limit:
+            raise imaplib.IMAP4.abort(f"the server sent a literal of {size} octets, over the limit of "
+                                      f"{self.literal_limit}")
+        return super().read(size)  # type: ignore[misc]
+
+
+class _IMAP4(_Bounded, imaplib.IMAP4):
+    pass
+
+
+class _IMAP4_SSL(_Bounded, imaplib.IMAP4_SSL):
+    pass
 
 
 def _text(obj: object) -> str:

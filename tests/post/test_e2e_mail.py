@@ -54,10 +54,12 @@ class NetTable(MailTable):
 
 
 @pytest.mark.slow
-def test_a_whole_card_city_game_over_smtp_and_imap(ms: MailServers, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("game", "players"), [("card-city", ("alice", "bob", "carol")), ("point-city", ("alice", "bob"))])
+def test_a_whole_game_over_smtp_and_imap(ms: MailServers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         game: str, players: tuple[str, ...]) -> None:
+    """The issue's "done when": a 3-seat Card City and a 2-seat Point City game."""
     servers = ms
-    t = NetTable(tmp_path, servers, monkeypatch)
+    t = NetTable(tmp_path, servers, monkeypatch, game, players)
     t.play_out(random.Random(11))
     for name, party in t.players.items():
         view = t.view_of(name)
@@ -65,7 +67,7 @@ def test_a_whole_card_city_game_over_smtp_and_imap(ms: MailServers, tmp_path: Pa
         out = party.ok("verify", view["file"])
         assert "deal proven" in out, out
     assert json.loads(t.host.ok("show", t.gid, "--json"))["to_act"] == []
-    for name in ("host", "alice", "bob"):  # every mail was handled: none left to fetch, all in citylog-done
+    for name in ("host", *players):  # every mail was handled: none left to fetch, all in citylog-done
         with ImapInbound("localhost", servers.imaps_port, name, servers.users[name].password,
                          cafile=servers.cafile, timeout=10) as inbox:
             assert list(inbox.fetch()) == [], name

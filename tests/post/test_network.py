@@ -372,3 +372,23 @@ def test_a_server_that_never_answers_times_out(side: str) -> None:
             else:
                 SmtpOutbound("127.0.0.1", port, "bob", "x", timeout=0.5).send(b"x", ["b@c"], "a@b")
         assert time.monotonic() - started < 5
+
+
+def test_a_dropped_inbound_frees_its_connection_without_the_cycle_collector(ms: MailServers) -> None:
+    """``mail sync --watch`` opens transports every pass: one not closed must still go
+    away when dropped (dovecot allows 10 connections per user and address)."""
+    import gc
+    import warnings
+    import weakref
+
+    inbound = imap(ms, "bob")
+    fetch_all(inbound)
+    conn = weakref.ref(inbound._conn)  # type: ignore[arg-type]
+    gc.disable()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)  # the unclosed socket, closed by its finalizer
+            del inbound
+        assert conn() is None
+    finally:
+        gc.enable()
