@@ -116,7 +116,18 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
         """,
     ),
     (
-        4,  # deadlines (issue 24): when the host first saw each line (its clock, outside the chain)
+        4,  # analyses (issue 25): citylog analyse's judgements, beside the hash chain
+        """
+        CREATE TABLE analyses (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            key TEXT NOT NULL,
+            data BYTEA NOT NULL,
+            PRIMARY KEY (game_id, key)
+        );
+        """,
+    ),
+    (
+        5,  # deadlines (issue 24): when the host first saw each line (its clock, outside the chain)
         """
         CREATE TABLE clock (
             game_id TEXT NOT NULL REFERENCES games (id),

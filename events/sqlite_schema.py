@@ -117,10 +117,17 @@ MIGRATIONS: list[tuple[int, Migration]] = [
         "tag TEXT NOT NULL, PRIMARY KEY (game_id, tag)); "
         "CREATE INDEX IF NOT EXISTS tags_tag ON tags (tag, game_id)",
     ),
+    # analyses (issue 25): ``citylog analyse``'s judgements, keyed by seat, seq,
+    # budget, rules and engine version; derived data beside the hash chain
+    (
+        10,
+        "CREATE TABLE IF NOT EXISTS analyses (game_id TEXT NOT NULL REFERENCES games(id), "
+        "key TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (game_id, key))",
+    ),
     # deadlines (issue 24): when the host first saw each line of a game (its own clock,
     # outside the hash chain; what it claims on a timeout line is read from here)
     (
-        10,
+        11,
         "CREATE TABLE IF NOT EXISTS clock (game_id TEXT NOT NULL REFERENCES games(id), "
         "seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (game_id, seq))",
     ),

@@ -315,6 +315,14 @@ class EventStore(Protocol):
         """seq -> the signed statement behind the decision opening it."""
         ...
 
+    def put_analyses(self, game_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Keep ``citylog analyse``'s judgements (key, data) beside the chain."""
+        ...
+
+    def analyses(self, game_id: str) -> dict[str, bytes]:
+        """key -> data of the game's stored judgements."""
+        ...
+
     def mark_time(self, game_id: str, seq: int, at: int) -> None:
         """The host's clock: when it first saw line ``seq`` (issue 24)."""
         ...
