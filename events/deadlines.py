@@ -75,16 +75,14 @@ def _pending(
     game without a deadline or not begun."""
     loaded = svc.load(game_id)
     rec = loaded.record
-    if not rec.pbem or not rec.deadline or not loaded.game.to_act(loaded.state):
-        return loaded, []
+    if not rec.pbem or not rec.deadline or not loaded.game.to_act(loaded.state) or svc.waiting_to_join(loaded):
+        return loaded, []  # no deadline, over, or still waiting for joins (a join has no deadline)
     mark(svc, game_id, now)
     times = svc.store.times(game_id)
     bots = rules.bot_seats(loaded.events)
     out = []
     for seat in loaded.game.to_act(loaded.state):
         if seat < 0 or seat in bots or loaded.players[seat] in answered:
-            continue
-        if len(svc.waiting_to_join(loaded)):
             continue
         seq = rules.pending_since(loaded.game, loaded.events, seat)
         # the earliest time the host noted from that line on (a later one only gives the seat more time)
