@@ -531,3 +531,25 @@ def test_a_seat_handed_to_the_bot_is_played_to_the_end_in_a_three_seat_game(tmp_
     for name, party in t.players.items():
         [final] = t.outbox.glob(f"{t.gid}-final-{name}.jsonl")
         assert "deal proven" in party.ok("verify", str(final))
+
+
+HOSTILE = [
+    {"seat": -1}, {"seat": 7}, {"seat": -2**40}, {"seq": 0}, {"seq": 10**6}, {"head": "zz"}, {"head": "AB" * 32},
+    {"since": 2**53 + 5}, {"at": -1}, {"since": 10, "at": 5}, {"action": ""}, {"action": "skip"},
+    {"action": "bot\n"}, {"signature": ""}, {"signature": "00" * 64}, {"signature": "x" * 5000},
+]
+
+
+def test_a_hostile_timeout_line_fails_verify_in_one_line_never_a_crash(pc: Host) -> None:
+    """Whatever a timeout line holds, ``verify GAME`` answers exit 1 with one line (never
+    exit 3): each hostile line is written into a fork of the game, after its real head."""
+    lo = pc.loaded()
+    honest = pc.timed_out(1, pc.t0, pc.t0 + HOUR)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    bots_move = lo.game.decide(lo.state, 1, command)
+    for change in HOSTILE:
+        fork = pc.svc.fork(pc.gid, lo.version)
+        e = msgspec.structs.replace(honest, **change)
+        pc.svc.store.append(fork, lo.version, [to_item(x) for x in (e, *bots_move)])
+        code, out, err = pc.table.host.run("verify", fork)
+        assert code == 1 and len((out + err).strip().splitlines()) == 1, (change, out + err)
