@@ -1,0 +1,283 @@
+"""Red team, round 22: variants of the known attacks of docs/trust.md that got past
+the checks of their time.  Each test plays a game by email through the CLI and
+files, the host cheating with its own database and key (it applies what its own
+citylog would refuse by answering every proof check yes, as the adversary's
+``force_move`` does), and asserts what an honest player's ``verify`` must say.
+
+1. A host that hijacks a seat with a second key of its own hands its player the
+   full log (``"view": null``) instead of her view: ``verify --key`` compared her
+   key only for a file naming her as its view [CL-S4].
+2. A move file's later command is kept back by the host and used rounds later,
+   where the seat's decision was another one: only a file's first use was held
+   to its position [CL-S3].
+3. A game by email whose chained definition says ``table``: the host types in
+   every draw, and the finished views passed without the deal proof and without
+   the check of the other seats' files [CL-V2, CL-S5].
+4. A view of a game going on shows a decision of the view's own seat as a
+   redacted line: its payload the command she signed, its digest the host's
+   other command; the command was compared with her file only on a visible
+   line [CL-S3].
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import random
+import secrets
+import sqlite3
+from pathlib import Path
+from unittest import mock
+
+import msgspec
+import pytest
+from adversary.host_tools import read_log, trusting
+from pbem_mail import Table, legal_of, to_act
+
+
+@pytest.fixture()
+def fixed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game id, seed, salt and entropy from a counter: the same game every run."""
+    counter = iter(range(10**9))
+    monkeypatch.setattr(
+        secrets, "token_hex", lambda n=32: hashlib.sha256(f"r22-{next(counter)}".encode()).hexdigest()[: 2 * n]
+    )
+
+
+def _force(t: Table, stored: bytes, commands: list[str]) -> int:
+    """The host applies ``commands`` for the file ``stored``'s player at the current
+    position (every proof check answering yes), and keeps ``stored`` itself as the
+    signed file behind the line.  The seq of the first line it opened."""
+    from events.service import GameService
+    from events.sqlite_store import SqliteStore
+    from events.statements import MoveFile
+
+    svc = GameService(SqliteStore(t.host.db))
+    with contextlib.closing(svc.store):
+        loaded = svc.load(t.gid)
+        body = json.loads(stored)
+        body.update(seq=loaded.version, hash=loaded.head_hash, commands=commands, signature="00" * 64)
+        with trusting():
+            written = svc.submit_move(msgspec.convert(body, MoveFile))
+    first = written[0].seq
+    with contextlib.closing(sqlite3.connect(t.host.db)) as conn, conn:
+        conn.execute("UPDATE signed SET statement = ? WHERE game_id = ? AND seq = ?", (stored, t.gid, first))
+    return first
+
+
+def _play(t: Table, name: str, command: str, folder: Path, tag: str) -> None:
+    """``name`` signs ``command`` at the host's position; the host applies it."""
+    f = folder / f"{tag}-{name}.json"
+    t.host.ok("move", t.gid, "--as", name, command, "--out", str(f), "--key", str(t.players[name].key()))
+    t.host.ok("apply", str(f))
+
+
+def _write_sealed(t: Table, log: object, path: Path) -> Path:
+    from events.signing import load_private_pem, sign
+    from replay import logfile
+    from replay.trust import seal
+
+    key = load_private_pem(t.host.key().read_bytes(), "host.key")
+    log.header = seal(log, lambda body: sign(key, "export", body))  # type: ignore[attr-defined]
+    with path.open("w", encoding="utf-8") as out:
+        logfile.write(log, out)  # type: ignore[arg-type]
+    return path
+
+
+def test_a_full_log_handed_to_a_player_still_says_whose_key_played_her_seat(tmp_path: Path, fixed: None) -> None:
+    """[CL-S4] The host keeps alice's join to itself and takes her seat with a key
+    of its own (it knows every seat's secret), choosing her entropy too; then it
+    sends her the full log rather than her view.  Her ``verify --key`` must not
+    call it valid: her key took no seat of this game."""
+    from events.signing import load_private_pem
+    from events.sqlite_store import SqliteStore
+    from events.statements import encode, seat_secret, signed_join
+
+    t = Table(tmp_path, "card-city", ["alice", "bob"])
+    invites = t.invite()
+    t.players["bob"].ok("join", str(invites["bob"]), "--as", "bob", "-o", str(t.inbox / "bob.json"))
+    t.players["alice"].ok("join", str(invites["alice"]), "--as", "alice", "-o", str(tmp_path / "kept-back.json"))
+    t.host.ok("key", "new", "shadow")
+    shadow = load_private_pem(t.host.key("shadow").read_bytes(), "shadow.key")
+    with contextlib.closing(SqliteStore(t.host.db)) as store:
+        rec = store.get_game(t.gid)
+    seat = rec.players.index("alice")
+    chosen_entropy = "ab" * 16  # the host's own: it can try entropies until the deal suits it
+    jf = signed_join(shadow, t.gid, rec.genesis, "alice", chosen_entropy,
+                     seat_secret(rec.seed, rec.salt, rec.genesis, seat))
+    (t.inbox / "alice.json").write_bytes(encode(jf))
+    t.host.ok("inbox", str(t.inbox))
+    full = tmp_path / f"{t.gid}-alice.jsonl"
+    t.host.ok("export", t.gid, "-o", str(full), "--key", str(t.host.key()))
+    alice = t.players["alice"]
+    for args in (("--key", str(alice.key())), ()):
+        code, out, _ = alice.run("verify", str(full), *args)
+        assert code == 1, f"verify {' '.join(args)} of a log whose alice seat is not hers: {out}"
+        assert "alice" in out and "key" in out, out
+
+
+def _keep_back_a_build(root: Path, label: str) -> tuple[Table, int] | None:
+    """alice's two-build file, its second build kept back and played by the host in
+    a later round (None if this game gave no later round where it is legal)."""
+    t = Table(root, "card-city", ["alice", "bob"])
+    t.join_all()
+    rng = random.Random(label)
+    folder = root / "moves"
+    folder.mkdir()
+    kept: tuple[bytes, str] | None = None
+    phase_over = False
+    for step in range(400):
+        acts = to_act(t)
+        if not acts:
+            return None
+        for name in acts:
+            legal = legal_of(t, name)
+            if name == "alice" and kept is None and sum(c.startswith("build") for c in legal) >= 2:
+                builds = [c for c in legal if c.startswith("build")]
+                rng.shuffle(builds)
+                for first in builds:
+                    for second in builds:
+                        if second.split()[1] == first.split()[1] or second.split()[2] == first.split()[2]:
+                            continue
+                        f = folder / f"two-{step}.json"
+                        code, _, _ = t.host.run("move", t.gid, "--as", "alice", first, second, "--out", str(f),
+                                                "--key", str(t.players["alice"].key()))
+                        if code == 0:
+                            kept = (f.read_bytes(), second)
+                            break
+                    if kept:
+                        break
+                if kept:
+                    _force(t, kept[0], [json.loads(kept[0])["commands"][0]])
+                    continue
+            if name == "alice" and kept is not None:
+                if not any(c.startswith("build") for c in legal):
+                    phase_over = True
+                elif phase_over and kept[1] in legal:
+                    return t, _force(t, kept[0], [kept[1]])
+                square = kept[1].split()[2]
+                # alice answers on her own, never with the build she signed for the file
+                legal = [c for c in legal if c != kept[1] and square not in c.split()] or legal
+            _play(t, name, rng.choice(legal), folder, f"m{step}")
+    return None
+
+
+def test_a_move_files_later_command_cannot_be_kept_for_a_later_round(tmp_path: Path, fixed: None) -> None:
+    """[CL-S3] alice signs two builds of one construction phase in one file; the
+    host applies the first, and when she answers the rest of that phase with
+    another file, keeps the second build back and plays it for her rounds later,
+    without asking her.  Her ``verify`` must name that line."""
+    for attempt in range(6):
+        got = _keep_back_a_build(tmp_path / f"try{attempt}", f"r{attempt}")
+        if got is not None:
+            break
+    assert got is not None, "no game let the host play the kept-back build in a later round"
+    t, used_at = got
+    view = t.root / "alice-view.jsonl"
+    t.host.ok("export", t.gid, "--as", "alice", "-o", str(view), "--key", str(t.host.key()))
+    code, out, _ = t.players["alice"].run("verify", str(view))
+    assert code == 1 and f":{used_at + 1}:" in out, out
+    code, out, _ = t.host.run("verify", t.gid)
+    assert code == 1, out  # the host's own store, checked as the full log it is
+
+
+def test_a_game_by_email_defined_as_a_table_game_fails_verify(tmp_path: Path, fixed: None) -> None:
+    """[CL-V2] citylog never makes a play-by-email game with chance typed in
+    (``new --pbem --table`` is refused), but a host can write its definition row
+    itself: its invitations, joins and signed moves work as any other, and then
+    every draw is the host's.  A finished view of it must not verify."""
+    from core import registry
+    from core.engine import CHANCE
+    from core.rng import Rng, seed_commitment
+    from events.codec import to_item
+    from events.envelope import GameDefinition
+    from events.service import GameService
+    from events.signing import load_private_pem, public_hex
+    from events.sqlite_store import SqliteStore
+    from events.store import GameRecord
+
+    t = Table(tmp_path, "card-city", ["alice", "bob"])
+    game = registry.get("card-city")
+    seed, salt, gid = "ab" * 16, "cd" * 16, "tabled"
+    d = GameDefinition(game=game.spec.name, rules_version=game.spec.rules_version, options={},
+                       players=("alice", "bob"), seed_commitment=seed_commitment(seed, salt), table=True,
+                       host_key=public_hex(load_private_pem(t.host.key().read_bytes(), "host.key")), secrets=2)
+    with contextlib.closing(SqliteStore(t.host.db)) as store, store.transaction():
+        store.create_game(GameRecord.of(gid, d, seed=seed, salt=salt))
+        store.append(gid, 0, [to_item(game.create(["alice", "bob"], {}, table=True))])
+    t.gid = gid
+    t.join_all()
+    rng = random.Random(3)
+    folder = tmp_path / "moves"
+    folder.mkdir()
+    for step in range(3000):
+        acts = to_act(t)
+        if not acts:
+            break
+        svc = GameService(SqliteStore(t.host.db))
+        with contextlib.closing(svc.store):
+            loaded = svc.load(gid)
+            if loaded.game.to_act(loaded.state) == (CHANCE,):
+                draw = loaded.game.chance(loaded.state, Rng.derive("the host's choice", step))
+                with mock.patch.object(GameRecord, "pbem", property(lambda s: False)):
+                    svc.submit(gid, CHANCE, draw)
+                continue
+        for name in acts:
+            _play(t, name, rng.choice(legal_of(t, name)), folder, f"m{step}")
+    t.host.ok("outbox", gid, str(t.outbox))
+    for p in ("alice", "bob"):
+        code, out, _ = t.players[p].run("verify", str(t.outbox / f"{gid}-final-{p}.jsonl"))
+        assert code == 1 and "table" in out, out
+
+
+def test_her_own_decision_shown_redacted_in_a_view_is_caught(tmp_path: Path, fixed: None) -> None:
+    """[CL-S3] The host plays another build than the one alice signed, under her
+    file, and shows her the line redacted: the payload the build she signed, the
+    digest (chained) the host's.  A decision of her own is never hidden from her,
+    so her ``verify`` must fail there."""
+    from core import registry
+    from events.codec import encode
+    from events.envelope import line_nonce, payload_digest
+    from events.service import GameService
+    from events.sqlite_store import SqliteStore
+
+    t = Table(tmp_path, "card-city", ["alice", "bob"])
+    t.join_all()
+    rng = random.Random(5)
+    folder = tmp_path / "moves"
+    folder.mkdir()
+    builds: list[str] = []
+    for step in range(200):
+        acts = to_act(t)
+        builds = [c for c in (legal_of(t, "alice") if "alice" in acts else []) if c.startswith("build")]
+        if len(builds) >= 2:
+            break
+        for name in acts:
+            _play(t, name, rng.choice(legal_of(t, name)), folder, f"m{step}")
+    assert len(builds) >= 2
+    signed, played = builds[0], builds[1]
+    f = folder / "alice-signed.json"
+    t.host.ok("move", t.gid, "--as", "alice", signed, "--out", str(f), "--key", str(t.players["alice"].key()))
+    seq = _force(t, f.read_bytes(), [played])
+    view = tmp_path / "view.jsonl"
+    t.host.ok("export", t.gid, "--as", "alice", "-o", str(view), "--key", str(t.host.key()))
+    code, out, _ = t.players["alice"].run("verify", str(view))
+    assert code == 1 and "not the one alice signed" in out, out  # shown as it is: caught
+    game = registry.get("card-city")
+    svc = GameService(SqliteStore(t.host.db))
+    with contextlib.closing(svc.store):
+        loaded = svc.load(t.gid)
+        seat = loaded.players.index("alice")
+        before = game.fold(loaded.events[: seq - 1])
+        shown = game.decide(before, seat, game.parse_command(before, seat, signed))[0]
+        secret = loaded.record.line_secret
+    log = read_log(view)
+    line = log.lines[seq - 1]
+    log.lines[seq - 1] = msgspec.structs.replace(
+        line, payload=msgspec.Raw(encode(shown)), redacted=True, nonce=None,
+        digest=payload_digest(bytes(line.payload), line_nonce(secret, seq)),
+    )
+    forged = _write_sealed(t, log, tmp_path / "forged.jsonl")
+    code, out, _ = t.players["alice"].run("verify", str(forged))
+    assert code == 1 and f":{seq + 1}:" in out, out
