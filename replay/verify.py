@@ -516,6 +516,11 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
             return _bad(seq, "the redacted line's payload shows what the player may not see", n)
         opened = game.command_of(e) if state is not None else None
         if opened is not None and opened[0] == seat:
+            if log.lines[i].redacted:
+                # no game hides a player's own decision from her: a redacted line of hers
+                # would keep her file's command unchecked against what the chain holds [CL-S3]
+                return _bad(seq, f"a decision of {players[seat]}'s own is marked redacted in her view "
+                            "(nothing she decided is hidden from her)", n)
             try:
                 produced = checked_decide(game, seen, seat, opened[1])
             except IllegalCommand as exc:
