@@ -89,9 +89,16 @@ def header_problem(log: LogFile) -> Verdict | None:
       ``table``) carries the seed its commitment names: without it chance could
       not be re-derived, only checked for possibility.  [CL-V2]
     - A view names one of the game's players and carries no seed.  [CL-V3]
+    - A game by email is never a table game: the host would type in its chance.  [CL-V2]
     """
     h, d = log.header, log.header.definition
     n = len(log.lines)
+    if d.host_key and d.table:
+        # citylog never makes one (new --pbem --table is refused): its chance would be
+        # typed in by the host, who sees every card, and no deal could be proven [CL-V2]
+        return Verdict(False, "a game by email whose definition says table: its chance would be typed in "
+                       "by the host, not drawn from the committed seed and the players' entropy [CL-V2]",
+                       line=1, events=n)
     if h.view is None:
         for line in log.lines:
             if line.redacted or line.digest is not None:

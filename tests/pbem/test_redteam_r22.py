@@ -186,12 +186,14 @@ def test_a_game_by_email_defined_as_a_table_game_fails_verify(tmp_path: Path, fi
     """[CL-V2] citylog never makes a play-by-email game with chance typed in
     (``new --pbem --table`` is refused), but a host can write its definition row
     itself: its invitations, joins and signed moves work as any other, and then
-    every draw is the host's.  A finished view of it must not verify."""
+    every draw is the host's.  Her ``join`` must refuse its invitation, and a
+    finished view of it must not verify."""
     from core import registry
     from core.engine import CHANCE
     from core.rng import Rng, seed_commitment
+    from events import statements
     from events.codec import to_item
-    from events.envelope import GameDefinition
+    from events.envelope import GameDefinition, genesis_hash
     from events.service import GameService
     from events.signing import load_private_pem, public_hex
     from events.sqlite_store import SqliteStore
@@ -207,7 +209,16 @@ def test_a_game_by_email_defined_as_a_table_game_fails_verify(tmp_path: Path, fi
         store.create_game(GameRecord.of(gid, d, seed=seed, salt=salt))
         store.append(gid, 0, [to_item(game.create(["alice", "bob"], {}, table=True))])
     t.gid = gid
-    t.join_all()
+    invites = t.invite()
+    code, _, err = t.players["alice"].run("join", str(invites["alice"]), "--as", "alice", "-o", str(tmp_path / "j"))
+    assert code == 2 and "table" in err, err  # her citylog will not join it
+    for name, path in invites.items():  # but a citylog of before this check did: the attack goes on
+        inv = statements.decode(path.read_bytes(), path.name)
+        key = load_private_pem(t.players[name].key().read_bytes(), "k")
+        jf = statements.signed_join(key, gid, genesis_hash(inv.definition), name, "0" * 31 + str(len(name)),
+                                    inv.seat_secret)
+        (t.inbox / f"{name}.json").write_bytes(statements.encode(jf))
+    t.host.ok("inbox", str(t.inbox))
     rng = random.Random(3)
     folder = tmp_path / "moves"
     folder.mkdir()
