@@ -292,3 +292,42 @@ def test_her_own_decision_shown_redacted_in_a_view_is_caught(tmp_path: Path, fix
     forged = _write_sealed(t, log, tmp_path / "forged.jsonl")
     code, out, _ = t.players["alice"].run("verify", str(forged))
     assert code == 1 and f":{seq + 1}:" in out, out
+
+
+def test_a_take_in_another_order_cannot_frame_the_host(tmp_path: Path, fixed: None) -> None:
+    """[CL-S1] Point City's ``take B1 A1`` is its own spelling (formatting its parse
+    gives it back) but the event records ``take A1 B1``, and ``verify`` compares the
+    signed text with the recorded command: a move file the host accepted would fail
+    every later ``verify`` (a player framing the host, or bricking a game he is
+    losing).  The host must refuse it with the store as it was; a player's own
+    ``move --out`` writes the recorded spelling."""
+    from events.signing import load_private_pem
+    from events.statements import encode, signed_move
+    from pbem_mail import dump
+
+    t = Table(tmp_path, "point-city", ["alice", "bob"])
+    t.join_all()
+    p = to_act(t)[0]
+    take = next(c for c in legal_of(t, p) if c.startswith("take ") and " pay " not in c)
+    _, a, b = take.split()
+    from events.service import GameService
+    from events.sqlite_store import SqliteStore
+
+    svc = GameService(SqliteStore(t.host.db))
+    with contextlib.closing(svc.store):
+        loaded = svc.load(t.gid)
+        seq, head = loaded.version, loaded.head_hash
+    key = load_private_pem(t.players[p].key().read_bytes(), "k")
+    crafted = tmp_path / "crafted.json"
+    crafted.write_bytes(encode(signed_move(key, t.gid, p, seq, head, (f"take {b} {a}",))))
+    before = dump(t.host.db)
+    code, out, err = t.host.run("apply", str(crafted))
+    if code == 0:  # applied: then it must verify, for the host and every player
+        assert t.host.run("verify", t.gid)[0] == 0, t.host.run("verify", t.gid)
+    assert code == 2 and "recorded as" in err, (code, out, err)
+    assert dump(t.host.db) == before
+    own = tmp_path / "own.json"
+    t.host.ok("move", t.gid, "--as", p, f"take {b} {a}", "--out", str(own), "--key", str(t.players[p].key()))
+    assert json.loads(own.read_bytes())["commands"] == [take]
+    t.host.ok("apply", str(own))
+    t.host.ok("verify", t.gid)
