@@ -148,6 +148,16 @@ class Writer:
                             "a signed move names each command exactly as citylog writes it"
                         )
                     produced, state = checked_step(game, state, seat, command)
+                    recorded = game.command_of(produced[0]) if produced else None
+                    if rec.pbem and (recorded is None or game.format_command(recorded[1]) != text):
+                        # [CL-S1] the line holds the command its event records (Point City's
+                        # 'take B1 A1' is recorded 'take A1 B1'): verify compares the signed text
+                        # with that one, so any other text accepted here would fail every export
+                        shown = game.format_command(recorded[1]) if recorded is not None else "no command"
+                        raise Refused(
+                            f"the command {text!r} is recorded as {shown!r}; a signed move names each "
+                            "command exactly as its line will hold it"
+                        )
                 except RulesError as exc:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
