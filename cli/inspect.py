@@ -170,7 +170,13 @@ def own_seat_verdict(ctx: typer.Context, log: Any, verdict: Verdict, key: Path |
         # cannot hand her the full log rather than her view to skip this check [CL-S4]
         ok, note = full_log_key_note(ctx, log, decoded[1], key)
     else:
-        ok, note = seat_key_note(log, decoded[1], own_public_key(ctx, h.view, key))
+        mine = own_public_key(ctx, h.view, key)
+        ok, note = seat_key_note(log, decoded[1], mine)
+        if ok and mine is None:
+            # no key of the view's player here: the verifier may be another player of the
+            # game, handed someone else's view (the host's, say, or one from a seat it took)
+            ok, others = full_log_key_note(ctx, log, decoded[1], None)
+            note = others if not ok else "; ".join(x for x in (note, others) if x)
     if not note:
         return verdict
     if not ok:

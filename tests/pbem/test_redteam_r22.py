@@ -88,8 +88,9 @@ def _write_sealed(t: Table, log: object, path: Path) -> Path:
 def test_a_full_log_handed_to_a_player_still_says_whose_key_played_her_seat(tmp_path: Path, fixed: None) -> None:
     """[CL-S4] The host keeps alice's join to itself and takes her seat with a key
     of its own (it knows every seat's secret), choosing her entropy too; then it
-    sends her the full log rather than her view.  Her ``verify --key`` must not
-    call it valid: her key took no seat of this game."""
+    sends her the full log rather than her view (or bob's view).  Her ``verify``,
+    with ``--key`` or her key store, must not call it valid: her key took no seat
+    of this game."""
     from events.signing import load_private_pem
     from events.sqlite_store import SqliteStore
     from events.statements import encode, seat_secret, signed_join
@@ -115,6 +116,11 @@ def test_a_full_log_handed_to_a_player_still_says_whose_key_played_her_seat(tmp_
         code, out, _ = alice.run("verify", str(full), *args)
         assert code == 1, f"verify {' '.join(args)} of a log whose alice seat is not hers: {out}"
         assert "alice" in out and "key" in out, out
+    other = tmp_path / f"{t.gid}-bob.jsonl"  # or bob's view, with no key of bob's at her hand
+    t.host.ok("export", t.gid, "--as", "bob", "-o", str(other), "--key", str(t.host.key()))
+    code, out, _ = alice.run("verify", str(other))
+    assert code == 1 and "alice's seat was taken with key" in out, out
+    assert t.players["bob"].run("verify", str(other))[0] == 0
 
 
 def _keep_back_a_build(root: Path, label: str) -> tuple[Table, int] | None:
