@@ -337,3 +337,53 @@ def test_a_take_in_another_order_cannot_frame_the_host(tmp_path: Path, fixed: No
     assert json.loads(own.read_bytes())["commands"] == [take]
     t.host.ok("apply", str(own))
     t.host.ok("verify", t.gid)
+
+
+def test_a_move_file_cannot_ask_about_a_draw_its_player_has_not_seen(tmp_path: Path, fixed: None) -> None:
+    """[CL-S1, GN-1] 5x5 City's park action B: ``use`` draws two tiles from the
+    bag, then the player replaces a board tile with one of them.  A move file
+    ``use`` + ``replace T SQ`` is legal only if tile T comes out: the host that
+    applies it when T is drawn and refuses it (recording nothing) when not tells
+    alice, file by file, whether T is next in the bag, before she has to decide
+    whether to use the park at all.  The host's answer must not depend on the
+    draw: every such file is refused alike, the store as it was."""
+    from core.five_by_five.plans import square_name
+    from core.five_by_five.text import tile_name
+    from core.five_by_five.tiles import TILES
+    from events.service import GameService
+    from events.signing import load_private_pem
+    from events.sqlite_store import SqliteStore
+    from events.statements import encode, signed_move
+    from pbem_mail import dump
+
+    t = Table(tmp_path, "5x5-city", ["alice", "bob"], "--option", "sides=BBBBBBBBBB")
+    t.join_all()
+    rng = random.Random(7)
+    folder = tmp_path / "moves"
+    folder.mkdir()
+    for step in range(600):
+        acts = to_act(t)
+        assert acts, "the game ended before alice was offered park action B"
+        if acts == ["alice"] and "use" in legal_of(t, "alice"):
+            break
+        for name in acts:
+            legal = [c for c in legal_of(t, name) if c != "use"] or legal_of(t, name)
+            _play(t, name, rng.choice(legal), folder, f"m{step}")
+    svc = GameService(SqliteStore(t.host.db))
+    with contextlib.closing(svc.store):
+        loaded = svc.load(t.gid)
+        seq, head = loaded.version, loaded.head_hash
+        seat = loaded.players.index("alice")
+        square = next(q for q in range(25) if loaded.state.boards[seat].tiles[q] >= 0)
+    key = load_private_pem(t.players["alice"].key().read_bytes(), "k")
+    before = dump(t.host.db)
+    answers = set()
+    for i, tile in enumerate(range(len(TILES))):
+        probe = tmp_path / f"probe-{i}.json"
+        probe.write_bytes(encode(signed_move(key, t.gid, "alice", seq, head,
+                                             ("use", f"replace {tile_name(tile)} {square_name(square)}"))))
+        code, out, err = t.host.run("apply", str(probe))
+        assert code != 0, f"the host applied 'use' + 'replace {tile_name(tile)}': tile {tile} was drawn"
+        assert dump(t.host.db) == before
+        answers.add(err.replace(tile_name(tile), "T").replace(str(probe), "FILE"))
+    assert len(answers) == 1, answers
