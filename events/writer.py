@@ -136,7 +136,7 @@ class Writer:
             source = chance_source(rec, loaded.events)
             all_events: list[Any] = []
             opened: list[int] = []
-            for text in mv.all_commands:
+            for i, text in enumerate(mv.all_commands):
                 try:
                     command = game.parse_command(state, seat, text)
                     if rec.pbem and game.format_command(command) != text:
@@ -162,6 +162,14 @@ class Writer:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
                 opened.append(version + len(all_events) + 1)
+                if rec.pbem and i + 1 < len(mv.all_commands) and game.to_act(state) == (CHANCE,):
+                    # [GN-1] a command after a draw its player has not seen: whether the host applied
+                    # it or refused it (and why) would tell her the draw before she committed to the
+                    # move that leads to it (5x5 City's 'use' + 'replace T'); refused before drawing
+                    raise Refused(
+                        f"command {i + 2} of {len(mv.all_commands)} comes after a draw {mv.player} has not "
+                        "seen yet: send the commands up to the draw, then the rest from the next view"
+                    )
                 more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, source=source)
                 all_events += [*produced, *more]
             written = self._append(rec, game, version, all_events, state)
