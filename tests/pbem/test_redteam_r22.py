@@ -387,3 +387,34 @@ def test_a_move_file_cannot_ask_about_a_draw_its_player_has_not_seen(tmp_path: P
         assert dump(t.host.db) == before
         answers.add(err.replace(tile_name(tile), "T").replace(str(probe), "FILE"))
     assert len(answers) == 1, answers
+
+
+SMALL_ORDER_KEY = "01" + "00" * 31
+"""The Ed25519 identity point: a "public key" for which the signature below
+(R the base point, S = 1) verifies over every message."""
+ANY_MESSAGE_SIGNATURE = "58" + "66" * 31 + "01" + "00" * 31
+
+
+def test_a_key_whose_signature_fits_every_message_cannot_join(tmp_path: Path, fixed: None) -> None:
+    """[CL-S3] A player joins with a small-order point as his key: then one
+    signature verifies for every statement, and anyone holding a file (a mail
+    relay, the host) can forge his moves, which every ``verify`` would call
+    signed by him.  The host must refuse such a join, and no signature with
+    such a key may verify."""
+    from events.signing import verify_signature
+    from events.envelope import GameDefinition, genesis_hash
+    from events.statements import JOIN_FORMAT, JoinFile, encode, seat_proof
+    from pbem_mail import dump
+
+    t = Table(tmp_path, "card-city", ["alice", "bob"])
+    invites = t.invite()
+    inv = json.loads(invites["bob"].read_bytes())
+    genesis = genesis_hash(msgspec.convert(inv["definition"], GameDefinition))
+    jf = JoinFile(JOIN_FORMAT, t.gid, genesis, "bob", SMALL_ORDER_KEY, "00" * 16, "", "")
+    jf = msgspec.structs.replace(jf, seat_proof=seat_proof(inv["seat_secret"], jf))
+    jf = msgspec.structs.replace(jf, signature=ANY_MESSAGE_SIGNATURE)
+    (t.inbox / "bob.json").write_bytes(encode(jf))
+    before = dump(t.host.db)
+    t.host.run("inbox", str(t.inbox))
+    assert dump(t.host.db) == before, "the host recorded a join whose key signs every message"
+    assert not verify_signature(SMALL_ORDER_KEY, "move", {"any": "thing"}, ANY_MESSAGE_SIGNATURE)
