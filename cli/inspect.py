@@ -139,7 +139,7 @@ def verify(
     log = open_log(svc, ref)
     verdict = verify_log(log, sealed=Path(ref).is_file())
     if verdict.ok:
-        verdict = own_seat_verdict(ctx, log, verdict, key)
+        verdict = own_seat_verdict(ctx, log, verdict, key, from_file=Path(ref).is_file())
     if not Path(ref).is_file():  # a stored game: the database file itself must be sound
         damaged = svc.store.integrity_problem()
         if damaged is not None:
@@ -153,8 +153,12 @@ def verify(
         raise typer.Exit(CHECK_FAILED)
 
 
-def own_seat_verdict(ctx: typer.Context, log: Any, verdict: Verdict, key: Path | None) -> Verdict:
-    """A valid play-by-email view, checked for its player's own key [CL-S4]."""
+def own_seat_verdict(
+    ctx: typer.Context, log: Any, verdict: Verdict, key: Path | None, from_file: bool = True
+) -> Verdict:
+    """A valid play-by-email view, checked for its player's own key [CL-S4].  A full
+    log is checked too when it came as a file, or with ``--key`` (a game in the
+    host's own store, checked without ``--key``, is the host's)."""
     from cli.keys import own_public_key
     from replay.trust import seat_key_note
     from replay.verify import decode_events
@@ -165,6 +169,8 @@ def own_seat_verdict(ctx: typer.Context, log: Any, verdict: Verdict, key: Path |
     decoded = decode_events(log)
     if isinstance(decoded, Verdict):
         return decoded
+    if h.view is None and key is None and not from_file:
+        return verdict
     if h.view is None:
         # a full log names no viewer: whoever checks it is found by her key, so a host
         # cannot hand her the full log rather than her view to skip this check [CL-S4]
