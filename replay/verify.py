@@ -176,6 +176,12 @@ def chance_plan(log: LogFile, events: list[Any]) -> ChancePlan | Verdict:
     if unbound and d.secrets != chance.SEED_ALONE:
         return Verdict(False, f"the header names a reseed at seq {min(unbound)} that the chain does not "
                        "commit to [CL-V7]", line=1, events=n)
+    if unbound and d.host_key:
+        # an old scheme's header reseed is only "not proven" elsewhere; in a game by email any
+        # new seed is the host's choice, made while it sees every card [CL-V7]
+        return Verdict(False, f"a new seed in a game by email (the header's reseed at seq {min(unbound)}): "
+                       "the host chose it while seeing every card, so its draws are not a fair deal [CL-V7]",
+                       line=1, events=n)
     try:  # the writer's derivation (events.seeds), with the chained reseeds checked
         source = chance_source_of(d, h.seed, h.salt, h.reseeds, events, bound=bound)
     except ValueError as exc:

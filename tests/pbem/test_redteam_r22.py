@@ -418,3 +418,39 @@ def test_a_key_whose_signature_fits_every_message_cannot_join(tmp_path: Path, fi
     t.host.run("inbox", str(t.inbox))
     assert dump(t.host.db) == before, "the host recorded a join whose key signs every message"
     assert not verify_signature(SMALL_ORDER_KEY, "move", {"any": "thing"}, ANY_MESSAGE_SIGNATURE)
+
+
+def test_a_game_by_email_of_the_old_secret_scheme_takes_no_header_reseed(
+    tmp_path: Path, fixed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """[CL-V7] A host writes its definition with secret scheme 1 (as games before
+    issue 22; ``join`` does not look), then puts a reseed of its choosing in its
+    row mid-game: the draws from there on are the host's.  The finished views
+    of Card City fail already (a hidden chance line after a reseed the chain
+    does not bind), but a log whose later draws are all visible said "valid …
+    not proven"; a new seed in a game by email is the host's choice, header or
+    chain, and must fail every ``verify``."""
+    from core import chance
+
+    monkeypatch.setattr(chance, "CURRENT", chance.SEED_ALONE)  # the host's own citylog, as before issue 22
+    t = Table(tmp_path, "card-city", ["alice", "bob"])
+    monkeypatch.undo()
+    t.join_all()
+    rng = random.Random(11)
+    folder = tmp_path / "moves"
+    folder.mkdir()
+    for step in range(3000):
+        acts = to_act(t)
+        if not acts:
+            break
+        if step == 6:
+            with contextlib.closing(sqlite3.connect(t.host.db)) as conn, conn:
+                version = conn.execute("SELECT max(seq) FROM events WHERE game_id = ?", (t.gid,)).fetchone()[0]
+                conn.execute("UPDATE games SET reseeds = ? WHERE id = ?",
+                             (json.dumps([[version + 1, "the host's choice"]]), t.gid))
+        for name in acts:
+            _play(t, name, rng.choice(legal_of(t, name)), folder, f"m{step}")
+    t.host.ok("outbox", t.gid, str(t.outbox))
+    for p in ("alice", "bob"):
+        code, out, _ = t.players[p].run("verify", str(t.outbox / f"{t.gid}-final-{p}.jsonl"))
+        assert code == 1 and "seed" in out, out
