@@ -139,7 +139,7 @@ def verify(
     log = open_log(svc, ref)
     verdict = verify_log(log, sealed=Path(ref).is_file())
     if verdict.ok:
-        verdict = own_seat_verdict(ctx, log, verdict, key)
+        verdict = own_seat_verdict(ctx, log, verdict, key, from_file=Path(ref).is_file())
     if not Path(ref).is_file():  # a stored game: the database file itself must be sound
         damaged = svc.store.integrity_problem()
         if damaged is not None:
@@ -153,24 +153,70 @@ def verify(
         raise typer.Exit(CHECK_FAILED)
 
 
-def own_seat_verdict(ctx: typer.Context, log: Any, verdict: Verdict, key: Path | None) -> Verdict:
-    """A valid play-by-email view, checked for its player's own key [CL-S4]."""
+def own_seat_verdict(
+    ctx: typer.Context, log: Any, verdict: Verdict, key: Path | None, from_file: bool = True
+) -> Verdict:
+    """A valid play-by-email view, checked for its player's own key [CL-S4].  A full
+    log is checked too when it came as a file, or with ``--key`` (a game in the
+    host's own store, checked without ``--key``, is the host's)."""
     from cli.keys import own_public_key
     from replay.trust import seat_key_note
     from replay.verify import decode_events
 
     h = log.header
-    if not h.definition.host_key or h.view is None:
+    if not h.definition.host_key:
         return verdict
     decoded = decode_events(log)
     if isinstance(decoded, Verdict):
         return decoded
-    ok, note = seat_key_note(log, decoded[1], own_public_key(ctx, h.view, key))
+    if h.view is None and key is None and not from_file:
+        return verdict
+    if h.view is None:
+        # a full log names no viewer: whoever checks it is found by her key, so a host
+        # cannot hand her the full log rather than her view to skip this check [CL-S4]
+        ok, note = full_log_key_note(ctx, log, decoded[1], key)
+    else:
+        mine = own_public_key(ctx, h.view, key)
+        ok, note = seat_key_note(log, decoded[1], mine)
+        if ok and mine is None:
+            # no key of the view's player here: the verifier may be another player of the
+            # game, handed someone else's view (the host's, say, or one from a seat it took)
+            ok, others = full_log_key_note(ctx, log, decoded[1], None)
+            note = others if not ok else "; ".join(x for x in (note, others) if x)
     if not note:
         return verdict
     if not ok:
         return Verdict(False, note, line=1, events=verdict.events, over=verdict.over)
     return msgspec.structs.replace(verdict, reason=f"{verdict.reason}; {note}")
+
+
+def full_log_key_note(ctx: typer.Context, log: Any, events: Any, key: Path | None) -> tuple[bool, str]:
+    """[CL-S4] A full log of a game by email, checked by a player: with ``--key``, a
+    seat of the game was taken with that key; without, every player of the game
+    whose key is in the key store took her seat with it."""
+    from cli.keys import own_public_key
+    from core.seats import joins
+    from events.signing import KEY_HEX, same_hex
+
+    players = log.header.definition.players
+    joined = {players[s]: j.public_key for s, j in joins(events).items() if 0 <= s < len(players)}
+    if key is not None:
+        mine = own_public_key(ctx, "", key) or ""
+        seats = [p for p, k in joined.items() if same_hex(k, mine, KEY_HEX)]
+        if not seats:
+            return False, (f"no seat of this game was taken with your key {mine[:12]}… "
+                           "(someone else plays your seat, or it is not your game)")
+        return True, f"{seats[0]}'s seat played with your key {mine[:12]}…"
+    notes = []
+    for p in players:
+        mine = own_public_key(ctx, p, None)
+        if mine is None or p not in joined:
+            continue
+        if not same_hex(joined[p], mine, KEY_HEX):
+            return False, (f"{p}'s seat was taken with key {joined[p][:12]}…, not with your key "
+                           f"{mine[:12]}… (someone else plays your seat)")
+        notes.append(f"{p}'s seat played with your key {mine[:12]}…")
+    return True, "; ".join(notes)
 
 
 def register(app: typer.Typer) -> None:

@@ -149,6 +149,9 @@ def join(
         raise ServiceError(f"{invite_file}: the invitation is not signed by the host key it names")
     if inv.player != as_:
         raise ServiceError(f"{invite_file} invites {inv.player}, not {as_}")
+    if inv.definition.table:
+        raise ServiceError(f"{invite_file} invites you to a game whose chance the host types in (a table game): "
+                           "a game by email draws it from the committed seed and the players' entropy")
     private = key_for(ctx, as_, key)
     public = public_hex(private)
     if inv.player_key and not same_hex(inv.player_key, public, KEY_HEX):

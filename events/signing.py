@@ -111,6 +111,26 @@ def load_public_file(data: bytes, source: str) -> str:
     return text
 
 
+_SMALL_ORDER = frozenset(bytes.fromhex(x) for x in (
+    "0000000000000000000000000000000000000000000000000000000000000000",
+    "0100000000000000000000000000000000000000000000000000000000000000",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+))
+"""Encodings of the Ed25519 points of small order (and their non-canonical
+spellings), the sign bit cleared (libsodium's list): with such a "public key"
+one signature verifies over every message, so nobody could tell its owner's
+statements from anyone else's."""
+
+
+def small_order(raw: bytes) -> bool:
+    """``raw`` (32 bytes) encodes a point of small order, whatever its sign bit."""
+    return len(raw) == 32 and raw[:31] + bytes([raw[31] & 0x7F]) in _SMALL_ORDER
+
+
 def public_hex(key: Ed25519PrivateKey) -> str:
     from cryptography.hazmat.primitives import serialization
 
@@ -123,7 +143,7 @@ def is_public_hex(text: str) -> bool:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     raw = hex_bytes(text, KEY_HEX)
-    if raw is None:
+    if raw is None or small_order(raw):
         return False
     try:
         Ed25519PublicKey.from_public_bytes(raw)
@@ -154,8 +174,8 @@ def verify_signature(public: str, domain: str, body: Any, signature: str) -> boo
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     key, sig = hex_bytes(public, KEY_HEX), hex_bytes(signature, SIG_HEX)
-    if key is None or sig is None:
-        return False
+    if key is None or sig is None or small_order(key):
+        return False  # a small-order key's signature would verify over every message
     try:
         Ed25519PublicKey.from_public_bytes(key).verify(sig, message(domain, body))
     except (InvalidSignature, ValueError):

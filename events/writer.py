@@ -153,7 +153,7 @@ class Writer:
             source = chance_source(rec, loaded.events)
             all_events: list[Any] = []
             opened: list[int] = []
-            for text in mv.all_commands:
+            for i, text in enumerate(mv.all_commands):
                 try:
                     command = game.parse_command(state, seat, text)
                     if rec.pbem and game.format_command(command) != text:
@@ -165,10 +165,28 @@ class Writer:
                             "a signed move names each command exactly as citylog writes it"
                         )
                     produced, state = checked_step(game, state, seat, command)
+                    recorded = game.command_of(produced[0]) if produced else None
+                    if rec.pbem and (recorded is None or game.format_command(recorded[1]) != text):
+                        # [CL-S1] the line holds the command its event records (Point City's
+                        # 'take B1 A1' is recorded 'take A1 B1'): verify compares the signed text
+                        # with that one, so any other text accepted here would fail every export
+                        shown = game.format_command(recorded[1]) if recorded is not None else "no command"
+                        raise Refused(
+                            f"the command {text!r} is recorded as {shown!r}; a signed move names each "
+                            "command exactly as its line will hold it"
+                        )
                 except RulesError as exc:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
                 opened.append(version + len(all_events) + 1)
+                if rec.pbem and i + 1 < len(mv.all_commands) and game.to_act(state) == (CHANCE,):
+                    # [GN-1] a command after a draw its player has not seen: whether the host applied
+                    # it or refused it (and why) would tell her the draw before she committed to the
+                    # move that leads to it (5x5 City's 'use' + 'replace T'); refused before drawing
+                    raise Refused(
+                        f"command {i + 2} of {len(mv.all_commands)} comes after a draw {mv.player} has not "
+                        "seen yet: send the commands up to the draw, then the rest from the next view"
+                    )
                 more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, source=source,
                                          bot_seats=deadlines.bot_seats(loaded.events))
                 all_events += [*produced, *more]

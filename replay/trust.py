@@ -143,7 +143,8 @@ def check_signed(
     joined, made on this chain before its line (game id, seq, the hash of that
     seq), from a position whose decision for the seat is the one pending at the
     line (it commutes with what came between), and used at most once (keyed by
-    its signature's bytes).
+    its signature's bytes); a file of several commands plays them in a row, no
+    other decision between one and the next (the writer applies a file at once).
 
     ``memo``: statements decoded and signatures checked already in this
     ``verify``, so a second pass decodes and checks none of them twice.
@@ -159,6 +160,10 @@ def check_signed(
     states = _States(game, events, own)
     keys: dict[int, str] = {}
     used: dict[bytes, int] = {}
+    last_use: dict[bytes, int] = {}
+    """A move file's signature -> the seq of the line its latest command opened."""
+    last_decision = 0
+    """The seq of the latest line opening a human decision (of any seat)."""
     checked = 0
     bots: set[int] = set()
     """Seats the bot plays (handed over, or forfeited) [CL-T4, CL-T5]."""
@@ -218,6 +223,7 @@ def check_signed(
         if opened is None or opened[0] == CHANCE:
             continue
         seat, command = opened
+        before, last_decision = last_decision, line.seq
         if timed is not None and seat != timed:
             return line.seq, f"a timeout of {_name(d, timed)} is not followed by the bot's decision for that seat [CL-T2]"
         if timed is not None or seat in bots:
@@ -265,6 +271,15 @@ def check_signed(
             where = _position_problem(mv, line.seq, hashes, states, seat)
             if where is not None:
                 return line.seq, where
+        elif last_use.get(sig) != before:
+            # [CL-S3] a file's commands are applied together, one after the other (only
+            # chance between them): a later command kept back and played elsewhere
+            # answers a decision its player never saw
+            return line.seq, (
+                f"{name}'s move file's command {k + 1} is played apart from the one before it "
+                "(another decision came between: a command kept back and used out of its place)"
+            )
+        last_use[sig] = line.seq
         if not line.redacted and cmds[k] != game.format_command(command):
             return line.seq, f"the move on this line is not the one {name} signed"
         checked += 1

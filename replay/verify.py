@@ -90,9 +90,16 @@ def header_problem(log: LogFile) -> Verdict | None:
       ``table``) carries the seed its commitment names: without it chance could
       not be re-derived, only checked for possibility.  [CL-V2]
     - A view names one of the game's players and carries no seed.  [CL-V3]
+    - A game by email is never a table game: the host would type in its chance.  [CL-V2]
     """
     h, d = log.header, log.header.definition
     n = len(log.lines)
+    if d.host_key and d.table:
+        # citylog never makes one (new --pbem --table is refused): its chance would be
+        # typed in by the host, who sees every card, and no deal could be proven [CL-V2]
+        return Verdict(False, "a game by email whose definition says table: its chance would be typed in "
+                       "by the host, not drawn from the committed seed and the players' entropy [CL-V2]",
+                       line=1, events=n)
     if h.view is None:
         for line in log.lines:
             if line.redacted or line.digest is not None:
@@ -170,6 +177,12 @@ def chance_plan(log: LogFile, events: list[Any]) -> ChancePlan | Verdict:
     if unbound and d.secrets != chance.SEED_ALONE:
         return Verdict(False, f"the header names a reseed at seq {min(unbound)} that the chain does not "
                        "commit to [CL-V7]", line=1, events=n)
+    if unbound and d.host_key:
+        # an old scheme's header reseed is only "not proven" elsewhere; in a game by email any
+        # new seed is the host's choice, made while it sees every card [CL-V7]
+        return Verdict(False, f"a new seed in a game by email (the header's reseed at seq {min(unbound)}): "
+                       "the host chose it while seeing every card, so its draws are not a fair deal [CL-V7]",
+                       line=1, events=n)
     try:  # the writer's derivation (events.seeds), with the chained reseeds checked
         source = chance_source_of(d, h.seed, h.salt, h.reseeds, events, bound=bound)
     except ValueError as exc:
@@ -526,6 +539,11 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
             return _bad(seq, "the redacted line's payload shows what the player may not see", n)
         opened = game.command_of(e) if state is not None else None
         if opened is not None and opened[0] == seat:
+            if log.lines[i].redacted:
+                # no game hides a player's own decision from her: a redacted line of hers
+                # would keep her file's command unchecked against what the chain holds [CL-S3]
+                return _bad(seq, f"a decision of {players[seat]}'s own is marked redacted in her view "
+                            "(nothing she decided is hidden from her)", n)
             try:
                 produced = checked_decide(game, seen, seat, opened[1])
             except IllegalCommand as exc:
