@@ -131,7 +131,7 @@ def _print_version(value: bool) -> None:
 
 
 # The modules that register commands, in the order their commands are built.
-MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint", "engine")
+MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint", "engine", "upgrade")
 # Every command, in the order ``--help`` lists them: the module that registers
 # it and its summary (the first paragraph of its help).  Start-up imports only
 # the invoked command's module; the top-level ``--help`` (and ``--version``)
@@ -175,6 +175,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hint": ("hint", "What would a good player do here?"),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "key": ("keys", "Ed25519 keys for play by email."),
+    "upgrade": ("upgrade", "Continue a game under the current rules version, if they decide it alike."),
 }  # fmt: skip
 COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 
