@@ -174,8 +174,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
     "hint": ("hint", "What would a good player do here?"),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
+    "upgrade": ("upgrade", "Switch a game to the current rules, if they re-decide it alike."),
     "key": ("keys", "Ed25519 keys for play by email."),
-    "upgrade": ("upgrade", "Continue a game under the current rules version, if they decide it alike."),
 }  # fmt: skip
 COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 

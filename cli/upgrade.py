@@ -19,7 +19,7 @@ def upgrade(
     check: Annotated[bool, typer.Option("--check", help="Only say whether it would upgrade; write nothing.")] = False,
     json: Json = False,
 ) -> None:
-    """Continue a game under the current rules version, if they decide it alike.
+    """Switch a game to the current rules, if they re-decide it alike.
 
     Every recorded command of GAME is re-decided under the current rules; if
     each is still legal and gives byte-identical events, a chained line records
@@ -46,7 +46,8 @@ def upgrade(
         text = (f"game {gid} upgraded from {report.from_version} to {report.to_version} at seq {report.seq}: "
                 f"every recorded command re-decides alike; play goes on under {report.to_version} [CL-U1]")
     elif report.difference is not None:
-        text = (f"game {gid} stays on {report.from_version} (it goes on under it): "
+        goes_on = "" if report.over else " (play goes on under it)"
+        text = (f"game {gid} stays on {report.from_version}{goes_on}: "
                 f"{report.to_version} decides a recorded command differently — {report.reason}")
     else:
         text = f"game {gid} stays on {report.from_version}: {report.reason}"

@@ -23,7 +23,8 @@ from core.chance import ChanceSource
 from core.engine import CHANCE, Game, IllegalCommand, RulesError, checked_step, normalize_options, step_as
 from core.rng import seed_commitment
 from core.seats import Joined
-from core.upgrade import Difference, Upgraded, redecide, version_at
+from core.redecide import Difference, redecide
+from core.upgrade import Upgraded, version_at
 from events import statements
 from events.admission import Admission
 from events.codec import encode, to_item
@@ -52,6 +53,8 @@ class UpgradeReport(msgspec.Struct, frozen=True):
     seq: int
     reason: str = ""
     difference: Difference | None = None
+    over: bool = False
+    """Whether the game is over (an upgrade then only records the rules it is verified by)."""
 
 
 class Writer:
@@ -245,7 +248,7 @@ class Writer:
     # -- rules upgrades (issue 24 item 4) --------------------------------------
     def upgrade(self, game_id: str, check: bool = False) -> UpgradeReport:
         """Switch ``game_id`` to the current rules version when they re-decide every
-        recorded command alike (:func:`core.upgrade.redecide`): a chained
+        recorded command alike (:func:`core.redecide.redecide`): a chained
         :class:`~core.upgrade.Upgraded` line, appended unless ``check`` [CL-U1].
         Otherwise (or with ``check``) nothing is written: the report names the first
         command the current rules decide differently [CL-U2].  In a game played by
@@ -257,7 +260,8 @@ class Writer:
             base = self.repository.game_of(rec)
             current = base.spec.rules_version
             effective = version_at(rec.rules_version, loaded.events)
-            report = UpgradeReport(rec.id, rec.game, effective, current, "current", loaded.version)
+            over = not loaded.game.to_act(loaded.state)
+            report = UpgradeReport(rec.id, rec.game, effective, current, "current", loaded.version, over=over)
             if effective == current:
                 return report
             if base.for_rules(effective) is None:

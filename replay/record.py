@@ -40,7 +40,8 @@ from typing import Any
 from core import registry
 from core.chance import SCHEMES, SEED_ALONE, Reseeded, nonce_secret
 from core.engine import CHANCE, Game, RulesError, checked_decide, decisions
-from core.upgrade import Upgraded, redecide
+from core.redecide import redecide
+from core.upgrade import Upgraded
 from events.codec import to_item
 from events.envelope import GameDefinition, chain
 from events.store import Note

@@ -30,7 +30,8 @@ from core import chance
 from core.chance import ChanceSource, Reseeded
 from core.rng import seed_commitment
 from core.seats import Joined
-from core.upgrade import Upgraded, compare
+from core.redecide import compare
+from core.upgrade import Upgraded
 from events.seeds import chance_source_of
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
