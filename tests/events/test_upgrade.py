@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +143,7 @@ def test_a_pc2_game_that_pc3_decides_differently_is_told_why_and_unchanged(tmp_p
     for args in ((), ("--check",)):
         code, out, err = run(db, "upgrade", gid, *args)
         assert code == 1, (out, err)
-        assert f"stays on pc-2" in out and f"seq {at}, the chance outcome 'reveal " in out, out
+        assert "stays on pc-2" in out and f"seq {at}, the chance outcome 'reveal " in out, out
         assert "the recorded rules gave" in out and "game over: the player to act cannot take two cards" in out
         assert "pc-3 gives nothing more (the decision ends there)" in out and "[CL-U2]" in out
         assert dump(db) == untouched
