@@ -62,3 +62,19 @@ def rules_for(game: Any, recorded: str, events: Iterable[Any]) -> Any:
     object) recorded under ``recorded`` with ``events``: the version in effect's,
     None when this citylog does not keep it (it can only replay)."""
     return game.for_rules(version_at(recorded, events))
+
+
+def rules_at(game: Any, events: list[Any], index: int) -> Any:
+    """The rules deciding line ``index + 1`` of a log whose end is decided by ``game``
+    (any version's rules object of the game), from the log alone: the last upgrade
+    before it says its version, else the first upgrade after it (its ``from``), else
+    it is ``game``'s; ``game`` where this citylog does not keep that version."""
+    version = None
+    for e in events[:index]:
+        if type(e) is Upgraded:
+            version = e.to_version
+    if version is None:
+        version = next((e.from_version for e in events[index:] if type(e) is Upgraded), None)
+    if version is None:
+        return game
+    return game.for_rules(version) or game

@@ -7,6 +7,7 @@ from typing import Any
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide, decision_start
 from core.chance import Reseeded, describe_reseeded
 from core.seats import Joined, describe_joined
+from core.upgrade import Upgraded, describe_upgraded, rules_at
 
 
 def explain_at(
@@ -34,6 +35,13 @@ def explain_at(
             f"seq {seq}: {describe_reseeded(event)}\n"
             "A fork with a new seed: this line commits to it (salted) before it deals "
             "anything; chance from here on comes from it, revealed with the game's seed [CL-V7]."
+        )
+    if type(event) is Upgraded:
+        return (
+            f"seq {seq}: {describe_upgraded(event)}\n"
+            f"Every recorded command before this line, re-decided under {event.to_version}, gives "
+            f"byte-identical events; every line after it is decided by {event.to_version} "
+            "(verify re-checks both) [CL-U1, CL-U4]."
         )
     lines = [f"seq {seq}: {game.explain(before, event, players)}"]
     opened = game.command_of(event)
@@ -85,6 +93,7 @@ def try_at(
     """
     if not 2 <= seq <= len(events) + 1:
         raise ValueError(f"--at must be between 2 and {len(events) + 1}, not {seq}")
+    game = rules_at(game, events, seq - 1)  # the rules in effect there [CL-U1]
     before = game.fold(events[: seq - 1])
     if viewer is not None:
         before = game.view(before, viewer)

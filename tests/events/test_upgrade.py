@@ -112,6 +112,7 @@ def test_a_pc2_game_upgrades_and_plays_on_under_pc3(tmp_path: Path) -> None:
     assert after.game is GAME and type(after.events[-1]) is Upgraded
     assert after.records[-1].type == "rules.upgraded"
     assert "upgraded from pc-2 to pc-3" in ok(db, "log", gid).splitlines()[-1]
+    assert "decided by pc-3" in ok(db, "explain", gid, "--at", str(n + 1))
     # already on the current rules: said so, exit 0, nothing written [CL-U1]
     untouched = dump(db)
     assert "already on the current rules pc-3" in ok(db, "upgrade", gid)
