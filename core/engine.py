@@ -592,7 +592,7 @@ def opens(game: Game[Any, Any, Any], event: Any) -> bool:
 def decisions(game: Game[Any, Any, Any], events: Sequence[Any]) -> Iterator[Decision]:
     """The decisions of a log, in order, found from the log alone (never
     re-decided): each runs from an event that opens one (``command_of`` is not
-    None) up to the next event that opens one or a fork's reseed (which belongs
+    None) up to the next event that opens one, a fork's reseed or a rules upgrade (which belong
     to no decision).  The creation event and anything before the first decision
     belong to none.  The one loop over ``command_of`` that the CLI's ``undo``,
     ``fork`` (:func:`decision_cut`) and the text record walk (issue 27)."""
