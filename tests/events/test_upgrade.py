@@ -285,3 +285,21 @@ def test_law_upgrading_a_current_game_is_a_no_op_and_exports_survive_an_upgrade(
     if code == 0 and loaded(db, pc2).game is GAME and GAME.to_act(loaded(db, pc2).state):
         ok(db, "autoplay", pc2, "--bots", "random")
     same_export(db, pc2, tmp, "upgraded")
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_email_upgraded_midway_ends_with_the_deal_proven(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reveal re-checks the upgrade for every seat and chance event: each final
+    view says "deal proven" with the upgrade line in it."""
+    table = _pbem_pc2(tmp_path, monkeypatch)
+    rng = random.Random(11)
+    for _ in range(4):
+        assert table.round_trip(rng)
+    assert "upgraded from pc-2 to pc-3" in table.host.ok("upgrade", table.gid)
+    table.play_out(rng)
+    for name, party in table.players.items():
+        final = table.outbox / f"{table.gid}-final-{name}.jsonl"
+        assert '"rules.upgraded"' in final.read_text()
+        out = party.ok("verify", str(final))
+        assert "deal proven" in out, out
