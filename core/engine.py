@@ -41,6 +41,11 @@ import msgspec
 
 from core.chance import Reseeded
 from core.rng import Rng
+from core.upgrade import Upgraded
+
+_OWN_LINES = (Reseeded, Upgraded)
+"""Table events that are a line of their own, in no decision's span (a fork's reseed,
+a rules upgrade)."""
 
 CHANCE = -1
 """The pseudo-seat that decides chance outcomes (draws, shuffles, bag pulls)."""
@@ -584,14 +589,15 @@ class Decision(msgspec.Struct, frozen=True):
 
 def opens(game: Game[Any, Any, Any], event: Any) -> bool:
     """Whether a decision's span ends before ``event``: it opens a decision
-    (``command_of`` is not None) or is a fork's reseed (a line of its own, CL-V7)."""
-    return type(event) is Reseeded or game.command_of(event) is not None
+    (``command_of`` is not None) or is a fork's reseed or a rules upgrade (a line of
+    its own, CL-V7, CL-U1)."""
+    return type(event) in _OWN_LINES or game.command_of(event) is not None
 
 
 def decisions(game: Game[Any, Any, Any], events: Sequence[Any]) -> Iterator[Decision]:
     """The decisions of a log, in order, found from the log alone (never
     re-decided): each runs from an event that opens one (``command_of`` is not
-    None) up to the next event that opens one or a fork's reseed (which belongs
+    None) up to the next event that opens one, a fork's reseed or a rules upgrade (which belong
     to no decision).  The creation event and anything before the first decision
     belong to none.  The one loop over ``command_of`` that the CLI's ``undo``,
     ``fork`` (:func:`decision_cut`) and the text record walk (issue 27)."""
@@ -599,7 +605,7 @@ def decisions(game: Game[Any, Any, Any], events: Sequence[Any]) -> Iterator[Deci
     for i, e in enumerate(events):
         if i == 0:
             continue
-        if type(e) is Reseeded:
+        if type(e) in _OWN_LINES:
             starts.append((i, None))
             continue
         opened = game.command_of(e)

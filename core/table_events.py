@@ -1,7 +1,8 @@
 """The events any game's log may hold beside the game's own, handled once for all games.
 
-A play-by-email seat's :class:`~core.seats.Joined` and a fork's
-:class:`~core.chance.Reseeded` are the table's events, not a game's: they
+A play-by-email seat's :class:`~core.seats.Joined`, a fork's
+:class:`~core.chance.Reseeded` and a rules upgrade's :class:`~core.upgrade.Upgraded`
+are the table's events, not a game's: they
 change no game state, and they read the same in every game.  Each game's
 ``apply`` and ``describe`` (its ``game.py``) hand them here first, so the rule
 "pass them through, read them alike" is written in this one place.
@@ -16,8 +17,9 @@ from core import deadlines
 from core.chance import Reseeded, describe_reseeded
 from core.deadlines import Handed, TimedOut
 from core.seats import Joined, describe_joined
+from core.upgrade import Upgraded, describe_upgraded
 
-TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded, TimedOut, Handed)
+TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded, TimedOut, Handed, Upgraded)
 """The event types every game's log may hold (its ``event_type`` unions them in)."""
 
 
@@ -44,4 +46,6 @@ def describe_table_event(event: Any, players: Sequence[str]) -> str | None:
         return describe_joined(event, players)
     if type(event) is Reseeded:
         return describe_reseeded(event)
+    if type(event) is Upgraded:
+        return describe_upgraded(event)
     return deadlines.describe(event, players)

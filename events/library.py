@@ -87,7 +87,8 @@ class Library:
             salted=parent.salted,
             salt=parent.salt,
         )
-        game = loaded.game
+        # the fork goes on under the rules in effect at its point (an upgrade after it is not in it)
+        game = self.repository.rules_of(self.repository.game_of(parent), parent, events[:at])
         state = game.fold(events[:at])
         first: list[Any] = []
         if seed is not None:

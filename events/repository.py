@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from core import registry
 from core.engine import Game, RulesError
+from core.upgrade import Upgraded, version_at
 from events.codec import decoder_for
 from events.envelope import Recorded
 from events.refusals import AmbiguousGame, ServiceError
@@ -121,13 +122,23 @@ class Repository:
 
     @staticmethod
     def check_rules(loaded: Loaded) -> None:
-        """Only a game recorded under the current rules may be continued."""
-        current = loaded.game.spec.rules_version
-        if loaded.record.rules_version != current:
+        """Only a game whose rules version in effect this citylog keeps may be continued
+        (its definition's, or its last upgrade's: ``loaded.game`` is those rules) [CL-U3]."""
+        effective = version_at(loaded.record.rules_version, loaded.events)
+        if loaded.game.spec.rules_version != effective:
+            current = registry.get(loaded.record.game).spec.rules_version
             raise ServiceError(
-                f"game {loaded.record.id} was recorded under rules {loaded.record.rules_version}; "
-                f"this citylog plays {current}: it can be replayed, not continued"
+                f"game {loaded.record.id} is played under rules {effective}; "
+                f"this citylog plays {current} and does not keep {effective}: it can be replayed, not continued"
             )
+
+    @staticmethod
+    def rules_of(game: Game[Any, Any, Any], record: GameRecord, events: list[Any]) -> Game[Any, Any, Any]:
+        """The rules in effect after ``events`` (the definition's version, or the last
+        upgrade's) where this citylog keeps them; else ``game`` (it only replays:
+        :meth:`check_rules` refuses to continue) [CL-U3]."""
+        kept = game.for_rules(version_at(record.rules_version, events))
+        return kept if kept is not None else game
 
     def load(self, game_id: str, upto: int | None = None, history: bool = False) -> Loaded:
         """The game folded to ``upto`` (default: its end).
@@ -152,6 +163,7 @@ class Repository:
         events, state, states = self.fold(game_id, game, records, history)
         if state is None:
             raise ServiceError(f"game {game_id} has no events")
+        game = self.rules_of(game, record, events)
         loaded = Loaded(record, game, records, events, state, states)
         if upto is None:
             self.remember(game_id, Loaded(record, game, records, events, state))
@@ -208,9 +220,12 @@ class Repository:
             events = [decoder.decode(r.payload) for r in new]
             state = cached.game.fold(events, cached.state)
         record = cached.record
-        if not cached.game.to_act(state) and record.status != "over":
+        game = cached.game
+        if any(type(e) is Upgraded for e in events):
+            game = self.rules_of(game, record, cached.events + events)
+        if not game.to_act(state) and record.status != "over":
             record = replace(record, status="over")
-        loaded = Loaded(record, cached.game, cached.records + new, cached.events + events, state)
+        loaded = Loaded(record, game, cached.records + new, cached.events + events, state)
         self.remember(record.id, loaded)
         return loaded
 

@@ -29,7 +29,7 @@ from events.repository import CACHE_GAMES, Loaded, Repository, parse_command
 from events.seeds import chance_source
 from events.statements import HandOver, JoinFile, MoveFile
 from events.store import EventStore, GameRecord
-from events.writer import MAX_AUTO_STEPS, Writer
+from events.writer import MAX_AUTO_STEPS, UpgradeReport, Writer
 
 __all__ = [
     "CACHE_GAMES", "MAX_AUTO_STEPS", "AmbiguousGame", "GameService", "Loaded", "Refused", "ServiceError",
@@ -114,6 +114,10 @@ class GameService:
 
     def finish(self, record: GameRecord, game: Game[Any, Any, Any], state: Any) -> None:
         self.writer.finish(record, game, state)
+
+    def upgrade(self, game_id: str, check: bool = False) -> UpgradeReport:
+        """Switch a game to the current rules when they re-decide it alike (:meth:`Writer.upgrade`)."""
+        return self.writer.upgrade(game_id, check)
 
     # -- play by email -------------------------------------------------------
     def waiting_to_join(self, loaded: Loaded) -> list[str]:

@@ -12,6 +12,8 @@ a note, tags, a deletion — so what checks a write is in one place
 from __future__ import annotations
 
 import secrets
+
+import msgspec
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -23,9 +25,11 @@ from core.chance import ChanceSource
 from core.engine import CHANCE, Game, IllegalCommand, RulesError, checked_step, normalize_options, step_as
 from core.rng import seed_commitment
 from core.seats import Joined
+from core.redecide import Difference, redecide
+from core.upgrade import Upgraded, version_at
 from events import statements
 from events.admission import Admission
-from events.codec import to_item
+from events.codec import encode, to_item
 from events.envelope import GameDefinition, Recorded
 from events.refusals import Refused, ServiceError, StaleMove, check_players, check_text
 from events.repository import Repository
@@ -35,6 +39,24 @@ from events.statements import HandOver, JoinFile, MoveFile
 from events.store import EventStore, GameRecord, new_game_id
 
 MAX_AUTO_STEPS = 100_000
+
+
+class UpgradeReport(msgspec.Struct, frozen=True):
+    """What ``upgrade`` found (:meth:`Writer.upgrade`).  ``status``: ``current`` (already
+    on the current rules: nothing written), ``upgradable`` (``--check``: it would be),
+    ``upgraded`` (the :class:`~core.upgrade.Upgraded` line is at ``seq``), ``refused``
+    (``reason`` says why; nothing written)."""
+
+    game_id: str
+    game: str
+    from_version: str
+    to_version: str
+    status: str
+    seq: int
+    reason: str = ""
+    difference: Difference | None = None
+    over: bool = False
+    """Whether the game is over (an upgrade then only records the rules it is verified by)."""
 
 
 class Writer:
@@ -318,6 +340,42 @@ class Writer:
             if game.to_act(loaded.state) and not events and game.to_act(state) == (CHANCE,):
                 raise ServiceError("a chance outcome must be entered first (a --table game)")
             return self._append(loaded.record, game, loaded.version, events, state)
+
+    # -- rules upgrades (issue 24 item 4) --------------------------------------
+    def upgrade(self, game_id: str, check: bool = False) -> UpgradeReport:
+        """Switch ``game_id`` to the current rules version when they re-decide every
+        recorded command alike (:func:`core.redecide.redecide`): a chained
+        :class:`~core.upgrade.Upgraded` line, appended unless ``check`` [CL-U1].
+        Otherwise (or with ``check``) nothing is written: the report names the first
+        command the current rules decide differently [CL-U2].  In a game played by
+        email only the host's store writes it (the host's seal attests it, like any
+        line) and every ``verify`` re-checks the re-decision [CL-U4]."""
+        with self.store.transaction():
+            loaded = self.repository.load(game_id)
+            rec = loaded.record
+            base = self.repository.game_of(rec)
+            current = base.spec.rules_version
+            effective = version_at(rec.rules_version, loaded.events)
+            over = not loaded.game.to_act(loaded.state)
+            report = UpgradeReport(rec.id, rec.game, effective, current, "current", loaded.version, over=over)
+            if effective == current:
+                return report
+            if base.for_rules(effective) is None:
+                return msgspec.structs.replace(
+                    report, status="refused",
+                    reason=f"rules {effective} are not kept by this citylog (it can only replay them), "
+                    "so its recorded decisions cannot be vouched for under them [CL-U2]")
+            new = base.for_rules(current) or base
+            found = redecide(new, loaded.events, encode, rec.players)
+            if found is not None:
+                return msgspec.structs.replace(
+                    report, status="refused", difference=found, reason=found.text(rec.players, current))
+            if check:
+                return msgspec.structs.replace(report, status="upgradable")
+            events: list[Any] = [Upgraded(from_version=effective, to_version=current)]
+            written = self._append(rec, new, loaded.version, events, loaded.state)
+        self.repository.extend(loaded, written, events, loaded.state)
+        return msgspec.structs.replace(report, status="upgraded", seq=written[-1].seq)
 
     # -- whole games: forks, imports, copies -----------------------------------
     def write_game(

@@ -9,6 +9,7 @@ from core.chance import Reseeded, describe_reseeded
 from core import deadlines
 from core.deadlines import Handed, TimedOut
 from core.seats import Joined, describe_joined
+from core.upgrade import Upgraded, describe_upgraded, rules_at
 
 
 def explain_at(
@@ -47,6 +48,13 @@ def explain_at(
             "decisions from the seat's own view [CL-T2]."
         )
         return f"seq {seq}: {deadlines.describe(event, players)}\n{why}"
+    if type(event) is Upgraded:
+        return (
+            f"seq {seq}: {describe_upgraded(event)}\n"
+            f"Every recorded command before this line, re-decided under {event.to_version}, gives "
+            f"byte-identical events; every line after it is decided by {event.to_version} "
+            "(verify re-checks both) [CL-U1, CL-U4]."
+        )
     lines = [f"seq {seq}: {game.explain(before, event, players)}"]
     opened = game.command_of(event)
     if opened is not None:
@@ -97,6 +105,7 @@ def try_at(
     """
     if not 2 <= seq <= len(events) + 1:
         raise ValueError(f"--at must be between 2 and {len(events) + 1}, not {seq}")
+    game = rules_at(game, events, seq - 1)  # the rules in effect there [CL-U1]
     before = game.fold(events[: seq - 1])
     if viewer is not None:
         before = game.view(before, viewer)

@@ -52,6 +52,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from core import registry
+from core.upgrade import Upgraded
 from core.engine import CHANCE, decisions
 from core.scene import Scene, board_panel, mark_targets, scene_at
 from events.service import GameService
@@ -164,14 +165,22 @@ def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
             actor[dec.start] = dec.seat
     owner = views[0][1] if log.header.view is not None else None
     targets: dict[int, list[Square]] = {}
-    decides = registry.get(d.game).for_rules(d.rules_version) is not None
+    base = registry.get(d.game)
+    in_effect: list[str] = []
+    """The rules version each line is decided by (the definition's, then each upgrade's) [CL-U1]."""
+    version = d.rules_version
+    for e in events:
+        in_effect.append(version)
+        if type(e) is Upgraded:
+            version = e.to_version
     for i, who in actor.items():
-        if not decides:
-            break  # rules this citylog only replays: their legal squares would be guesses
+        rules = base.for_rules(in_effect[i])
+        if rules is None:
+            continue  # rules this citylog only replays: their legal squares would be guesses
         if log.header.view is not None and who != owner:
             continue  # a player's page: only the owner's own decisions (their view has nothing else)
         try:
-            targets[i] = legal_squares(game, states[i - 1], who)
+            targets[i] = legal_squares(rules, states[i - 1], who)
         except Exception:  # noqa: BLE001 - an old or forged log's position: no marks rather than no page
             continue
     svgs: list[str] = []

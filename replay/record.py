@@ -40,6 +40,8 @@ from typing import Any
 from core import registry
 from core.chance import SCHEMES, SEED_ALONE, Reseeded, nonce_secret
 from core.engine import CHANCE, Game, RulesError, checked_decide, decisions
+from core.redecide import redecide
+from core.upgrade import Upgraded
 from events.codec import to_item
 from events.envelope import GameDefinition, chain
 from events.store import Note
@@ -51,9 +53,11 @@ CHANCE_NAME = "(chance)"
 """How the chance pseudo-seat is written; no player name has parentheses."""
 RESEED_NAME = "(reseed)"
 """How a fork's reseed line is written: ``R3 #41 (reseed) COMMITMENT``."""
+UPGRADE_NAME = "(upgrade)"
+"""How a rules upgrade line is written: ``R9 #240 (upgrade) pc-2 pc-3`` [CL-U1]."""
 
 _TAG = re.compile(r'^\[([A-Za-z]+) (".*")\]$')
-_MOVE = re.compile(r"^R(\d+) #(\d+) (\(chance\)|\(reseed\)|[^\s()]+:) (.+)$")
+_MOVE = re.compile(r"^R(\d+) #(\d+) (\(chance\)|\(reseed\)|\(upgrade\)|[^\s()]+:) (.+)$")
 _COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
@@ -180,12 +184,16 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
 
     def reseeds(i: int, end: int) -> None:
         """Write ``events[i:end]``, the events between two decisions: only a
-        fork's reseed lines may stand there [CL-V7]."""
+        fork's reseed lines and rules upgrades may stand there [CL-V7, CL-U1]."""
         nonlocal state
         for k in range(i, end):
-            if type(events[k]) is not Reseeded:
-                raise RecordError(f"seq {k + 1}: {type(events[k]).__name__} opens no decision")
-            body.append(f"R{game.round_of(state)} #{k + 1} {RESEED_NAME} {events[k].commitment}")
+            e = events[k]
+            if type(e) is Upgraded:
+                body.append(f"R{game.round_of(state)} #{k + 1} {UPGRADE_NAME} {e.from_version} {e.to_version}")
+            elif type(e) is not Reseeded:
+                raise RecordError(f"seq {k + 1}: {type(e).__name__} opens no decision")
+            else:
+                body.append(f"R{game.round_of(state)} #{k + 1} {RESEED_NAME} {e.commitment}")
             state = game.apply(state, events[k])
             comments(k + 1, k + 1)
 
@@ -289,7 +297,8 @@ def _read_tags(lines: Sequence[str], source: str) -> tuple[_Tags, int]:
 
 
 def _game(tags: _Tags) -> Game[Any, Any, Any]:
-    """The game the tags name, under the rules this citylog plays."""
+    """The game the tags name, under the rules it was recorded by (this citylog's,
+    or older ones it keeps: ``Game.for_rules``)."""
     source = tags.source
     if tags.one("Format", "") != FORMAT:
         raise RecordError(f"{source}:1: not a {FORMAT} record (its first tag must be [Format \"{FORMAT}\"])")
@@ -297,12 +306,13 @@ def _game(tags: _Tags) -> Game[Any, Any, Any]:
         game = registry.get(tags.one("Game"))
     except registry.UnknownGame as exc:
         raise RecordError(f"{source}: {exc}") from None
-    if tags.one("Rules") != game.spec.rules_version:
+    kept = game.for_rules(tags.one("Rules"))
+    if kept is None:
         raise RecordError(
             f"{source}: recorded under rules {tags.one('Rules')}; this citylog plays {game.spec.rules_version}, "
             "and a record is re-decided move by move, so only a citylog with those rules can import it"
         )
-    return game
+    return kept
 
 
 def _definition(tags: _Tags) -> tuple[GameDefinition, dict[str, str]]:
@@ -391,6 +401,8 @@ class _Replay:
         rnd, seq, who, text = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
         if who == RESEED_NAME:
             self.reseed(number, rnd, seq, text)
+        elif who == UPGRADE_NAME:
+            self.upgrade(number, rnd, seq, text)
         else:
             self.decision(number, rnd, seq, who, text)
 
@@ -427,6 +439,31 @@ class _Replay:
         self.state = game.apply(self.state, reseed)
         self.last_first = len(events) + 1
         events.append(reseed)
+
+    def upgrade(self, number: int, rnd: int, seq: int, text: str) -> None:
+        """A rules upgrade: from the rules in effect to others this citylog keeps, which
+        re-decide every move before it alike; later moves are decided by them [CL-U1]."""
+        from events.codec import encode
+
+        game, events = self.game, self.events
+        parts = text.split()
+        if seq != len(events) + 1 or rnd != game.round_of(self.state) or len(parts) != 2:
+            raise RecordError(f"{self.source}:{number}: an upgrade is 'R<round> #<seq> (upgrade) FROM TO' "
+                              f"at seq {len(events) + 1}, round {game.round_of(self.state)}")
+        old, to = parts
+        new = game.for_rules(to)
+        if old != game.spec.rules_version or to == old or new is None:
+            raise RecordError(f"{self.source}:{number}: an upgrade from the rules in effect "
+                              f"({game.spec.rules_version}) to other rules this citylog keeps, not {old} to {to}")
+        found = redecide(new, events, encode, self.players)
+        if found is not None:
+            raise RecordError(f"{self.source}:{number}: the upgrade to {to} changes a recorded move: "
+                              f"{found.text(self.players, to)}")
+        up = Upgraded(from_version=old, to_version=to)
+        self.state = new.apply(self.state, up)
+        self.last_first = len(events) + 1
+        events.append(up)
+        self.game = new
 
     def decision(self, number: int, rnd: int, seq: int, who: str, text: str) -> None:
         game, events, source = self.game, self.events, self.source

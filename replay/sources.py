@@ -19,6 +19,7 @@ from events.envelope import genesis_hash
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, Note, new_game_id
 from replay import logfile
+from core.upgrade import rules_for
 from replay.logfile import FORMAT, Header, LogFile
 from replay.verify import decode_events, verify
 
@@ -304,7 +305,9 @@ def _checked_bots(service: GameService, log: LogFile, bots: dict[int, str]) -> d
 
 
 def fold_log(log: LogFile, source: str | None = None) -> tuple[Any, list[Any], list[Any]]:
-    """(game, events, states after each event) of a log; raises ServiceError if undecodable."""
+    """(game, events, states after each event) of a log; raises ServiceError if undecodable.
+    The game is the rules in effect at the log's end (its definition's, or its last
+    upgrade's, where this citylog keeps them)."""
     source = source or log.header.game_id or "log"
     decoded = decode_events(log)
     if not isinstance(decoded, tuple):
@@ -321,7 +324,8 @@ def fold_log(log: LogFile, source: str | None = None) -> tuple[Any, list[Any], l
                 f"({type(exc).__name__}); 'citylog verify' names the first bad line"
             ) from None
         states.append(state)
-    return game, events, states
+    # the rules in effect at the log's end decide what comes next (an upgrade switches them) [CL-U1]
+    return rules_for(game, log.header.definition.rules_version, events) or game, events, states
 
 
 __all__ = ["export", "export_record", "import_log", "open_log", "read_path", "read_with_notes", "fold_log", "decoder_for"]

@@ -31,6 +31,8 @@ from core.chance import ChanceSource, Reseeded
 from core.deadlines import Handed, TimedOut
 from core.rng import seed_commitment
 from core.seats import Joined
+from core.redecide import compare
+from core.upgrade import Upgraded
 from events.seeds import chance_source_of
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
@@ -305,17 +307,27 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     joined: dict[int, Joined] = {}
     true_events = list(events)
     """The events as the reveal re-derives them (a view's redacted lines filled in)."""
+    decided: list[Decided] = []
+    """Every decision so far, as re-derived: what an upgrade's re-decision re-checks [CL-U4]."""
     started = False
     chance_events = hidden = unproven = 0
     i = 1
     while i < n:
         seq = i + 1
         line = log.lines[i]
-        if type(events[i]) in (Joined, Reseeded, TimedOut, Handed) and line.redacted:
-            return _bad(seq, "a join, reseed, timeout or hand-over line hides nothing: it is never redacted", n)
+        if type(events[i]) in (Joined, Reseeded, TimedOut, Handed, Upgraded) and line.redacted:
+            return _bad(seq, "a join, reseed, timeout, hand-over or upgrade line hides nothing: it is never redacted", n)
         if type(events[i]) in (TimedOut, Handed):
             if not d.host_key:  # checked line by line, signatures and all, by check_signed [CL-T1, CL-T5]
                 return _bad(seq, "a timeout or hand-over in a game that is not played by email", n)
+            state = game.apply(state, events[i])
+            i += 1
+            continue
+        if type(events[i]) is Upgraded:
+            switched = upgrade_problem(game, events[i], decided, d.players)
+            if isinstance(switched, str):
+                return _bad(seq, switched, n)
+            game = switched
             state = game.apply(state, events[i])
             i += 1
             continue
@@ -377,6 +389,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
                 return _bad(seq + j, wrong_line, n)
             hidden += shown.redacted
             true_events[i + j] = e
+        decided.append(Decided(seq, state, seat, command, tuple(produced)))
+        for e in produced:
             state = game.apply(state, e)
         i += len(produced)
     over = not game.to_act(state)
@@ -407,6 +421,39 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         events=n,
         over=over,
     )
+
+
+class Decided(msgspec.Struct, frozen=True):
+    """One decision as ``verify`` re-made it: its first seq, the state before it, and
+    the events the rules in effect made of it."""
+
+    seq: int
+    state: Any
+    seat: int
+    command: Any
+    produced: tuple[Any, ...]
+
+
+def upgrade_problem(game: Any, up: Upgraded, decided: list[Decided], players: Any) -> Any:
+    """The rules an :class:`~core.upgrade.Upgraded` line switches to, or why it fails
+    (a string) [CL-U4]: it upgrades from the rules in effect, to another version this
+    citylog keeps, and those rules re-decide every decision before it — ``decided``,
+    each from the state it was made at — to byte-identical events, as ``citylog
+    upgrade`` checked before writing it.  So no upgrade changes a past decision."""
+    now = game.spec.rules_version
+    if up.from_version != now:
+        return f"the upgrade says the game was on rules {up.from_version!r}, but {now} are in effect here [CL-U4]"
+    if up.to_version == now:
+        return f"an upgrade from {now} to itself [CL-U4]"
+    new = game.for_rules(up.to_version)
+    if new is None:
+        return (f"an upgrade to rules {up.to_version!r}, which this citylog does not keep: "
+                "it cannot vouch for the lines after it [CL-U4]")
+    for x in decided:
+        found, _ = compare(new, x.state, x.seat, x.command, x.produced, encode, players, x.seq)
+        if found is not None:
+            return f"the upgrade to {up.to_version} changes a recorded decision: {found.text(players, up.to_version)} [CL-U4]"
+    return new
 
 
 def revealed_signed_problem(
@@ -531,8 +578,17 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
     seen: Any = None
     """``game.view(state, seat)``, made once per event (its own decisions are decided from it)."""
     own = 0
+    mine: list[Decided] = []
+    """The player's own decisions, from her view: what an upgrade re-checks here [CL-U4]."""
     for i, e in enumerate(events):
         seq = i + 1
+        if type(e) is Upgraded and state is not None:
+            if log.lines[i].redacted:
+                return _bad(seq, "an upgrade line hides nothing: it is never redacted", n)
+            switched = upgrade_problem(game, e, mine, players)
+            if isinstance(switched, str):
+                return _bad(seq, f"{switched} (re-checked from {players[seat]}'s view)", n)
+            game = switched
         if log.lines[i].redacted and not _redaction_of_itself(game, e, seat):
             # a redacted line shows the event as the player may see it: what it hides
             # stays hidden (a payload showing cards there was put in) [CL-V8]
@@ -552,6 +608,7 @@ def verify_view(game: Any, log: LogFile, events: list[Any]) -> Verdict:
             # cards taken), so the decision is compared, not the event's payload
             if not produced or game.command_of(produced[0]) != opened:
                 return _bad(seq, f"{type(e).__name__} is not what the rules make of this move", n)
+            mine.append(Decided(seq, seen, seat, opened[1], tuple(produced)))
             own += 1
         try:
             state = game.apply(state, e)

@@ -38,6 +38,7 @@ from core.engine import (
 from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
+from core.upgrade import Upgraded
 from core.seats import Joined
 from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
@@ -63,7 +64,7 @@ SPEC = GameSpec(
 
 class CardCity(Game[State, ev.Event, Command]):
     spec = SPEC
-    event_type = ev.Event | Joined | Reseeded | TimedOut | Handed
+    event_type = ev.Event | Joined | Reseeded | TimedOut | Handed | Upgraded
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX
