@@ -131,7 +131,7 @@ def _print_version(value: bool) -> None:
 
 
 # The modules that register commands, in the order their commands are built.
-MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint", "engine")
+MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "mailcmd", "hint", "engine")
 # Every command, in the order ``--help`` lists them: the module that registers
 # it and its summary (the first paragraph of its help).  Start-up imports only
 # the invoked command's module; the top-level ``--help`` (and ``--version``)
@@ -172,6 +172,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "outbox": ("mail", "Write what each player needs now into DIR."),
     "inbox": ("mail", "Apply every move and join file in DIR."),
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
+    "mail": ("mailcmd", "Play by real email: set-up, the agent (sync), status, invitations."),
     "hint": ("hint", "What would a good player do here?"),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "key": ("keys", "Ed25519 keys for play by email."),
