@@ -77,6 +77,7 @@ class View:
 
 class Ledger:
     def __init__(self, home: Path) -> None:
+        self.home = home
         self.path = home / LEDGER_NAME
         try:
             home.mkdir(parents=True, exist_ok=True)
@@ -195,14 +196,19 @@ class Ledger:
 
     # received views (player)
     def add_view(self, v: View) -> None:
+        """Record a received view (its path kept relative to the data directory)."""
+        try:
+            where = str(v.path.relative_to(self.home))
+        except ValueError:
+            where = str(v.path)
         self.conn.execute("INSERT OR IGNORE INTO views VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          (v.game, v.player, v.seq, v.kind, str(v.path), v.message_id, int(v.to_act)))
+                          (v.game, v.player, v.seq, v.kind, where, v.message_id, int(v.to_act)))
 
     def views(self, game: str | None = None) -> list[View]:
         sql = "SELECT game, player, seq, kind, path, message_id, to_act FROM views"
         rows = self.conn.execute(sql + (" WHERE game = ?" if game else "") + " ORDER BY game, player, seq",
                                  (game,) if game else ())
-        return [View(r[0], r[1], r[2], r[3], Path(r[4]), r[5], bool(r[6])) for r in rows]
+        return [View(r[0], r[1], r[2], r[3], self.home / r[4], r[5], bool(r[6])) for r in rows]
 
     def latest_views(self) -> list[View]:
         """Each (game, player)'s newest received view (a final one wins)."""

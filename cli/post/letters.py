@@ -118,6 +118,9 @@ def compose(
     for a in attachments:
         maintype, _, subtype = a.mime.partition("/")
         msg.add_attachment(a.data, maintype=maintype, subtype=subtype, filename=a.filename)
+    if msg.is_multipart():  # a boundary from the content, not at random: the same mail is the same bytes
+        digest = hashlib.sha256(mid.encode() + body.encode() + b"".join(a.data for a in attachments)).hexdigest()
+        msg.set_boundary(f"=_citylog_{digest[:32]}")
     return mid, msg.as_bytes()
 
 
