@@ -69,3 +69,63 @@ def postman(parties: list[MailParty], lost: list[bytes] | None = None) -> int:
             done.mkdir(exist_ok=True)
             os.replace(path, done / path.name)
     return delivered
+
+
+class MailTable:
+    """A host and players by mail: each runs only ``mail sync`` and
+    ``move``/``play`` on a game id; :func:`postman` carries the mail."""
+
+    def __init__(self, root: Path, game: str = "card-city", players: tuple[str, ...] = ("alice", "bob"),
+                 options: tuple[str, ...] = ()) -> None:
+        self.root = root
+        self.host = MailParty(root, "host")
+        self.players = {p: MailParty(root, p) for p in players}
+        out = self.host.ok("new", game, "--players", ",".join(players), "--pbem", "--json", *options)
+        self.gid: str = json.loads(out)["game_id"]
+        self.host.ok("mail", "invite", self.gid, *[f"--to={p}={q.address}" for p, q in self.players.items()])
+
+    @property
+    def parties(self) -> list[MailParty]:
+        return [self.host, *self.players.values()]
+
+    def carry(self) -> int:
+        return postman(self.parties)
+
+    def view_of(self, name: str) -> dict | None:
+        views = [v for v in self.players[name].status()["views"] if v["game_id"] == self.gid]
+        return views[0] if views else None
+
+    def players_turn(self, rng, choose=None) -> int:  # type: ignore[no-untyped-def]
+        """Every player syncs, moves where it is her turn (a random legal command,
+        by game id), syncs again to send; how many moved."""
+        moved = 0
+        for name, party in self.players.items():
+            for turn in party.sync()["turns"]:
+                view = self.view_of(name)
+                assert view is not None and view["seq"] == turn["seq"]
+                legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
+                assert legal, f"{name} was told it is her turn but has no legal move"
+                if choose is not None:
+                    choose(party, name, legal)
+                else:
+                    party.ok("move", self.gid, "--as", name, rng.choice(legal))
+                moved += 1
+            party.sync()
+        return moved
+
+    def round(self, rng, choose=None) -> dict:  # type: ignore[no-untyped-def]
+        """Mail to the players, their moves, mail to the host, the host's pass."""
+        self.carry()
+        self.players_turn(rng, choose)
+        self.carry()
+        return self.host.sync()
+
+    def over(self) -> bool:
+        return all((v := self.view_of(n)) is not None and v["kind"] == "final" for n in self.players)
+
+    def play_out(self, rng, limit: int = 1000) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(limit):
+            self.round(rng)
+            if self.over():
+                return
+        raise AssertionError("the game did not end")
