@@ -172,10 +172,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "outbox": ("mail", "Write what each player needs now into DIR."),
     "inbox": ("mail", "Apply every move and join file in DIR."),
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
-    "mail": ("mailcmd", "Play by real email: set-up, the agent (sync), status, invitations."),
     "hint": ("hint", "What would a good player do here?"),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "key": ("keys", "Ed25519 keys for play by email."),
+    "mail": ("mailcmd", "Play by real email: set-up, the agent (sync), status, invite."),
 }  # fmt: skip
 COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 

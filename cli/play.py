@@ -91,9 +91,11 @@ def _ref_or_received(ctx: typer.Context, ref: str, player: str | None, out: str 
     except ServiceError:
         if player is None:
             raise
-        from cli.post.agent import received
+        from cli.context import state
+        from cli.post.config import home_of
+        from cli.post.ledger import received_view
 
-        found = received(ctx, ref, player)
+        found = received_view(home_of(state(ctx).db), ref, player)
         if found is None:
             raise
         view, queue = found

@@ -39,7 +39,7 @@ from cli.context import keys_folder, state
 from cli.output import safe_name, say
 from cli.post import letters
 from cli.post.config import MailConfig
-from cli.post.ledger import Ledger, View
+from cli.post.ledger import OUTGOING, Ledger, View
 from cli.post.transport import Inbound, Outbound
 from events import statements
 from events.service import GameService, ServiceError
@@ -48,7 +48,6 @@ from events.store import EnvironmentFailure, GameNotFound
 
 INBOX = "mail/inbox"
 VIEWS = "mail/views"
-OUTGOING = "mail/outgoing"
 MAX_LEGAL_LISTED = 60
 MAX_SINCE_LISTED = 40
 
@@ -59,7 +58,9 @@ def step(name: str) -> None:
 
 def home_of(ctx: typer.Context) -> Path:
     """The data directory: the folder of the SQLite database (of ``keys``)."""
-    return keys_folder(state(ctx).db).parent
+    from cli.post.config import home_of as home
+
+    return home(state(ctx).db)
 
 
 @dataclass
@@ -544,26 +545,6 @@ def view_text(data: bytes, player: str, game_id: str) -> str:
     else:
         out.append("Nothing for you to do in this view.")
     return "\n".join(out) + "\n"
-
-
-def received(ctx: typer.Context, ref: str, player: str) -> tuple[Path, Path] | None:
-    """The newest view of game ``ref`` (an id or a unique start of one) that this
-    data directory received for ``player``, and the folder a move goes to."""
-    home = home_of(ctx)
-    if not (home / "mail.sqlite").is_file():
-        return None
-    ledger = Ledger(home)
-    try:
-        views = [v for v in ledger.latest_views() if v.player == player]
-    finally:
-        ledger.close()
-    exact = [v for v in views if v.game == ref]
-    found = exact or [v for v in views if v.game.lower().startswith(ref.lower())]
-    if len({v.game for v in found}) != 1:
-        return None
-    out = home / OUTGOING
-    out.mkdir(parents=True, exist_ok=True)
-    return found[0].path, out
 
 
 @contextlib.contextmanager

@@ -78,6 +78,14 @@ class MailConfig:
         return formataddr((self.name, self.address)) if self.name else self.address
 
 
+def home_of(db: str | None) -> Path:
+    """The data directory of the store ``db``: the folder of its SQLite file
+    (where ``keys`` is: :func:`cli.context.keys_folder`)."""
+    from cli.context import keys_folder
+
+    return keys_folder(db).parent
+
+
 def config_path(home: Path) -> Path:
     return home / CONFIG_NAME
 

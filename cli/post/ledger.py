@@ -219,3 +219,27 @@ class Ledger:
             if old is None or (v.kind == "final", v.seq) >= (old.kind == "final", old.seq):
                 latest[key] = v
         return list(latest.values())
+
+
+OUTGOING = "mail/outgoing"
+"""Where ``play``/``move`` on a received view queue the move file for the agent."""
+
+
+def received_view(home: Path, ref: str, player: str) -> tuple[Path, Path] | None:
+    """The newest view of game ``ref`` (an id or a unique start of one, any case)
+    that the data directory ``home`` received for ``player``, and the folder its
+    move goes to; None if there is none (or ``ref`` names several games)."""
+    if not (home / LEDGER_NAME).is_file():
+        return None
+    ledger = Ledger(home)
+    try:
+        views = [v for v in ledger.latest_views() if v.player == player]
+    finally:
+        ledger.close()
+    exact = [v for v in views if v.game == ref]
+    found = exact or [v for v in views if v.game.lower().startswith(ref.lower())]
+    if len({v.game for v in found}) != 1:
+        return None
+    out = home / OUTGOING
+    out.mkdir(parents=True, exist_ok=True)
+    return found[0].path, out

@@ -27,7 +27,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses, parseaddr
 from typing import Any
 
-from cli.post.transport import MAX_MESSAGE
+from cli.post.limits import MAX_MESSAGE
 
 MAX_PARTS = 32
 """A message of more parts than this is refused (a real citylog mail has 2 or 3)."""

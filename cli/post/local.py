@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from cli.post.transport import MAX_FETCH
+from cli.post.limits import MAX_FETCH
 from events.service import ServiceError
 from events.store import EnvironmentFailure
 

@@ -14,12 +14,10 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from cli.post.config import MailConfig
+from cli.post.limits import MAX_FETCH, MAX_MESSAGE
 from events.store import EnvironmentFailure
 
-MAX_MESSAGE = 8 << 20
-"""A message longer than this (8 MiB) is refused unread (its headers only are read, to reply)."""
-MAX_FETCH = MAX_MESSAGE + 1
-"""An inbound transport never reads more than this of one message."""
+__all__ = ["MAX_FETCH", "MAX_MESSAGE", "Inbound", "Outbound", "open_inbound", "open_outbound"]
 
 
 class Inbound(Protocol):

@@ -15,7 +15,7 @@ from pathlib import Path
 import click.testing
 import pytest
 
-from tests.helpers.mail_parties import MailParty, MailTable, postman
+from tests.helpers.mail_parties import MailParty, MailTable
 from tests.helpers.pbem import cli_command, dump
 
 import cli.post.agent as agent_module
@@ -140,7 +140,6 @@ def test_a_view_mail_carries_the_position_what_happened_and_the_legal_commands(s
 def test_a_spoofed_from_is_harmless_only_the_signature_counts(table: Copy, tmp_path: Path) -> None:
     t = table
     name = _to_act(t)[0]
-    other = next(n for n in t.players if n != name)
     genuine = _move_mail(t, name)
     fname, data = _attachment(genuine)
     # a forgery: the move file re-signed with another player's key, sent From the right address
@@ -160,7 +159,7 @@ def test_a_spoofed_from_is_harmless_only_the_signature_counts(table: Copy, tmp_p
     t.host.deliver(fake, "relayed")
     s = t.host.sync()
     assert s["applied"] == 1, s
-    assert other in t.host.ok("show", t.gid) or True
+    assert dump(t.host.db) != before
 
 
 def test_a_replayed_message_is_never_applied_twice(table: Copy) -> None:
@@ -245,7 +244,7 @@ class Killed(BaseException):
 @pytest.mark.parametrize("at", ["attachment-written", "handled-recorded", "before-done", "inbox-applied",
                                 "mail-sent"])
 def test_a_host_killed_between_steps_loses_nothing_and_applies_nothing_twice(
-    table: Copy, monkeypatch: pytest.MonkeyPatch, at: str
+    table: Copy, started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at: str
 ) -> None:
     t = table
     name = _to_act(t)[0]
@@ -274,7 +273,15 @@ def test_a_host_killed_between_steps_loses_nothing_and_applies_nothing_twice(
     t.carry()
     for p in t.players.values():
         p.sync()
-    assert all(t.view_of(n) for n in _to_act(t))
+    # every player holds what she would hold had nothing failed
+    base = Copy(started, tmp_path / "base")
+    base.host.deliver(raw, "move")
+    base.host.sync()
+    base.carry()
+    for p in base.players.values():
+        p.sync()
+    assert {n: t.view_of(n) and t.view_of(n)["seq"] for n in t.players} == \
+        {n: base.view_of(n) and base.view_of(n)["seq"] for n in base.players}
 
 
 @pytest.mark.parametrize("at", ["handled-recorded", "before-done", "move-queued", "mail-sent"])
@@ -288,7 +295,6 @@ def test_a_player_killed_between_steps_sends_her_move_once(
     legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
     party.ok("move", t.gid, "--as", name, legal[0])
     if at in ("handled-recorded", "before-done"):  # a mail to receive at the same time
-        t.host.ok("mail", "invite", t.gid, f"--to={name}={party.address}")  # nothing new: no mail
         party.deliver(_hostile("eve@example.test", [("x.zip", b"PK", "application/zip")], mid="<z@x>"), "z")
 
     def kill(step: str) -> None:
@@ -357,4 +363,3 @@ def test_a_whole_card_city_game_by_mail_ends_with_the_deal_proven(tmp_path: Path
     assert not list((t.host.home / "mail" / "inbox").glob("*.json")), "every move was handled"
     assert not (t.host.home / "mail" / "inbox" / "refused").exists() or \
         not list((t.host.home / "mail" / "inbox" / "refused").iterdir())
-    assert postman(t.parties) == 0 or True
