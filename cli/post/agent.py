@@ -27,7 +27,7 @@ import json as _json
 import os
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from cli.post.ledger import OUTGOING, Ledger, View
 from cli.post.transport import Inbound, Outbound
 from events import statements
 from events.service import GameService, ServiceError
-from events.statements import Invite, JoinFile, MoveFile, StatementError
+from events.statements import Invite, MoveFile, StatementError
 from events.store import EnvironmentFailure, GameNotFound
 
 INBOX = "mail/inbox"
@@ -97,7 +97,7 @@ class Agent:
         return self.ledger.queue(mid, to, raw, game, kind, seat, seq)
 
     def _mail(self, *, game: str, seq: int, seat: str, kind: str, to: str, subject: str, body: str,
-              attachments: list[letters.Attachment] = (), in_reply_to: str | None = None,
+              attachments: Sequence[letters.Attachment] = (), in_reply_to: str | None = None,
               extra: str = "") -> tuple[str, bytes]:
         from datetime import datetime, timezone
 
@@ -365,7 +365,6 @@ class Agent:
                 self.summary.waiting[game_id] = self._needs(loaded, book)
 
     def _needs(self, loaded: Any, book: dict[str, str]) -> list[str]:
-        game_id = loaded.record.id
         waiting = self.svc.waiting_to_join(loaded)
         if waiting:
             for player in waiting:

@@ -28,6 +28,7 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from events.store import EnvironmentFailure
@@ -113,7 +114,7 @@ class Ledger:
         finally:
             self._depth = 0
 
-    def _one(self, sql: str, *args: object) -> tuple | None:  # type: ignore[type-arg]
+    def _one(self, sql: str, *args: object) -> tuple[Any, ...] | None:
         return self.conn.execute(sql, args).fetchone()
 
     # inbound

@@ -19,6 +19,7 @@ HTML is never rendered nor read; an archive is never opened.
 from __future__ import annotations
 
 import email
+from collections.abc import Sequence
 import email.policy
 import hashlib
 import re
@@ -94,7 +95,7 @@ class Attachment:
 
 def compose(
     *, game: str, seq: int, seat: str, kind: str, sender: str, to: list[str], subject_line: str, body: str,
-    attachments: list[Attachment] = (), in_reply_to: str | None = None, extra: str = "", when: Any = None,
+    attachments: Sequence[Attachment] = (), in_reply_to: str | None = None, extra: str = "", when: Any = None,
 ) -> tuple[str, bytes]:
     """(Message-ID, raw bytes) of one citylog mail."""
     msg = EmailMessage(policy=email.policy.SMTP)
@@ -165,7 +166,7 @@ def _headers_only(raw: bytes) -> EmailMessage:
         if at >= 0:
             head = head[: at + len(sep)]
             break
-    return email.message_from_bytes(head, policy=email.policy.default)  # type: ignore[return-value]
+    return email.message_from_bytes(head, policy=email.policy.default)
 
 
 def _sender(msg: Any) -> str:

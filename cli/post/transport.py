@@ -11,7 +11,7 @@ handled.  An :class:`Outbound` sends raw bytes.  Local kinds are in
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from cli.post.config import MailConfig
 from cli.post.limits import MAX_FETCH, MAX_MESSAGE
@@ -64,10 +64,14 @@ def open_outbound(cfg: MailConfig) -> Outbound:
                                 cafile=str(t["cafile"]) if t.get("cafile") else None)
 
 
-def _network():  # type: ignore[no-untyped-def]
+def _network() -> tuple[Any, Any]:
+    """``cli.post.network`` and ``cli.post.credentials.password_for`` (imported when
+    a server is configured: a Maildir set-up never loads imaplib or smtplib)."""
+    import importlib
+
     try:
-        from cli.post import network
-        from cli.post.credentials import password_for
-    except ImportError as exc:  # pragma: no cover - until cli/post/network.py is merged
+        network = importlib.import_module("cli.post.network")
+        password_for = importlib.import_module("cli.post.credentials").password_for
+    except ImportError as exc:  # pragma: no cover - a build without the network transports
         raise EnvironmentFailure(f"IMAP/SMTP is not available in this build ({exc})") from None
     return network, password_for
