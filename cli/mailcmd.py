@@ -73,6 +73,7 @@ def sync(
     ctx: typer.Context,
     watch: Annotated[bool, typer.Option("--watch", help="Run again every --interval seconds, until interrupted")] = False,
     interval: Annotated[float, typer.Option(metavar="SECONDS", help="With --watch: seconds between passes")] = 60.0,
+    now: Annotated[Optional[float], typer.Option(metavar="SECONDS", help="The host's clock for deadlines (epoch seconds; default: now)")] = None,
     json: Json = False,
 ) -> None:
     """Fetch, apply, send: one pass of the mail agent (host and player).
@@ -91,17 +92,24 @@ def sync(
 
     if interval <= 0:
         raise ServiceError("--interval must be more than 0 seconds")
+    from events.store import EnvironmentFailure
+
     while True:
-        with opened(ctx) as agent:
-            s = agent.sync()
+        try:
+            with opened(ctx, now) as agent:
+                s = agent.sync()
+        except EnvironmentFailure as exc:
+            if not watch:
+                raise
+            say(f"this pass failed ({exc}); trying again in {interval:g} s")
+            time.sleep(interval)
+            continue
         if json:
             emit_json({"received": s.received, "applied": s.applied, "refused": s.refused, "ignored": s.ignored,
                        "sent": s.sent, "unsent": s.unsent, "waiting": s.waiting,
                        "turns": [{"game_id": g, "player": p, "seq": q} for g, p, q in s.turns]})
         if not watch:
             if s.unsent:
-                from events.store import EnvironmentFailure
-
                 raise EnvironmentFailure(f"{s.unsent} mail(s) not sent: {s.send_error}")
             return
         time.sleep(interval)

@@ -438,6 +438,34 @@ class Agent:
                                             "application/jsonl")])
         self._queue(mid, raw, [address], rec.id, kind, player, loaded.version)
 
+    def held_players(self, game_id: str) -> set[str]:
+        """Players whose move for ``game_id`` waits in the inbox (held for a seat acting at the same time)."""
+        inbox = self.home / INBOX
+        held: set[str] = set()
+        for path in sorted(inbox.glob("*.json")) if inbox.is_dir() else []:
+            try:
+                st = _statement(path.read_bytes(), path.name)
+            except (ServiceError, StatementError, ValueError, OSError):
+                continue
+            if isinstance(st, MoveFile) and st.game_id == game_id:
+                held.add(st.player)
+        return held
+
+    def remind(self, game_id: str, player: str, seq: int, left: int, address: str) -> None:
+        """Queue one reminder for ``player``'s decision at ``seq`` (once: its Message-ID)."""
+        mid = letters.message_id(game_id, seq, player, "reminder")
+        if self.ledger.was_queued(mid):
+            return
+        hours = max(1, round(left / 3600))
+        _, raw = self._mail(game=game_id, seq=seq, seat=player, kind="reminder", to=address,
+                            subject=letters.subject(game_id, seq, "reminder", player),
+                            body=f"{player}: game {game_id} waits for your move at seq {seq}; its deadline passes "
+                                 f"in about {hours} hour(s), then the game's timeout policy plays for you.\n"
+                                 f"citylog play {game_id} --as {player}\n",
+                            in_reply_to=letters.message_id(game_id, seq, player, "view"))
+        self._queue(mid, raw, [address], game_id, "reminder", player, seq)
+        say(f"game {game_id}: reminded {player} (seq {seq}, about {hours} h left)")
+
     # send
     def flush(self) -> None:
         for q in self.ledger.unsent():
@@ -473,17 +501,36 @@ class Agent:
             say(f"{self.summary.unsent} mail(s) wait to be sent: {self.summary.send_error or 'not sent yet'}")
 
 
+REMIND_FRACTION = 0.25
+"""A reminder goes out when a quarter of the deadline is left (at most a day before)."""
+
+
 def deadline_hook(agent: Agent, loaded: Any) -> None:
-    """Reminders and timeouts (issue 24 item 3): ``events.deadlines`` when it
-    exists (``due``/``reminders``), else nothing.  HOOK: deadlines-not-merged."""
+    """Reminders and timeouts (issue 24 item 3), by ``events.deadlines`` (its
+    ``reminders`` and ``apply_due``) where that module is in this build; a game
+    without a deadline has none.  Until then: nothing (HOOK: deadlines)."""
     try:
-        from events import deadlines  # type: ignore[attr-defined]
+        from events import deadlines  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return
-    due = getattr(deadlines, "due", None)
-    if due is not None:
-        for d in due(agent.svc, loaded.record.id, agent.now):
-            say(f"game {loaded.record.id}: a deadline passed ({d}); 'citylog timeout {loaded.record.id}' applies it")
+    rec = loaded.record
+    length = float(getattr(rec, "deadline", 0) or 0)
+    if not length:
+        return
+    answered = agent.held_players(rec.id)
+    book = agent.ledger.book(rec.id)
+    before = min(length * REMIND_FRACTION, 86400.0)
+    with agent.ledger.transaction():
+        for r in deadlines.reminders(agent.svc, rec.id, agent.now, before, answered):
+            if r.player in book:
+                agent.remind(rec.id, r.player, r.seq, int(r.left), book[r.player])
+    from cli.keys import key_with_public
+    from events.signing import sign
+
+    private = key_with_public(agent.ctx, rec.host_key, None)
+    written = deadlines.apply_due(agent.svc, rec.id, agent.now, lambda body: sign(private, "timeout", body), answered)
+    if written:
+        say(f"game {rec.id}: a deadline passed; seqs {written[0].seq}–{written[-1].seq} record the timeout")
 
 
 def _statement(data: bytes, name: str) -> statements.Statement:
@@ -547,7 +594,7 @@ def view_text(data: bytes, player: str, game_id: str) -> str:
 
 
 @contextlib.contextmanager
-def opened(ctx: typer.Context) -> Iterator[Agent]:
+def opened(ctx: typer.Context, now: float | None = None) -> Iterator[Agent]:
     from cli.context import service
     from cli.post import config
     from cli.post.transport import open_inbound, open_outbound
@@ -556,6 +603,6 @@ def opened(ctx: typer.Context) -> Iterator[Agent]:
     cfg = config.load(home)
     ledger = Ledger(home)
     try:
-        yield Agent(ctx, service(ctx), cfg, ledger, open_inbound(cfg), open_outbound(cfg))
+        yield Agent(ctx, service(ctx), cfg, ledger, open_inbound(cfg), open_outbound(cfg), now)
     finally:
         ledger.close()

@@ -46,7 +46,8 @@ def open_inbound(cfg: MailConfig) -> Inbound:
     t = cfg.imap
     return network.ImapInbound(str(t["host"]), int(t.get("port", 993)), str(t.get("user", cfg.address)),
                                password_for(t), str(t.get("folder", "INBOX")), tls=str(t.get("tls", "ssl")),
-                               cafile=str(t["cafile"]) if t.get("cafile") else None)
+                               cafile=str(t["cafile"]) if t.get("cafile") else None,
+                               max_bytes=MAX_MESSAGE, on_oversize="truncate")  # refused from its headers, with a reply
 
 
 def open_outbound(cfg: MailConfig) -> Outbound:
@@ -61,7 +62,8 @@ def open_outbound(cfg: MailConfig) -> Outbound:
     t = cfg.smtp
     return network.SmtpOutbound(str(t["host"]), int(t.get("port", 587)), str(t.get("user", cfg.address)),
                                 password_for(t), security=str(t.get("security", "starttls")),
-                                cafile=str(t["cafile"]) if t.get("cafile") else None)
+                                cafile=str(t["cafile"]) if t.get("cafile") else None,
+                               max_bytes=MAX_MESSAGE, on_oversize="truncate")  # refused from its headers, with a reply
 
 
 def _network() -> tuple[Any, Any]:
