@@ -26,7 +26,6 @@ from the player's view, a join from a new invitation).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from typing import TYPE_CHECKING, Any
 
@@ -275,12 +274,6 @@ def proves_seat(jf: JoinFile, seed: str, salt: str | None, genesis: str, seat: i
         if hmac.compare_digest(given, expected):
             return True
     return False
-
-
-def fingerprint(st: Statement) -> bytes:
-    """What makes a signed statement the one it is: sha256 of its signed message."""
-    kind = "move" if isinstance(st, MoveFile) else "join" if isinstance(st, JoinFile) else "invite"
-    return hashlib.sha256(message(kind, body(st))).digest()
 
 
 # -- making signed statements ---------------------------------------------------

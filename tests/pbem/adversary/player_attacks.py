@@ -50,10 +50,16 @@ def seat_hijack(mail: Mail, at: int) -> PlayerReceived:
 def huge_entropy(mail: Mail, at: int) -> PlayerReceived:
     """[issue 22] A player joins with 0.6 MB of entropy (every later view would be
     over the line limit: one player bricks the game)."""
+    return _join_with_entropy(mail, lambda _own: "ab" * 300_000)
+
+
+def _join_with_entropy(mail: Mail, entropy: Callable[[str], str]) -> PlayerReceived:
+    """The last player joins with ``entropy(her own entropy)``, re-signed with her key;
+    the others join honestly (and she too, when her forged join is refused)."""
     cheater = list(mail.players)[-1]
     mail.invite()
     own = json.loads(mail.join_file(cheater).read_bytes())
-    forged = resign({**own, "entropy": "ab" * 300_000}, mail.players[cheater].key(), "join")
+    forged = resign({**own, "entropy": entropy(own["entropy"])}, mail.players[cheater].key(), "join")
     cheat = send(mail, write_json(mail.root / f"{mail.gid}-join-{cheater}.json", forged))
     for p in mail.players:
         if cheat.code != 0 or p != cheater:
@@ -224,17 +230,7 @@ def _odd_entropy(kind: str) -> PlayerAttack:
     }[kind]
 
     def attack(mail: Mail, at: int) -> PlayerReceived:
-        cheater = list(mail.players)[-1]
-        mail.invite()
-        own = json.loads(mail.join_file(cheater).read_bytes())
-        forged = resign({**own, "entropy": spell(own["entropy"])}, mail.players[cheater].key(), "join")
-        cheat = send(mail, write_json(mail.root / f"{mail.gid}-join-{cheater}.json", forged))
-        for p in mail.players:
-            if cheat.code != 0 or p != cheater:
-                shutil.copy(mail.join_file(p), mail.inbox)
-        mail.read_inbox()
-        mail.play()
-        return PlayerReceived(_honest_finals(mail, cheater), cheats=[cheat], cheater=cheater)
+        return _join_with_entropy(mail, spell)
 
     attack.__doc__ = f"A player joins with entropy spelled otherwise ({kind}), re-signed: refused, or harmless."
     return attack
