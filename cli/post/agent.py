@@ -159,8 +159,9 @@ class Agent:
 
     def _handle(self, p: letters.Parsed) -> tuple[str, str]:
         """What to do with one new message (inside the ledger transaction that records it handled)."""
-        if p.headers.get("kind") == "refusal" and not p.files:
-            say(f"the host refused a mail of {p.headers.get('game', 'a game')}: {p.subject}")
+        if p.headers.get("kind") in ("refusal", "reminder") and not p.files:
+            what = "refused a mail" if p.headers["kind"] == "refusal" else "sent a reminder"
+            say(f"the host {what} of game {p.headers.get('game', '?')}: {p.subject}")
             self.summary.ignored += 1
             return "notice", p.subject
         if p.refused:
@@ -360,7 +361,8 @@ class Agent:
             if not loaded.record.pbem:
                 continue
             book = self.ledger.book(game_id)
-            deadline_hook(self, loaded)
+            if deadline_hook(self, loaded):
+                loaded = self.svc.load(game_id)  # the timeouts moved the game on
             with self.ledger.transaction():
                 self.summary.waiting[game_id] = self._needs(loaded, book)
 
@@ -456,15 +458,15 @@ class Agent:
         mid = letters.message_id(game_id, seq, player, "reminder")
         if self.ledger.was_queued(mid):
             return
-        hours = max(1, round(left / 3600))
+        when = f"about {round(left / 3600)} hour(s)" if left >= 5400 else f"about {max(1, round(left / 60))} minute(s)"
         _, raw = self._mail(game=game_id, seq=seq, seat=player, kind="reminder", to=address,
                             subject=letters.subject(game_id, seq, "reminder", player),
                             body=f"{player}: game {game_id} waits for your move at seq {seq}; its deadline passes "
-                                 f"in about {hours} hour(s), then the game's timeout policy plays for you.\n"
+                                 f"in {when}, then the game's timeout policy plays for you.\n"
                                  f"citylog play {game_id} --as {player}\n",
                             in_reply_to=letters.message_id(game_id, seq, player, "view"))
         self._queue(mid, raw, [address], game_id, "reminder", player, seq)
-        say(f"game {game_id}: reminded {player} (seq {seq}, about {hours} h left)")
+        say(f"game {game_id}: reminded {player} (seq {seq}, {when} left)")
 
     # send
     def flush(self) -> None:
@@ -505,7 +507,7 @@ REMIND_FRACTION = 0.25
 """A reminder goes out when a quarter of the deadline is left (at most a day before)."""
 
 
-def deadline_hook(agent: Agent, loaded: Any) -> None:
+def deadline_hook(agent: Agent, loaded: Any) -> bool:
     """Reminders and timeouts (issue 24 item 3), by ``events.deadlines`` (its
     ``reminders`` and ``apply_due``) where that module is in this build; a game
     without a deadline has none.  Until then: nothing (HOOK: deadlines)."""
@@ -531,6 +533,7 @@ def deadline_hook(agent: Agent, loaded: Any) -> None:
     written = deadlines.apply_due(agent.svc, rec.id, agent.now, lambda body: sign(private, "timeout", body), answered)
     if written:
         say(f"game {rec.id}: a deadline passed; seqs {written[0].seq}–{written[-1].seq} record the timeout")
+    return bool(written)
 
 
 def _statement(data: bytes, name: str) -> statements.Statement:
