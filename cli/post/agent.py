@@ -361,10 +361,16 @@ class Agent:
             if not loaded.record.pbem:
                 continue
             book = self.ledger.book(game_id)
-            if deadline_hook(self, loaded):
+            timed_out = deadline_hook(self, loaded)
+            if timed_out:
                 loaded = self.svc.load(game_id)  # the timeouts moved the game on
             with self.ledger.transaction():
                 self.summary.waiting[game_id] = self._needs(loaded, book)
+                actors = loaded.game.to_act(loaded.state)
+                for player in timed_out:  # her agent learns the decision is no longer hers
+                    seat = loaded.players.index(player)
+                    if actors and seat not in actors and player in book:
+                        self._view(loaded, seat, book[player], final=False)
 
     def _needs(self, loaded: Any, book: dict[str, str]) -> list[str]:
         waiting = self.svc.waiting_to_join(loaded)
@@ -507,7 +513,7 @@ REMIND_FRACTION = 0.25
 """A reminder goes out when a quarter of the deadline is left (at most a day before)."""
 
 
-def deadline_hook(agent: Agent, loaded: Any) -> bool:
+def deadline_hook(agent: Agent, loaded: Any) -> list[str]:
     """Reminders and timeouts (issue 24 item 3), by ``events.deadlines`` (its
     ``reminders`` and ``apply_due``) where that module is in this build; a game
     without a deadline has none.  Until then: nothing (HOOK: deadlines)."""
@@ -530,10 +536,11 @@ def deadline_hook(agent: Agent, loaded: Any) -> bool:
     from events.signing import sign
 
     private = key_with_public(agent.ctx, rec.host_key, None)
+    timed = [d.player for d in deadlines.due(agent.svc, rec.id, agent.now, answered)]
     written = deadlines.apply_due(agent.svc, rec.id, agent.now, lambda body: sign(private, "timeout", body), answered)
     if written:
         say(f"game {rec.id}: a deadline passed; seqs {written[0].seq}–{written[-1].seq} record the timeout")
-    return bool(written)
+    return timed if written else []
 
 
 def _statement(data: bytes, name: str) -> statements.Statement:

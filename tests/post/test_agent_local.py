@@ -363,3 +363,36 @@ def test_a_whole_card_city_game_by_mail_ends_with_the_deal_proven(tmp_path: Path
     assert not list((t.host.home / "mail" / "inbox").glob("*.json")), "every move was handled"
     assert not (t.host.home / "mail" / "inbox" / "refused").exists() or \
         not list((t.host.home / "mail" / "inbox" / "refused").iterdir())
+
+
+def test_a_silent_seat_is_reminded_then_timed_out_by_the_host_agent(tmp_path: Path) -> None:
+    """Deadlines (issue 24 item 3, events.deadlines): the host's ``mail sync``
+    sends a reminder before the deadline, then records the timeout and sends the
+    next seat its view; the silent player's agent learns it is not her turn."""
+    pytest.importorskip("events.deadlines")
+    import time
+
+    t = MailTable(tmp_path, options=("--deadline", "1h", "--on-timeout", "bot"))
+    for _ in range(3):  # invitations, joins, first view; nobody moves
+        t.carry()
+        for p in t.players.values():
+            p.sync()
+        t.carry()
+        t.host.sync()
+    [silent] = _to_act(t)
+    now = time.time()
+    out = t.host.ok("mail", "sync", "--now", str(now + 3000))
+    assert f"reminded {silent}" in out, out
+    assert "reminded" not in t.host.ok("mail", "sync", "--now", str(now + 3100)), "reminded twice"
+    t.carry()
+    assert "sent a reminder" in t.players[silent].ok("mail", "sync")
+    out = t.host.ok("mail", "sync", "--now", str(now + 4000))
+    assert "a deadline passed" in out, out
+    assert "timed out" in t.host.ok("log", t.gid)
+    t.carry()
+    told = t.players[silent].ok("mail", "sync")
+    assert f"{silent}: your turn" not in told, told
+    nxt = _to_act(t)
+    assert nxt and silent not in nxt
+    for name in nxt:
+        assert f"{name}: your turn" in t.players[name].ok("mail", "sync")
