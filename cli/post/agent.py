@@ -516,15 +516,15 @@ REMIND_FRACTION = 0.25
 def deadline_hook(agent: Agent, loaded: Any) -> list[str]:
     """Reminders and timeouts (issue 24 item 3), by ``events.deadlines`` (its
     ``reminders`` and ``apply_due``) where that module is in this build; a game
-    without a deadline has none.  Until then: nothing (HOOK: deadlines)."""
+    without a deadline has none.  Until then: nothing (HOOK: deadlines).  The players timed out."""
     try:
         from events import deadlines  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
-        return
+        return []
     rec = loaded.record
     length = float(getattr(rec, "deadline", 0) or 0)
     if not length:
-        return
+        return []
     answered = agent.held_players(rec.id)
     book = agent.ledger.book(rec.id)
     before = min(length * REMIND_FRACTION, 86400.0)
