@@ -62,8 +62,7 @@ def open_outbound(cfg: MailConfig) -> Outbound:
     t = cfg.smtp
     return network.SmtpOutbound(str(t["host"]), int(t.get("port", 587)), str(t.get("user", cfg.address)),
                                 password_for(t), security=str(t.get("security", "starttls")),
-                                cafile=str(t["cafile"]) if t.get("cafile") else None,
-                               max_bytes=MAX_MESSAGE, on_oversize="truncate")  # refused from its headers, with a reply
+                                cafile=str(t["cafile"]) if t.get("cafile") else None)
 
 
 def _network() -> tuple[Any, Any]:
