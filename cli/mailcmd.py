@@ -97,6 +97,7 @@ def sync(
     while True:
         try:
             with opened(ctx, now) as agent:
+                agent.json = json
                 s = agent.sync()
         except EnvironmentFailure as exc:
             if not watch:
@@ -107,7 +108,7 @@ def sync(
         if json:
             emit_json({"received": s.received, "applied": s.applied, "refused": s.refused, "ignored": s.ignored,
                        "sent": s.sent, "unsent": s.unsent, "waiting": s.waiting,
-                       "turns": [{"game_id": g, "player": p, "seq": q} for g, p, q in s.turns]})
+                       "turns": [{"game_id": g, "player": p, "seq": q} for g, p, q in s.turns], "lines": s.lines})
         if not watch:
             if s.unsent:
                 raise EnvironmentFailure(f"{s.unsent} mail(s) not sent: {s.send_error}")
@@ -175,6 +176,7 @@ def invite(
             raise ServiceError(f"--to {item!r}: {address!r} is not an email address")
         pairs.append((player, address))
     with opened(ctx) as agent:
+        agent.json = json
         with agent.ledger.transaction():
             for player, address in pairs:
                 agent.ledger.set_address(game_id, player, address)

@@ -76,6 +76,8 @@ class Summary:
     """Host: for each game, who must answer next."""
     turns: list[tuple[str, str, int]] = field(default_factory=list)
     """Player: (game, player, seq) of each view that waits for a move here."""
+    lines: list[str] = field(default_factory=list)
+    """What the pass said, line by line."""
 
 
 class Agent:
@@ -86,6 +88,13 @@ class Agent:
         self.now = time.time() if now is None else now
         self.home = cfg.home
         self.summary = Summary()
+        self.json = False
+        """Under --json nothing is printed: what happened is in :attr:`Summary.lines`."""
+
+    def _say(self, text: str) -> None:
+        self.summary.lines.append(text)
+        if not self.json:
+            say(text)
 
     # ---------------------------------------------------------------- helpers
     def _folder(self, rel: str) -> Path:
@@ -109,7 +118,7 @@ class Agent:
     def _refuse(self, p: letters.Parsed, why: str, game: str = "") -> None:
         """Queue a reply to ``p``'s sender naming ``why`` (never to an automatic mail)."""
         self.summary.refused += 1
-        say(f"refused {p.message_id} from {p.sender or 'no address'}: {why}")
+        self._say(f"refused {p.message_id} from {p.sender or 'no address'}: {why}")
         if not p.sender or p.auto or not p.citylog:
             return
         game = game or p.headers.get("game", "") or "unknown"
@@ -147,7 +156,7 @@ class Agent:
                 step("replay-marked")
                 self.inbound.done(key)
                 self.summary.ignored += 1
-                say(f"ignored {p.message_id}: handled before (a Message-ID is applied once)")
+                self._say(f"ignored {p.message_id}: handled before (a Message-ID is applied once)")
                 continue
             with self.ledger.transaction():
                 outcome, why = self._handle(p)
@@ -161,7 +170,7 @@ class Agent:
         """What to do with one new message (inside the ledger transaction that records it handled)."""
         if p.headers.get("kind") in ("refusal", "reminder") and not p.files:
             what = "refused a mail" if p.headers["kind"] == "refusal" else "sent a reminder"
-            say(f"the host {what} of game {p.headers.get('game', '?')}: {p.subject}")
+            self._say(f"the host {what} of game {p.headers.get('game', '?')}: {p.subject}")
             self.summary.ignored += 1
             return "notice", p.subject
         if p.refused:
@@ -237,7 +246,7 @@ class Agent:
             os.replace(tmp, path)
         self.ledger.set_host(game_id, p.sender, host_key)
         self.ledger.add_view(View(game_id, player, seq, kind, path, p.message_id, to_act))
-        say(f"received {player}'s view of game {game_id} at seq {seq}" + (" (game over)" if over else ""))
+        self._say(f"received {player}'s view of game {game_id} at seq {seq}" + (" (game over)" if over else ""))
 
     def _answer_invite(self, p: letters.Parsed, inv: Invite) -> None:
         from cli.keys import key_for
@@ -272,7 +281,7 @@ class Agent:
             in_reply_to=p.message_id)
         self.ledger.set_host(inv.game_id, p.sender, host_key)
         self._queue(mid, raw, [p.sender], inv.game_id, "join", inv.player, 0)
-        say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender})")
+        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender})")
 
     # host: apply
     def apply_inbox(self) -> None:
@@ -303,12 +312,12 @@ class Agent:
         found = self.ledger.file(name)
         if outcome == "applied":
             self.summary.applied += 1
-            say(f"applied {name}: {why}")
+            self._say(f"applied {name}: {why}")
             with self.ledger.transaction():
                 self.ledger.answered(name)
             return
         if outcome == "held":
-            say(f"held {name}: {why}")
+            self._say(f"held {name}: {why}")
             return
         if found is None or found[2]:
             return
@@ -328,14 +337,14 @@ class Agent:
             try:
                 mv = _statement(data, path.name)
             except (StatementError, ValueError) as exc:
-                say(f"{path}: not sent ({exc})")
+                self._say(f"{path}: not sent ({exc})")
                 continue
             if not isinstance(mv, MoveFile):
-                say(f"{path}: not a move file; not sent")
+                self._say(f"{path}: not a move file; not sent")
                 continue
             host = self.ledger.host(mv.game_id)
             if host is None:
-                say(f"{path}: no host address for game {mv.game_id} yet; kept")
+                self._say(f"{path}: no host address for game {mv.game_id} yet; kept")
                 continue
             extra = hashlib.sha256(data).hexdigest()[:10]
             mid, raw = self._mail(
@@ -472,7 +481,7 @@ class Agent:
                                  f"citylog play {game_id} --as {player}\n",
                             in_reply_to=letters.message_id(game_id, seq, player, "view"))
         self._queue(mid, raw, [address], game_id, "reminder", player, seq)
-        say(f"game {game_id}: reminded {player} (seq {seq}, {when} left)")
+        self._say(f"game {game_id}: reminded {player} (seq {seq}, {when} left)")
 
     # send
     def flush(self) -> None:
@@ -486,27 +495,27 @@ class Agent:
             with self.ledger.transaction():
                 self.ledger.mark_sent(q.message_id)
             self.summary.sent += 1
-            say(f"sent {q.kind} of game {q.game} (seq {q.seq}) to {', '.join(q.recipients)}")
+            self._say(f"sent {q.kind} of game {q.game} (seq {q.seq}) to {', '.join(q.recipients)}")
         self.summary.unsent = len(self.ledger.unsent())
 
     def tell(self) -> None:
         for game_id, who in self.summary.waiting.items():
             if who:
-                say(f"game {game_id}: waiting for {', '.join(who)}")
+                self._say(f"game {game_id}: waiting for {', '.join(who)}")
             else:
-                say(f"game {game_id}: game over (every seat is sent its final view)")
+                self._say(f"game {game_id}: game over (every seat is sent its final view)")
         moved = {(q[0], q[1], q[2]) for q in self.ledger.conn.execute(
             "SELECT game, seat, seq FROM outbox WHERE kind = 'move'")}
         for v in self.ledger.latest_views():
             if v.kind == "final":
-                say(f"game {v.game} is over: citylog verify {v.path}")
+                self._say(f"game {v.game} is over: citylog verify {v.path}")
             elif v.to_act and (v.game, v.player, v.seq) not in moved:
                 self.summary.turns.append((v.game, v.player, v.seq))
-                say(f"{v.player}: your turn in game {v.game} (seq {v.seq}): citylog play {v.game} --as {v.player}")
+                self._say(f"{v.player}: your turn in game {v.game} (seq {v.seq}): citylog play {v.game} --as {v.player}")
             elif v.to_act:
-                say(f"{v.player}: your move at seq {v.seq} of game {v.game} is sent; waiting for the host")
+                self._say(f"{v.player}: your move at seq {v.seq} of game {v.game} is sent; waiting for the host")
         if self.summary.unsent:
-            say(f"{self.summary.unsent} mail(s) wait to be sent: {self.summary.send_error or 'not sent yet'}")
+            self._say(f"{self.summary.unsent} mail(s) wait to be sent: {self.summary.send_error or 'not sent yet'}")
 
 
 REMIND_FRACTION = 0.25
@@ -539,7 +548,7 @@ def deadline_hook(agent: Agent, loaded: Any) -> list[str]:
     timed = [d.player for d in deadlines.due(agent.svc, rec.id, agent.now, answered)]
     written = deadlines.apply_due(agent.svc, rec.id, agent.now, lambda body: sign(private, "timeout", body), answered)
     if written:
-        say(f"game {rec.id}: a deadline passed; seqs {written[0].seq}–{written[-1].seq} record the timeout")
+        agent._say(f"game {rec.id}: a deadline passed; seqs {written[0].seq}–{written[-1].seq} record the timeout")
     return timed if written else []
 
 

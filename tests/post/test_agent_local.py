@@ -339,6 +339,9 @@ def test_host_sync_says_who_must_answer(table: Copy) -> None:
     out = t.host.ok("mail", "sync")
     names = _to_act(t)
     assert f"game {t.gid}: waiting for {', '.join(names)}" in out, out
+    lines = t.host.ok("mail", "sync", "--json").splitlines()
+    assert len(lines) == 1, "under --json one JSON object, nothing else"
+    assert json.loads(lines[0])["waiting"] == {t.gid: names}
 
 
 def test_a_player_is_told_it_is_her_turn(table: Copy) -> None:
