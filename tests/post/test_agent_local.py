@@ -221,18 +221,29 @@ def test_plain_spam_gets_no_reply(table: Copy) -> None:
     assert dump(t.host.db) == before and _replies(t, "spam@x.test") == []
 
 
-def test_a_stale_move_is_refused_with_a_reply(table: Copy) -> None:
+def test_a_stale_move_is_refused_with_a_reply_and_the_player_is_told(table: Copy) -> None:
     t = table
     name = _to_act(t)[0]
-    raw = _move_mail(t, name)
-    t.host.deliver(raw, "first")
+    party = t.players[name]
+    view = t.view_of(name)
+    legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
+    assert len(legal) > 1
+    party.ok("move", t.gid, "--as", name, legal[0])
+    party.sync()
+    t.carry()
     assert t.host.sync()["applied"] == 1
-    # the very move file again, in a new mail: already recorded, not applied again
-    fname, data = _attachment(raw)
-    t.host.deliver(_hostile(t.players[name].address, [(fname, data, "application/json")], mid="<again@x>"), "again")
+    # a second answer to the same (now old) view: stale, refused, answered
+    party.ok("move", t.gid, "--as", name, legal[1])
+    party.sync()
+    t.carry()
     before = dump(t.host.db)
-    t.host.sync()
+    s = t.host.sync()
+    assert s["refused"] == 1 and s["applied"] == 0, s
     assert dump(t.host.db) == before
+    [reply] = _replies(t, party.address)
+    assert "stale" in reply.get_body(("plain",)).get_content()
+    t.carry()
+    assert "the host refused a mail" in party.ok("mail", "sync")
 
 
 # -------------------------------------------------------------- crash safety
