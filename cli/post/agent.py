@@ -620,8 +620,41 @@ def opened(ctx: typer.Context, now: float | None = None) -> Iterator[Agent]:
 
     home = home_of(ctx)
     cfg = config.load(home)
-    ledger = Ledger(home)
+    with _sync_lock(home):
+        ledger = Ledger(home)
+        try:
+            yield Agent(ctx, service(ctx), cfg, ledger, open_inbound(cfg), open_outbound(cfg), now)
+        finally:
+            ledger.close()
+
+
+SYNC_LOCK = ".citylog-mail.lock"
+SYNC_WAIT = 60.0
+"""Seconds a pass waits for another pass on the same data directory (then exit 4)."""
+
+
+@contextlib.contextmanager
+def _sync_lock(home: Path) -> Iterator[None]:
+    """One pass at a time per data directory (``flock`` on ``<datadir>/.citylog-mail.lock``):
+    a ``--watch`` agent and a ``mail sync`` by hand take turns."""
     try:
-        yield Agent(ctx, service(ctx), cfg, ledger, open_inbound(cfg), open_outbound(cfg), now)
+        import fcntl
+    except ImportError:  # no flock (Windows): the ledger's transactions still keep passes apart
+        yield
+        return
+    home.mkdir(parents=True, exist_ok=True)
+    fd = os.open(home / SYNC_LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0),
+                 0o600)
+    try:
+        deadline = time.monotonic() + SYNC_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise EnvironmentFailure(f"another 'citylog mail sync' has held {home} for {SYNC_WAIT:.0f} s") from None
+                time.sleep(0.05)
+        yield
     finally:
-        ledger.close()
+        os.close(fd)

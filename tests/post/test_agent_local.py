@@ -410,3 +410,19 @@ def test_a_silent_seat_is_reminded_then_timed_out_by_the_host_agent(tmp_path: Pa
     assert nxt and silent not in nxt
     for name in nxt:
         assert f"{name}: your turn" in t.players[name].ok("mail", "sync")
+
+
+def test_two_passes_on_one_data_directory_take_turns(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fcntl
+    import os
+
+    t = table
+    fd = os.open(t.host.home / agent_module.SYNC_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        monkeypatch.setattr(agent_module, "SYNC_WAIT", 0.2)
+        code, _, err = t.host.run("mail", "sync")
+        assert code == 4 and "another 'citylog mail sync'" in err, err
+    finally:
+        os.close(fd)
+    assert t.host.run("mail", "sync")[0] == 0
