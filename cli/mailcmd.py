@@ -36,6 +36,7 @@ def setup(
     cafile: Annotated[Optional[str], typer.Option(metavar="FILE", help="A CA bundle for both servers")] = None,
     password_env: Annotated[Optional[str], typer.Option(metavar="VAR", help="The environment variable holding the password")] = None,
     password_command: Annotated[Optional[str], typer.Option(metavar="COMMAND", help="A command printing the password")] = None,
+    html: Annotated[bool, typer.Option("--html", help="Host: attach each view's HTML replay page too")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing mail.toml")] = False,
     json: Json = False,
 ) -> None:
@@ -59,8 +60,8 @@ def setup(
     if outbound == "smtp":
         smtp = {"host": smtp_host or "", "port": smtp_port, "user": smtp_user or address, "security": smtp_security,
                 **({"cafile": cafile} if cafile else {}), **secret}
-    cfg = config.MailConfig(address=address, inbound=inbound, outbound=outbound, name=name, imap=imap, smtp=smtp,
-                            home=home_of(ctx))
+    cfg = config.MailConfig(address=address, inbound=inbound, outbound=outbound, name=name, html=html, imap=imap,
+                            smtp=smtp, home=home_of(ctx))
     config.check(cfg, "mail setup")
     path = config.save(cfg, force)
     if json:

@@ -447,12 +447,17 @@ class Agent:
         actors = loaded.game.to_act(loaded.state)
         to_move = [loaded.players[a] for a in actors if a >= 0]
         tag = "final" if final else f"seq{loaded.version}"
+        attachments = [letters.Attachment(safe_name(f"{rec.id}-{tag}-{player}.jsonl"), data, "application/jsonl")]
+        if self.cfg.html:
+            from replay import logfile
+            from replay.html import page
+
+            html = page(logfile.read(io.StringIO(data.decode()), rec.id)).encode()
+            attachments.append(letters.Attachment(safe_name(f"{rec.id}-{tag}-{player}.html"), html, "text/html"))
         _, raw = self._mail(
             game=rec.id, seq=loaded.version, seat=player, kind=kind, to=address,
             subject=letters.subject(rec.id, loaded.version, kind, player, to_move),
-            body=view_text(data, player, rec.id),
-            attachments=[letters.Attachment(safe_name(f"{rec.id}-{tag}-{player}.jsonl"), data,
-                                            "application/jsonl")])
+            body=view_text(data, player, rec.id), attachments=attachments)
         self._queue(mid, raw, [address], rec.id, kind, player, loaded.version)
 
     def held_players(self, game_id: str) -> set[str]:

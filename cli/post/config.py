@@ -7,6 +7,7 @@ Written by ``citylog mail setup``, read with :mod:`tomllib`; the format (README
     name = "Alice"                       # optional display name
     inbound = "maildir:Mail/citylog"     # or "mbox:PATH", or "imap" (the [imap] table)
     outbound = "eml:outgoing-mail"       # or "sendmail:COMMAND", or "smtp" (the [smtp] table)
+    html = false                         # host: attach each view's HTML replay page too
 
     [imap]
     host = "imap.example.org"
@@ -54,6 +55,8 @@ class MailConfig:
     inbound: str
     outbound: str
     name: str = ""
+    html: bool = False
+    """Host: attach each view's HTML replay page (``export --format html``) too."""
     imap: dict[str, Any] = field(default_factory=dict)
     smtp: dict[str, Any] = field(default_factory=dict)
     home: Path = Path(".")
@@ -106,15 +109,17 @@ def load(home: Path) -> MailConfig:
 
 
 def from_dict(raw: dict[str, Any], home: Path, where: str = "mail config") -> MailConfig:
-    unknown = sorted(set(raw) - {"address", "name", "inbound", "outbound", "imap", "smtp"})
+    unknown = sorted(set(raw) - {"address", "name", "inbound", "outbound", "html", "imap", "smtp"})
     if unknown:
         raise ServiceError(f"{where}: unknown key {unknown[0]!r}")
+    if not isinstance(raw.get("html", False), bool):
+        raise ServiceError(f"{where}: 'html' is true or false")
     for key in ("address", "inbound", "outbound"):
         if not isinstance(raw.get(key), str) or not raw[key]:
             raise ServiceError(f"{where}: '{key}' is missing (a string)")
     cfg = MailConfig(
         address=raw["address"], inbound=raw["inbound"], outbound=raw["outbound"], name=str(raw.get("name", "")),
-        imap=dict(raw.get("imap", {})), smtp=dict(raw.get("smtp", {})), home=home,
+        html=bool(raw.get("html", False)), imap=dict(raw.get("imap", {})), smtp=dict(raw.get("smtp", {})), home=home,
     )
     check(cfg, where)
     return cfg
@@ -145,6 +150,8 @@ def dumps(cfg: MailConfig) -> str:
     if cfg.name:
         lines.append(f"name = {_q(cfg.name)}")
     lines += [f"inbound = {_q(cfg.inbound)}", f"outbound = {_q(cfg.outbound)}"]
+    if cfg.html:
+        lines.append("html = true")
     for title, table in (("imap", cfg.imap), ("smtp", cfg.smtp)):
         if table:
             lines += ["", f"[{title}]"]

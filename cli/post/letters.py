@@ -225,6 +225,7 @@ def parse(raw: bytes) -> Parsed:
 def _attachments(msg: Any, p: Parsed) -> None:
     count = 0
     html = plain = False
+    pages: list[str] = []
     for part in msg.walk():
         count += 1
         if count > MAX_PARTS:
@@ -250,6 +251,9 @@ def _attachments(msg: Any, p: Parsed) -> None:
         if lower.endswith(ARCHIVES):
             p.ignored.append(f"attachment {shown}: archives are never opened")
             continue
+        if lower.endswith((".html", ".htm")):
+            pages.append(f"attachment {shown}: HTML is never read")  # a replay page beside a view: fine
+            continue
         if not lower.endswith(KNOWN_SUFFIXES) or not base or base.startswith("."):
             p.ignored.append(f"attachment {shown}: only citylog .json and .jsonl files are read")
             continue
@@ -264,7 +268,9 @@ def _attachments(msg: Any, p: Parsed) -> None:
         p.files.append((base, data))
     if p.files:
         p.citylog = True
-    elif not p.refused:
+    else:
+        p.ignored += pages
+    if not p.files and not p.refused:
         why = "no citylog attachment (.json or .jsonl)"
         if html and not plain:
             why += "; an HTML-only mail is never read"

@@ -426,3 +426,24 @@ def test_two_passes_on_one_data_directory_take_turns(table: Copy, monkeypatch: p
     finally:
         os.close(fd)
     assert t.host.run("mail", "sync")[0] == 0
+
+
+def test_with_html_on_a_view_mail_carries_its_replay_page_and_the_player_takes_the_view(table: Copy) -> None:
+    t = table
+    with (t.host.home / "mail.toml").open("a") as f:
+        f.write("html = true\n")
+    name = _to_act(t)[0]
+    t.host.deliver(_move_mail(t, name), "move")
+    assert t.host.sync()["applied"] == 1
+    sent = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in sorted(t.host.outmail.glob("*.eml"))]
+    views = [m for m in sent if m["X-Citylog-Kind"] == "view"]
+    assert views
+    for m in views:
+        names = [p.get_filename() for p in m.iter_attachments()]
+        assert any(n.endswith(".jsonl") for n in names) and any(n.endswith(".html") for n in names), names
+    t.carry()
+    for n in {m["X-Citylog-Seat"] for m in views}:
+        s = t.players[n].sync()
+        assert s["refused"] == 0 and any("received" in line for line in s["lines"]), s
+        assert not list(t.players[n].outmail.glob("*.eml")), "the player answered the host's page with a refusal"
