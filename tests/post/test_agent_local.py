@@ -447,3 +447,26 @@ def test_with_html_on_a_view_mail_carries_its_replay_page_and_the_player_takes_t
         s = t.players[n].sync()
         assert s["refused"] == 0 and any("received" in line for line in s["lines"]), s
         assert not list(t.players[n].outmail.glob("*.eml")), "the player answered the host's page with a refusal"
+
+
+def test_a_view_with_a_broken_seal_is_refused_by_the_player(table: Copy) -> None:
+    """A view claiming the host's address but not sealed by the game's host key
+    is refused: the player's agent stores it not, and her turn stays as it was."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    view = t.view_of(name)
+    text = Path(view["file"]).read_text()
+    header = json.loads(text.splitlines()[0])
+    header["seal"] = ("0" if header["seal"][0] != "0" else "1") + header["seal"][1:]
+    forged = "\n".join([json.dumps(header, separators=(",", ":")), *text.splitlines()[1:]]) + "\n"
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Message-ID"] = t.host.address, party.address, "<forged-view@x>"
+    msg["X-Citylog-Game"], msg["X-Citylog-Kind"] = t.gid, "view"
+    msg.set_content("your turn")
+    msg.add_attachment(forged.encode(), maintype="application", subtype="jsonl",
+                       filename=f"{t.gid}-seq999-{name}.jsonl")
+    party.deliver(msg.as_bytes(), "forged")
+    s = party.sync()
+    assert s["refused"] == 1 and any("seal" in line for line in s["lines"]), s
+    assert t.view_of(name) == view
