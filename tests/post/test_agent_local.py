@@ -470,3 +470,23 @@ def test_a_view_with_a_broken_seal_is_refused_by_the_player(table: Copy) -> None
     s = party.sync()
     assert s["refused"] == 1 and any("seal" in line for line in s["lines"]), s
     assert t.view_of(name) == view
+
+
+def test_watch_repeats_the_pass_every_interval(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.mailcmd
+
+    t = table
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 2:
+            raise Killed("enough")
+
+    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
+    with pytest.raises(Killed):
+        click.testing.CliRunner().invoke(cli_command(), ["--db", str(t.host.db), "mail", "sync", "--watch",
+                                                         "--interval", "7", "--json"], catch_exceptions=False)
+    assert slept == [7.0, 7.0]
+    code, _, err = t.host.run("mail", "sync", "--watch", "--interval", "0")
+    assert code == 2 and "--interval" in err
