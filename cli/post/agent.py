@@ -149,18 +149,19 @@ class Agent:
                 self.inbound.done(key)
                 continue
             p = letters.parse(raw)
+            digest = hashlib.sha256(raw).hexdigest()
             self.summary.received += 1
-            if self.ledger.handled(p.message_id) or p.message_id in own:
+            if self.ledger.handled(p.message_id, digest) or p.message_id in own:
                 with self.ledger.transaction():
                     self.ledger.mark_key(key)
                 step("replay-marked")
                 self.inbound.done(key)
                 self.summary.ignored += 1
-                self._say(f"ignored {p.message_id}: handled before (a Message-ID is applied once)")
+                self._say(f"ignored {p.message_id}: handled before (a mail is read once)")
                 continue
             with self.ledger.transaction():
                 outcome, why = self._handle(p)
-                self.ledger.mark_handled(p.message_id, p.sender, outcome, why)
+                self.ledger.mark_handled(p.message_id, digest, p.sender, outcome, why)
                 self.ledger.mark_key(key)
                 step("handled-recorded")
             step("before-done")
@@ -189,8 +190,12 @@ class Agent:
                     else:
                         self._save_for_inbox(p, index, name, data)
                 saved += 1
+            except (EnvironmentFailure, OSError):
+                raise  # the machine failed, not the mail: nothing recorded, the next pass tries again
             except (ServiceError, StatementError, ValueError) as exc:
                 problems.append(f"{name}: {exc}")
+            except Exception as exc:  # noqa: BLE001 - no attachment can stop the agent (or every later pass)
+                problems.append(f"{name}: cannot be read ({type(exc).__name__})")
         if problems:
             self._refuse(p, "; ".join(problems))
         return ("accepted" if saved else "refused"), "; ".join(problems)

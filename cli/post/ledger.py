@@ -4,9 +4,13 @@ be sent and was sent, the address book, and the views a player received.
 Crash-safe order (an agent killed between any two steps loses nothing and
 applies nothing twice when it runs again):
 
-1. *Fetch* a message; if its transport key or its Message-ID is already
-   handled, mark it done in the transport and go on (a replayed Message-ID is
-   never applied twice).
+1. *Fetch* a message; if its transport key, or its Message-ID with the same
+   bytes, is already handled, mark it done in the transport and go on (a
+   replayed mail is never read twice).  A mail reusing a handled Message-ID with
+   other bytes is read, as any mail: a Message-ID is easy to guess (citylog's
+   are deterministic), so a forged mail cannot make the genuine one ignored,
+   and what it carries is applied at most once anyway (the inbox never applies
+   a recorded statement again; a view or a join is kept once).
 2. *Save* what it carries: the host writes its attachments into the inbox
    folder under names made from the Message-ID (written again after a crash, the
    same names: already there, or already recorded — the inbox never applies a
@@ -38,7 +42,8 @@ LEDGER_NAME = "mail.sqlite"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS inbound (key TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS handled (
-    message_id TEXT PRIMARY KEY, sender TEXT NOT NULL, outcome TEXT NOT NULL, why TEXT NOT NULL);
+    message_id TEXT NOT NULL, digest TEXT NOT NULL, sender TEXT NOT NULL, outcome TEXT NOT NULL, why TEXT NOT NULL,
+    PRIMARY KEY (message_id, digest));
 CREATE TABLE IF NOT EXISTS files (
     name TEXT PRIMARY KEY, message_id TEXT NOT NULL, sender TEXT NOT NULL, answered INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS outbox (
@@ -124,11 +129,13 @@ class Ledger:
     def mark_key(self, key: str) -> None:
         self.conn.execute("INSERT OR IGNORE INTO inbound (key) VALUES (?)", (key,))
 
-    def handled(self, message_id: str) -> bool:
-        return self._one("SELECT 1 FROM handled WHERE message_id = ?", message_id) is not None
+    def handled(self, message_id: str, digest: str) -> bool:
+        """This very message (its Message-ID and its bytes) was handled before."""
+        return self._one("SELECT 1 FROM handled WHERE message_id = ? AND digest = ?", message_id, digest) is not None
 
-    def mark_handled(self, message_id: str, sender: str, outcome: str, why: str = "") -> None:
-        self.conn.execute("INSERT OR IGNORE INTO handled VALUES (?, ?, ?, ?)", (message_id, sender, outcome, why))
+    def mark_handled(self, message_id: str, digest: str, sender: str, outcome: str, why: str = "") -> None:
+        self.conn.execute("INSERT OR IGNORE INTO handled VALUES (?, ?, ?, ?, ?)",
+                          (message_id, digest, sender, outcome, why))
 
     def outcomes(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT outcome, count(*) FROM handled GROUP BY outcome").fetchall())

@@ -29,13 +29,15 @@ def test_a_message_id_is_queued_once_and_sent_once(tmp_path: Path) -> None:
 def test_a_rolled_back_transaction_records_nothing(tmp_path: Path) -> None:
     led = Ledger(tmp_path)
     with pytest.raises(KeyboardInterrupt), led.transaction():
-        led.mark_handled("<m@x>", "eve@x", "accepted")
+        led.mark_handled("<m@x>", "d1", "eve@x", "accepted")
         led.mark_key("new/1")
         raise KeyboardInterrupt
-    assert not led.handled("<m@x>") and not led.key_done("new/1")
+    assert not led.handled("<m@x>", "d1") and not led.key_done("new/1")
     led.close()
     again = Ledger(tmp_path)
-    assert not again.handled("<m@x>")
+    assert not again.handled("<m@x>", "d1")
+    again.mark_handled("<m@x>", "d1", "eve@x", "accepted")
+    assert again.handled("<m@x>", "d1") and not again.handled("<m@x>", "d2")
 
 
 def test_latest_view_is_the_newest_and_final_wins(tmp_path: Path) -> None:
