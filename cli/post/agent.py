@@ -52,8 +52,17 @@ MAX_LEGAL_LISTED = 60
 MAX_SINCE_LISTED = 40
 
 
+KILL_AT = "CITYLOG_MAIL_KILL_AT"
+"""Fault injection for the crash tests: a pass reaching the step this environment
+variable names kills its own process there (SIGKILL: no clean-up at all)."""
+
+
 def step(name: str) -> None:
     """A point between two steps of a sync (a crash there must lose nothing)."""
+    if os.environ.get(KILL_AT) == name:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def home_of(ctx: typer.Context) -> Path:

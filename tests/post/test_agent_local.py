@@ -507,3 +507,41 @@ def test_watch_repeats_the_pass_every_interval(table: Copy, monkeypatch: pytest.
     assert slept == [7.0, 7.0]
     code, _, err = t.host.run("mail", "sync", "--watch", "--interval", "0")
     assert code == 2 and "--interval" in err
+
+
+@pytest.mark.parametrize("at", ["attachment-written", "before-done", "inbox-applied", "mail-sent"])
+def test_kill_9_of_the_host_agent_loses_nothing_and_applies_nothing_twice(
+    table: Copy, started: Path, tmp_path: Path, at: str
+) -> None:
+    """The issue's words: kill -9 of an agent during sync (a real SIGKILL of a
+    real ``citylog mail sync`` process, at each step), then it runs again."""
+    import os
+    import subprocess
+    import sys
+
+    t = table
+    raw = _move_mail(t, _to_act(t)[0])
+    t.host.deliver(raw, "move")
+    before = len(t.host.ok("log", t.gid).splitlines())
+    env = {**os.environ, agent_module.KILL_AT: at,
+           "PYTHONPATH": os.pathsep.join([str(Path(agent_module.__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "--db", str(t.host.db), "mail", "sync"], env=env,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == -9, done.stderr
+    t.host.sync()
+    log = t.host.ok("log", t.gid).splitlines()
+    assert len(log) > before
+    t.host.deliver(raw, "again")
+    t.host.sync()
+    assert t.host.ok("log", t.gid).splitlines() == log
+    t.carry()
+    for p in t.players.values():
+        p.sync()
+    base = Copy(started, tmp_path / "base")
+    base.host.deliver(raw, "move")
+    base.host.sync()
+    base.carry()
+    for p in base.players.values():
+        p.sync()
+    assert {n: t.view_of(n) and t.view_of(n)["seq"] for n in t.players} == \
+        {n: base.view_of(n) and base.view_of(n)["seq"] for n in base.players}
