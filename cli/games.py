@@ -252,27 +252,42 @@ def log(
     ctx: typer.Context,
     ref: GameOrFile,
     as_: ViewAs = None,
+    analysis: Annotated[bool, typer.Option("--analysis", help="Each decision's stored judgement (citylog analyse)")] = False,
     json: Json = False,
 ) -> None:
     """The numbered events, readable.
 
     Without --as this is the host's (referee's) log: every hidden card shown.
-    With --json, one object per line.
+    With --json, one object per line.  --analysis: the mover's win chance
+    before and after each decision, the best command and the mark, as
+    'citylog analyse' stored them (with --as, that player's own only).
 
     \b
     Example:
       citylog log last --as bob
     """
     ref = game_or_file(ctx, ref, readonly=True)
-    lg = open_log(service(ctx, readonly=True), ref, as_)
+    svc = service(ctx, readonly=True)
+    lg = open_log(svc, ref, as_)
     game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players
+    judged: dict[int, str] = {}
+    if analysis:
+        if Path(ref).is_file():
+            raise ServiceError("analyses are stored with a game: give a game id (or run 'citylog analyse FILE')")
+        from cli.analyse import stored_marks
+
+        judged = stored_marks(svc, ref, as_)
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)
         if json:
-            emit_json({"game_id": lg.header.game_id, "seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)})
+            row = {"game_id": lg.header.game_id, "seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)}
+            if line.seq in judged:
+                row["analysis"] = judged[line.seq]
+            emit_json(row)
         else:
-            say(f"{line.seq:>5}  {text}")
+            note = f"  {judged[line.seq]}" if line.seq in judged else ""
+            say(f"{line.seq:>5}  {text}{note}")
 
 
 def register(app: typer.Typer) -> None:

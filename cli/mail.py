@@ -471,14 +471,13 @@ def _players(svc: GameService, game_id: str) -> tuple[str, ...]:
 
 
 def _waiting_for(svc: GameService, mv: MoveFile, present: set[tuple[str, str]]) -> list[str]:
+    """Players whose files must come in before ``mv`` applies (none when it would be refused)."""
     try:
-        loaded = svc.load(mv.game_id)
-        seat = loaded.seat(mv.player)
+        players = svc.load(mv.game_id).players
+        others = svc.holds_move(mv)
     except Exception:  # noqa: BLE001 - refused with its reason when applied
         return []
-    others = svc.holds(loaded, seat)
-    missing = [loaded.players[s] for s in others if (mv.game_id, loaded.players[s]) not in present]
-    return missing
+    return [players[s] for s in others if (mv.game_id, players[s]) not in present]
 
 
 def _aside(path: Path, where: str) -> Path | None:

@@ -131,7 +131,7 @@ def _print_version(value: bool) -> None:
 
 
 # The modules that register commands, in the order their commands are built.
-MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "mailcmd", "hint", "engine")
+MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "mailcmd", "hint", "analyse", "engine")
 # Every command, in the order ``--help`` lists them: the module that registers
 # it and its summary (the first paragraph of its help).  Start-up imports only
 # the invoked command's module; the top-level ``--help`` (and ``--version``)
@@ -173,6 +173,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inbox": ("mail", "Apply every move and join file in DIR."),
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
     "hint": ("hint", "What would a good player do here?"),
+    "analyse": ("analyse", "Judge every decision of a game from what its mover knew."),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "key": ("keys", "Ed25519 keys for play by email."),
     "mail": ("mailcmd", "Play by real email: set-up, the agent (sync), status, invite."),

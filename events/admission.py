@@ -161,6 +161,18 @@ class Admission:
                 "fetch the game again and remake the move"
             )
 
+    def holds_move(self, mv: MoveFile) -> list[int]:
+        """Seats whose files an inbox must wait for before applying ``mv``: those
+        acting at once with its seat (:meth:`holds`), and none when ``mv`` would be
+        refused anyway.  [CL-S6] A file is held only if :meth:`admit_move` accepts it
+        now, so a file that can never apply (stale, another chain, a forged
+        signature, a replay) is decided at once and never waits for ever."""
+        try:
+            loaded, seat = self.admit_move(mv)
+        except Exception:  # noqa: BLE001 - refused, with its reason, when the inbox applies it
+            return []
+        return self.holds(loaded, seat)
+
     def holds(self, loaded: Loaded, seat: int) -> list[int]:
         """Seats acting at once with ``seat`` (a simultaneous step): an inbox applies
         their files together, in seat order, so the log does not depend on which

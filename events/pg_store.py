@@ -115,6 +115,17 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX tags_tag ON tags (tag, game_id);
         """,
     ),
+    (
+        4,  # analyses (issue 25): citylog analyse's judgements, beside the hash chain
+        """
+        CREATE TABLE analyses (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            key TEXT NOT NULL,
+            data BYTEA NOT NULL,
+            PRIMARY KEY (game_id, key)
+        );
+        """,
+    ),
 ]
 """The PostgreSQL schema's own numbered steps (its version 1 is SQLite's 6)."""
 PG_SCHEMA_VERSION = PG_MIGRATIONS[-1][0]

@@ -120,6 +120,9 @@ class GameService:
     def holds(self, loaded: Loaded, seat: int) -> list[int]:
         return self.admission.holds(loaded, seat)
 
+    def holds_move(self, mv: MoveFile) -> list[int]:
+        return self.admission.holds_move(mv)
+
     def join(self, jf: JoinFile) -> list[Recorded]:
         return self.writer.join(jf)
 

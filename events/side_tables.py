@@ -63,6 +63,26 @@ class SideTables:
             raise GameNotFound(game_id)
         return out
 
+    # -- analyses (issue 25): derived judgements, outside the hash chain ------------
+    def put_analyses(self, game_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Keep ``(key, data)`` judgements of the game (``citylog analyse``), a key's
+        newer data replacing its older (they are recomputable: a cache beside the chain)."""
+        with self.transaction():
+            if not self._exists(game_id):
+                raise GameNotFound(game_id)
+            for key, data in items:
+                self._conn.execute(self._sql("DELETE FROM analyses WHERE game_id = ? AND key = ?"), (game_id, key))
+                self._conn.execute(
+                    self._sql("INSERT INTO analyses (game_id, key, data) VALUES (?, ?, ?)"), (game_id, key, data)
+                )
+
+    def analyses(self, game_id: str) -> dict[str, bytes]:
+        """key -> data of the game's stored judgements."""
+        cur = self._conn.execute(
+            self._sql("SELECT key, data FROM analyses WHERE game_id = ? ORDER BY key"), (game_id,)
+        )
+        return {str(k): bytes(d) for k, d in cur}
+
     # -- tags (issue 14): labels outside the hash chain --------------------------
     def add_tags(self, game_id: str, tags: Sequence[str]) -> list[str]:
         """Label the game with ``tags``; the ones it did not have yet, in order."""
@@ -144,7 +164,7 @@ class SideTables:
             forks = self.forks_of(game_id)
             if forks:
                 raise StoreError(f"game {game_id!r} has forks ({', '.join(forks)}); delete them first")
-            for table in ("tags", "notes", "signed", "events"):
+            for table in ("analyses", "tags", "notes", "signed", "events"):
                 self._conn.execute(self._sql(f"DELETE FROM {table} WHERE game_id = ?"), (game_id,))
             self._conn.execute(self._sql("DELETE FROM games WHERE id = ?"), (game_id,))
         self._forget(game_id)

@@ -117,6 +117,13 @@ MIGRATIONS: list[tuple[int, Migration]] = [
         "tag TEXT NOT NULL, PRIMARY KEY (game_id, tag)); "
         "CREATE INDEX IF NOT EXISTS tags_tag ON tags (tag, game_id)",
     ),
+    # analyses (issue 25): ``citylog analyse``'s judgements, keyed by seat, seq,
+    # budget, rules and engine version; derived data beside the hash chain
+    (
+        10,
+        "CREATE TABLE IF NOT EXISTS analyses (game_id TEXT NOT NULL REFERENCES games(id), "
+        "key TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (game_id, key))",
+    ),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""

@@ -307,6 +307,14 @@ class EventStore(Protocol):
         """seq -> the signed statement behind the decision opening it."""
         ...
 
+    def put_analyses(self, game_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Keep ``citylog analyse``'s judgements (key, data) beside the chain."""
+        ...
+
+    def analyses(self, game_id: str) -> dict[str, bytes]:
+        """key -> data of the game's stored judgements."""
+        ...
+
     def add_tags(self, game_id: str, tags: Sequence[str]) -> list[str]:
         """Label the game (outside the hash chain); the tags it did not have yet."""
         ...

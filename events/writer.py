@@ -284,6 +284,9 @@ class Writer:
     def add_note(self, game_id: str, seq: int, text: str) -> None:
         self.store.add_note(game_id, seq, text)
 
+    def put_analyses(self, game_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        self.store.put_analyses(game_id, items)
+
     def add_signed(self, game_id: str, seq: int, statement: bytes) -> None:
         self.store.add_signed(game_id, seq, statement)
 

@@ -15,6 +15,8 @@ arguments differently (names or a count of players); both are
 * :mod:`tests.helpers.mail_parties` — play by real email without servers: parties with a
   Maildir and an ``.eml`` outbound folder, a postman between them, ``MailTable``;
 * :mod:`tests.helpers.pg_server` — a throwaway PostgreSQL cluster (tests and benches);
+* :mod:`tests.helpers.mail_servers` — real SMTP (aiosmtpd) and IMAP (dovecot) servers on
+  loopback, delivering into test Maildirs (the mail tests, ``tests/post/``);
 * :mod:`tests.helpers.cdp_browser` — a headless chromium driven over its DevTools protocol.
 
 The other folders' ``helpers.py`` (``tests.tui.helpers``, ``tests.views.helpers``)

@@ -299,6 +299,17 @@ def test_a_file_naming_another_game_cannot_stall_the_inbox(tmp_path: Path) -> No
     assert mail.version() > before, "the honest files beside it were not applied"
 
 
+def test_a_move_made_on_another_chain_is_refused_not_held_in_a_step_played_at_once(tmp_path: Path) -> None:
+    """(Found by the thorough run of the player law.)  In Card City's construction
+    every seat acts at once; a player's move file naming another chain's hash was
+    held ("waiting for ann, ben") and, after the honest files were applied, stayed
+    held for ever.  [CL-S6] A file is held only if it would apply: this one is
+    refused at once, and the game goes on as if he had played honestly."""
+    case = Case("card-city", ("ann", "ben", "cat"),
+                ("--option", "decentralization=no", "--option", "parking-meters=no"), "s1", 44721, label="law-44721")
+    assert player_law(tmp_path, "move_other_chain", case, at=2) == "refused"
+
+
 # -- the judge itself ------------------------------------------------------------
 
 
