@@ -326,12 +326,12 @@ class Agent:
         found = self.ledger.file(name)
         if outcome == "applied":
             self.summary.applied += 1
-            self._say(f"applied {name}: {why}")
+            self._say(f"applied {_shown(name)}: {why}")
             with self.ledger.transaction():
                 self.ledger.answered(name)
             return
         if outcome == "held":
-            self._say(f"held {name}: {why}")
+            self._say(f"held {_shown(name)}: {why}")
             return
         if found is None or found[2]:
             return
@@ -533,6 +533,8 @@ class Agent:
                 self._say(f"{v.player}: your turn in game {v.game} (seq {v.seq}): citylog play {v.game} --as {v.player}")
             elif v.to_act:
                 self._say(f"{v.player}: your move at seq {v.seq} of game {v.game} is sent; waiting for the host")
+            else:
+                self._say(f"{v.player}: not your turn in game {v.game} (your newest view: seq {v.seq})")
         if self.summary.unsent:
             self._say(f"{self.summary.unsent} mail(s) wait to be sent: {self.summary.send_error or 'not sent yet'}")
 
@@ -580,6 +582,17 @@ def _statement(data: bytes, name: str) -> statements.Statement:
     st = statements.decode(data, name)
     check_statement(st, name)
     return st
+
+
+def _shown(name: str) -> str:
+    """An inbox file's name without the prefix that ties it to its mail.
+
+    >>> _shown("m0128c1b95e81-0-67bc4a36-join-alice.json")
+    '67bc4a36-join-alice.json'
+    """
+    head, _, rest = name.partition("-")
+    index, _, tail = rest.partition("-")
+    return tail if len(head) == 13 and head.startswith("m") and index.isdigit() and tail else name
 
 
 def _int(text: str | None) -> int:
