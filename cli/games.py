@@ -38,6 +38,12 @@ def new(
         bool, typer.Option("--pbem", help="Play by email: players join with keys; the deal mixes in their entropy")
     ] = False,
     key: Annotated[Optional[Path], typer.Option(help="--pbem: the host's key (default: the key named 'host')")] = None,
+    deadline: Annotated[
+        Optional[str], typer.Option(help="--pbem: how long a seat may take to answer, e.g. 3d or 12h [CL-T1]")
+    ] = None,
+    on_timeout: Annotated[
+        Optional[str], typer.Option("--on-timeout", help="--pbem: what a timeout does: bot or forfeit (what the game allows) [CL-T1]")
+    ] = None,
     json: Json = False,
 ) -> None:
     """Create a game.
@@ -49,13 +55,30 @@ def new(
     Example:
       citylog new card-city --players alice,bob --bots bob=greedy
       citylog new 5x5-city --players 3 --option sides=B --seed s1
+      citylog new point-city --players alice,bob --pbem --deadline 3d --on-timeout bot
     """
+    from core.deadlines import parse_deadline
+
     names = parse_players(players, game)
+    if (deadline is None) != (on_timeout is None):
+        raise ServiceError("--deadline and --on-timeout go together (a deadline says when, the policy what happens)")
+    if deadline is not None and not pbem:
+        raise ServiceError("--deadline and --on-timeout are for games played by email (--pbem)")
+    try:
+        seconds = parse_deadline(deadline) if deadline is not None else 0
+    except ValueError as exc:
+        raise ServiceError(f"--deadline: {exc}") from None
+    if on_timeout is not None:
+        from core.deadlines import policy_problem
+
+        refused = policy_problem(registry.get(game).spec, on_timeout) if game in registry.names() else None
+        if refused is not None:  # before any key is read: a policy the game cannot honour
+            raise ServiceError(refused)
     svc = service(ctx)
     host_key = public_hex(key_for(ctx, "host", key)) if pbem else ""
     gid = svc.create(
         game, names, seed=seed, options=parse_options(option), bots=parse_bots(bots, names), table=table,
-        host_key=host_key,
+        host_key=host_key, deadline=seconds, on_timeout=on_timeout or "",
     )
     if json:
         emit_json({"game_id": gid, "seq": svc.store.version(gid)})

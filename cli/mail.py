@@ -36,6 +36,7 @@ from events.signing import KEY_HEX, is_public_hex, public_hex, same_hex, sign
 from events.statements import (
     ENTROPY_HEX,
     INVITE_FORMAT,
+    HandOver,
     Invite,
     JoinFile,
     MoveFile,
@@ -177,7 +178,17 @@ def apply_file(svc: GameService, st: statements.Statement) -> list[Any]:
         return svc.join(st)
     if isinstance(st, MoveFile):
         return svc.submit_move(st)
+    if isinstance(st, HandOver):
+        return svc.hand_over(st)
     raise ServiceError("an invitation is for a player to answer with 'citylog join'")
+
+
+def _mark_clock(svc: GameService, game_id: str) -> None:
+    """The host's clock: when it saw the game's new last line (issue 24, deadlines)."""
+    from events.deadlines import mark
+
+    with contextlib.suppress(Exception):  # a clock note never stops an apply
+        mark(svc, game_id, time.time())
 
 
 def apply_cmd(
@@ -198,6 +209,7 @@ def apply_cmd(
     for path in files:
         st = read_statement(path)
         written = apply_file(svc, st)
+        _mark_clock(svc, st.game_id)
         report(svc, st.game_id, written, json)
 
 
@@ -376,6 +388,7 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
                 _tell(json, path, "refused", _refusal(exc))
                 failed += 1
             continue
+        _mark_clock(svc, st.game_id)
         _tell(json, path, "applied", _seqs(written[0].seq, written[-1].seq) if written else "nothing new")
     if not found and not json:
         say("inbox empty")
@@ -553,6 +566,121 @@ def legal(
         say(c)
 
 
+def timeout_cmd(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    now: Annotated[
+        Optional[int], typer.Option(metavar="EPOCH", help="The time to claim (epoch seconds; default: this machine's clock)")
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="The host's private key file")] = None,
+    inbox_dir: Annotated[
+        Optional[Path],
+        typer.Option("--inbox", metavar="DIR", help="The inbox: a seat whose move waits there is not timed out, "
+                     "and the inbox is applied after the timeouts"),
+    ] = None,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Time out every seat whose deadline has passed (the host).
+
+    Each timeout is a line signed with the host's key naming the seat, the
+    position its decision stood at, the times the host claims and what the
+    game's policy did (the bot plays the decision from the seat's own view);
+    every player's verify checks it [CL-T1, CL-T2].
+
+    \b
+    Example:
+      citylog timeout last
+    """
+    from events.deadlines import apply_due, due
+
+    game_id = resolve_game(ctx, game_id)
+    svc = service(ctx)
+    rec = svc.store.get_game(game_id)
+    if not rec.pbem or not rec.deadline:
+        raise ServiceError(f"game {game_id} has no deadline (create it with --pbem --deadline … --on-timeout …)")
+    private = key_with_public(ctx, rec.host_key, key)
+    at = int(time.time()) if now is None else now
+    if not 0 <= at < 2**53:
+        raise ServiceError("--now: epoch seconds, 0 to 2^53")
+    answered = held_players(inbox_dir, game_id) if inbox_dir is not None else set()
+    written = apply_due(svc, game_id, at, lambda body: sign(private, "timeout", body), answered)
+    if inbox_dir is not None and written:
+        report(svc, game_id, written, json)
+        with _folder_lock(inbox_dir):
+            failed = _inbox(svc, inbox_dir, json)
+        if failed:
+            raise typer.Exit(2)
+        return
+    if not written:
+        left = due(svc, game_id, at)
+        if json:
+            emit_json({"game_id": game_id, "timed_out": [], "due": [d.player for d in left]})
+        else:
+            say(f"no deadline has passed in game {game_id}")
+        return
+    report(svc, game_id, written, json)
+
+
+def held_players(folder: Path, game_id: str) -> set[str]:
+    """Players with a move file for ``game_id`` waiting in ``folder`` (an inbox)."""
+    if not folder.is_dir():
+        raise ServiceError(f"no directory {folder}")
+    out: set[str] = set()
+    for path in entries(folder, ".json"):
+        try:
+            st = statements.decode(read_regular(path, MAX_STATEMENT, "move file"), path.name)
+        except (FileRefused, StatementError):
+            continue
+        if isinstance(st, MoveFile) and st.game_id == game_id:
+            out.add(st.player)
+    return out
+
+
+def handover(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="GAME|FILE")],
+    as_: Annotated[str, typer.Option("--as", help="You")],
+    to: Annotated[str, typer.Option("--to", help="bot (the bot plays your seat) or me (you take it back)")],
+    out: Annotated[
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="A file or a directory (default: GAME-seqN-PLAYER-handover.json)"),
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Hand your seat to the bot, or take it back (a signed file).
+
+    While the bot has your seat it plays each of your decisions from your view
+    as soon as it is pending, and every verify re-derives its choice [CL-T5].
+
+    \b
+    Example:
+      citylog handover GAME-seq12-alice.jsonl --as alice --to bot
+    """
+    if to not in ("bot", "me"):
+        raise ServiceError(f"--to is 'bot' or 'me', not {to!r}")
+    ref = game_or_file(ctx, ref)
+    log = open_log(service(ctx), ref, as_)
+    d = log.header.definition
+    if not d.host_key:
+        raise ServiceError("only a seat of a game played by email (--pbem) is handed over")
+    if as_ not in d.players:
+        raise ServiceError(f"no player {as_!r} (players: {', '.join(d.players)})")
+    gid = log.header.game_id or ""
+    seq = log.lines[-1].seq if log.lines else 0
+    head = log.lines[-1].hash if log.lines else genesis_hash(d)
+    private = key_for(ctx, as_, key)
+    ho = statements.signed_handover(private, gid, as_, seq, head, to == "bot")
+    path = out_path(out, f"{gid}-seq{seq}-{as_}-handover.json")
+    write_file(path, statements.encode(ho), force)
+    if json:
+        emit_json({"file": str(path), "game_id": gid, "player": as_, "seq": seq, "bot": to == "bot"})
+    else:
+        what = "hands the seat to the bot" if to == "bot" else "takes the seat back from the bot"
+        say(f"wrote {path}: {as_} {what} (signed); send it to the host")
+
+
 def register(app: typer.Typer) -> None:
     app.command("invite")(guarded(invite))
     app.command("join")(guarded(join))
@@ -560,6 +688,8 @@ def register(app: typer.Typer) -> None:
     app.command("outbox")(guarded(outbox))
     app.command("inbox")(guarded(inbox))
     app.command("legal")(guarded(legal))
+    app.command("timeout")(guarded(timeout_cmd))
+    app.command("handover")(guarded(handover))
 
 
 def _seqs(first: int, last: int) -> str:

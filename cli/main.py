@@ -172,6 +172,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "outbox": ("mail", "Write what each player needs now into DIR."),
     "inbox": ("mail", "Apply every move and join file in DIR."),
     "legal": ("mail", "A player's legal commands now (none if it is not their turn)."),
+    "timeout": ("mail", "Time out every seat whose deadline has passed (the host)."),
+    "handover": ("mail", "Hand your seat to the bot, or take it back (a signed file)."),
     "hint": ("hint", "What would a good player do here?"),
     "analyse": ("analyse", "Judge every decision of a game from what its mover knew."),
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),

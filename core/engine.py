@@ -126,6 +126,11 @@ class GameSpec(msgspec.Struct, frozen=True):
     for it (``solo level {title} [CC-9]``); empty: the title is not read out."""
     opponent_rule: str = ""
     """The rule a solo game against :meth:`Game.solo_opponent` is decided by (``PL-10``)."""
+    timeouts: tuple[str, ...] = ()
+    """The timeout policies of play by email the game honours (:mod:`core.deadlines`:
+    ``bot``, ``skip``, ``forfeit``); ``new --on-timeout`` refuses any other."""
+    no_timeouts: tuple[tuple[str, str], ...] = ()
+    """(policy, why the rules cannot honour it): the one-line reason ``new`` gives."""
 
 
 class CommandForm(msgspec.Struct, frozen=True):

@@ -36,7 +36,7 @@ SECTIONS = {
 }
 """Section names older messages and events cite, by the id ``citylog rules`` knows them by."""
 
-ID = r"(?:GN|CC|FC|PC|CL|FL|PL|GL|CB|FB)-[VS]?\d+"
+ID = r"(?:GN|CC|FC|PC|CL|FL|PL|GL|CB|FB)-[VST]?\d+"
 _PARENS = re.compile(rf"\(({ID})\)")
 
 

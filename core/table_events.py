@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
+from core import deadlines
 from core.chance import Reseeded, describe_reseeded
+from core.deadlines import Handed, TimedOut
 from core.seats import Joined, describe_joined
 
-TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded)
+TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded, TimedOut, Handed)
 """The event types every game's log may hold (its ``event_type`` unions them in)."""
 
 
@@ -42,4 +44,4 @@ def describe_table_event(event: Any, players: Sequence[str]) -> str | None:
         return describe_joined(event, players)
     if type(event) is Reseeded:
         return describe_reseeded(event)
-    return None
+    return deadlines.describe(event, players)

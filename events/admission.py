@@ -16,7 +16,8 @@ from events import statements
 from events.refusals import Refused, ServiceError, StaleMove
 from events.repository import Loaded, Repository
 from events.signing import SIG_HEX, hex_bytes, same_hex
-from events.statements import JoinFile, MoveFile
+from core import deadlines
+from events.statements import HandOver, JoinFile, MoveFile
 
 
 class _Signature(msgspec.Struct):
@@ -115,7 +116,45 @@ class Admission:
         self.check_position(loaded, seat, mv.seq, mv.hash)
         return loaded, seat
 
-    def _already_used(self, game_id: str, mv: MoveFile) -> bool:
+    def admit_handover(self, ho: HandOver) -> tuple[Loaded, int]:
+        """The game and seat of a hand-over that may be recorded [CL-T5]: signed with
+        the seat's joined key, made on this chain (its seq and hash), used once, and
+        changing who plays the seat (to the bot when the player plays it, back when
+        the bot does; a forfeited seat stays the bot's).  Call it inside the write's
+        transaction."""
+        self._well_formed(ho)
+        loaded = self.repository.load(ho.game_id)
+        rec = loaded.record
+        if not rec.pbem:
+            raise Refused(f"game {rec.id} is not a play-by-email game: it has no seats to hand over")
+        seat = self._named_seat(loaded, ho.player)
+        joined = joins(loaded.events)
+        if seat not in joined:
+            raise Refused(f"{ho.player} has not joined game {rec.id}; no key to check the hand-over against")
+        if not ho.signs_with(joined[seat].public_key):
+            raise Refused(
+                f"the hand-over's signature does not verify against {ho.player}'s key "
+                "(forged, altered, or signed with another key)"
+            )
+        if self._already_used(rec.id, ho):
+            raise Refused("this hand-over was already applied (a replay)")
+        if not 0 <= ho.seq <= loaded.version:
+            raise StaleMove(f"stale hand-over: made at seq {ho.seq}, but the game is at seq {loaded.version}")
+        then_hash = loaded.records[ho.seq - 1].hash if ho.seq else rec.genesis
+        if not same_hex(then_hash, ho.hash, statements.HASH_HEX):
+            raise StaleMove(f"stale hand-over: seq {ho.seq}'s hash does not match the one it was made against")
+        if not loaded.game.to_act(loaded.state):
+            raise Refused(f"game {rec.id} is over: there is no seat left to hand over")
+        if seat in deadlines.forfeited(loaded.events):
+            raise Refused(f"{ho.player} forfeited the seat on timeout: the bot plays it to the end [CL-T4]")
+        bots = deadlines.bot_seats(loaded.events)
+        if ho.bot and seat in bots:
+            raise Refused(f"the bot already plays {ho.player}'s seat")
+        if not ho.bot and seat not in bots:
+            raise Refused(f"{ho.player} already plays the seat: there is nothing to take back from the bot")
+        return loaded, seat
+
+    def _already_used(self, game_id: str, mv: MoveFile | HandOver) -> bool:
         """``mv``'s signature (decoded bytes) is already in the game: a replay.
         (The store keeps every statement in its one encoding.)"""
         sig = hex_bytes(mv.signature, SIG_HEX)

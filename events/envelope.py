@@ -69,10 +69,15 @@ class GameDefinition(msgspec.Struct, frozen=True):
     the seed alone (games before issue 22); 2, from the seed and its commitment's
     salt (every new game).  Chained, so no header flag can weaken it [CL-V6];
     encoded only when not 1, so older games keep their genesis."""
+    deadline: int = 0
+    """Play by email (issue 24): seconds a seat's pending decision may stand before
+    the host may time it out (0: no deadline).  Encoded only when set [CL-T1]."""
+    on_timeout: str = ""
+    """What a timeout does (:mod:`core.deadlines`: ``bot`` or ``forfeit``); encoded only when set."""
 
 
 _canonical = msgspec.json.Encoder(order="sorted")
-_OMITTED_WHEN_DEFAULT: dict[str, object] = {"host_key": "", "secrets": 1}
+_OMITTED_WHEN_DEFAULT: dict[str, object] = {"host_key": "", "secrets": 1, "deadline": 0, "on_timeout": ""}
 """Fields added after games were stored: left out of the canonical encoding at
 their default, so existing games keep their genesis hash."""
 

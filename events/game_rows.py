@@ -14,12 +14,22 @@ from events.store import GameFilter, GameRecord, StoreError, now_iso
 
 GAME_COLS = (
     "id, game, rules_version, options, players, seed_commitment, table_game, seed, "
-    "bots, parent, fork_at, status, created_at, reseeds, salted, winners, salt, host_key"
+    "bots, parent, fork_at, status, created_at, reseeds, salted, winners, salt, host_key, definition"
 )
 _options_dec = msgspec.json.Decoder(dict[str, str])
 _players_dec = msgspec.json.Decoder(tuple[str, ...])
 _bots_dec = msgspec.json.Decoder(dict[int, str])
 _reseeds_dec = msgspec.json.Decoder(tuple[tuple[int, str], ...])
+
+
+class _Deadline(msgspec.Struct):
+    """The fields of a stored definition that have no column of their own (issue 24)."""
+
+    deadline: int = 0
+    on_timeout: str = ""
+
+
+_deadline_dec = msgspec.json.Decoder(_Deadline)
 JSON = msgspec.json.Encoder(order="sorted")
 
 
@@ -35,7 +45,8 @@ def game_from_row(row: Sequence[object]) -> GameRecord:
 
 def _decode_row(row: Sequence[object]) -> GameRecord:
     (gid, game, rules, options, players, commitment, table, seed, bots, parent, fork_at,
-     status, created, reseeds, salted, winners, salt, host_key) = row
+     status, created, reseeds, salted, winners, salt, host_key, definition) = row
+    timing = _deadline_dec.decode(definition) if isinstance(definition, (str, bytes)) and definition else _Deadline()
     if status not in ("active", "over"):
         raise ValueError(f"status {str(status)[:20]!r}")
     for name, value in (("id", gid), ("game", game), ("rules_version", rules), ("seed_commitment", commitment)):
@@ -65,6 +76,8 @@ def _decode_row(row: Sequence[object]) -> GameRecord:
         winners=_players_dec.decode(winners),  # type: ignore[arg-type]
         salt=salt,  # type: ignore[arg-type]
         host_key=host_key or "",  # type: ignore[arg-type]
+        deadline=timing.deadline,
+        on_timeout=timing.on_timeout,
     )
 
 

@@ -126,6 +126,17 @@ PG_MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        5,  # deadlines (issue 24): when the host first saw each line (its clock, outside the chain)
+        """
+        CREATE TABLE clock (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            seq BIGINT NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+        """,
+    ),
 ]
 """The PostgreSQL schema's own numbered steps (its version 1 is SQLite's 6)."""
 PG_SCHEMA_VERSION = PG_MIGRATIONS[-1][0]

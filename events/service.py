@@ -27,7 +27,7 @@ from events.limits import MAX_NOTE as _MAX_NOTE
 from events.refusals import AmbiguousGame, Refused, ServiceError, StaleMove, check_players, check_text
 from events.repository import CACHE_GAMES, Loaded, Repository, parse_command
 from events.seeds import chance_source
-from events.statements import JoinFile, MoveFile
+from events.statements import HandOver, JoinFile, MoveFile
 from events.store import EventStore, GameRecord
 from events.writer import MAX_AUTO_STEPS, Writer
 
@@ -86,11 +86,13 @@ class GameService:
         game_id: str | None = None,
         host_key: str = "",
         salt: str | None = None,
+        deadline: int = 0,
+        on_timeout: str = "",
     ) -> str:
         """A new game (:meth:`events.writer.Writer.create`)."""
         return self.writer.create(
             game_name, players, seed=seed, options=options, bots=bots, table=table,
-            game_id=game_id, host_key=host_key, salt=salt,
+            game_id=game_id, host_key=host_key, salt=salt, deadline=deadline, on_timeout=on_timeout,
         )
 
     def submit(
@@ -128,6 +130,12 @@ class GameService:
 
     def submit_move(self, mv: MoveFile) -> list[Recorded]:
         return self.writer.submit_move(mv)
+
+    def hand_over(self, ho: HandOver) -> list[Recorded]:
+        return self.writer.hand_over(ho)
+
+    def timeout(self, game_id: str, seat: int, seq: int, since: int, at: int, sign: Any) -> list[Recorded]:
+        return self.writer.timeout(game_id, seat, seq, since, at, sign)
 
     # -- the library ---------------------------------------------------------
     def fork(

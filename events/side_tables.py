@@ -43,6 +43,20 @@ class SideTables:
         )
         return {int(seq): bytes(st) for seq, st in cur}
 
+    def mark_time(self, game_id: str, seq: int, at: int) -> None:
+        """The host's clock (issue 24): when it first saw line ``seq`` of the game
+        (epoch seconds); a seq already marked keeps its first time."""
+        with self.transaction():
+            self._conn.execute(
+                self._sql("INSERT INTO clock (game_id, seq, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                (game_id, seq, int(at)),
+            )
+
+    def times(self, game_id: str) -> dict[int, int]:
+        """seq -> when the host first saw that line (only the lines it marked)."""
+        cur = self._conn.execute(self._sql("SELECT seq, at FROM clock WHERE game_id = ? ORDER BY seq"), (game_id,))
+        return {int(seq): int(at) for seq, at in cur}
+
     def add_note(self, game_id: str, seq: int, text: str) -> None:
         """Attach ``text`` to event ``seq`` of the game (outside the hash chain)."""
         with self.transaction():
@@ -164,7 +178,7 @@ class SideTables:
             forks = self.forks_of(game_id)
             if forks:
                 raise StoreError(f"game {game_id!r} has forks ({', '.join(forks)}); delete them first")
-            for table in ("analyses", "tags", "notes", "signed", "events"):
+            for table in ("analyses", "tags", "notes", "signed", "clock", "events"):
                 self._conn.execute(self._sql(f"DELETE FROM {table} WHERE game_id = ?"), (game_id,))
             self._conn.execute(self._sql("DELETE FROM games WHERE id = ?"), (game_id,))
         self._forget(game_id)

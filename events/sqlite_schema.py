@@ -124,6 +124,13 @@ MIGRATIONS: list[tuple[int, Migration]] = [
         "CREATE TABLE IF NOT EXISTS analyses (game_id TEXT NOT NULL REFERENCES games(id), "
         "key TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (game_id, key))",
     ),
+    # deadlines (issue 24): when the host first saw each line of a game (its own clock,
+    # outside the hash chain; what it claims on a timeout line is read from here)
+    (
+        11,
+        "CREATE TABLE IF NOT EXISTS clock (game_id TEXT NOT NULL REFERENCES games(id), "
+        "seq INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (game_id, seq))",
+    ),
 ]
 """Applied in order on open, each in the same transaction as its version bump.
 Append only; never edit a released step (old databases went through it)."""

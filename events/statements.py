@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 MOVE_FORMAT = "citylog-move/3"
 JOIN_FORMAT = "citylog-join/2"
 INVITE_FORMAT = "citylog-invite/2"
+HANDOVER_FORMAT = "citylog-handover/1"
 OLD_FORMATS = ("citylog-move/1", "citylog-move/2", "citylog-join/1", "citylog-invite/1")
 
 HASH_HEX = 64
@@ -132,8 +133,32 @@ class Invite(_Strict, frozen=True):
         return verify_signature(self.definition.host_key, "invite", body(self), self.signature)
 
 
-Statement = MoveFile | JoinFile | Invite
-_KINDS: dict[str, Any] = {MOVE_FORMAT: MoveFile, JOIN_FORMAT: JoinFile, INVITE_FORMAT: Invite}
+class HandOver(_Strict, frozen=True):
+    """A player hands her seat to the timeout bot (``bot`` true) or takes it back
+    (issue 24) [CL-T5]: made at a position (game, seq, hash) like a move file,
+    signed with the key her seat joined with."""
+
+    format: str
+    game_id: str
+    player: str
+    seq: int
+    hash: str
+    bot: bool
+    public_key: str
+    signature: str
+
+    def signs_with(self, public_key: str) -> bool:
+        mine, theirs = hex_bytes(self.public_key, KEY_HEX), hex_bytes(public_key, KEY_HEX)
+        return (
+            mine is not None and mine == theirs
+            and verify_signature(public_key, "handover", body(self), self.signature)
+        )
+
+
+Statement = MoveFile | JoinFile | Invite | HandOver
+_KINDS: dict[str, Any] = {
+    MOVE_FORMAT: MoveFile, JOIN_FORMAT: JoinFile, INVITE_FORMAT: Invite, HANDOVER_FORMAT: HandOver,
+}
 _enc = msgspec.json.Encoder(order="sorted")
 
 
@@ -187,6 +212,13 @@ def problem(st: Statement) -> str | None:
             _hex_problem("public_key", st.public_key, KEY_HEX, empty=True),
             _hex_problem("signature", st.signature, SIG_HEX, empty=True),
         ]
+    elif isinstance(st, HandOver):
+        checks += [
+            None if 0 <= st.seq <= MAX_SEQ else f"seq must be 0 to {MAX_SEQ}",
+            _hex_problem("hash", st.hash, HASH_HEX),
+            _hex_problem("public_key", st.public_key, KEY_HEX),
+            _hex_problem("signature", st.signature, SIG_HEX),
+        ]
     elif isinstance(st, JoinFile):
         checks += [
             _hex_problem("genesis", st.genesis, HASH_HEX),
@@ -209,7 +241,7 @@ def problem(st: Statement) -> str | None:
 
 def decode(data: bytes, source: str) -> Statement:
     """A move, join or invite file in its one encoding; ``StatementError`` names what is wrong."""
-    what = "not a citylog move file, join or invitation"
+    what = "not a citylog move file, join, invitation or hand-over"
     try:
         fmt = msgspec.json.decode(data, type=_Peek).format
         kind = _KINDS.get(fmt)
@@ -294,3 +326,9 @@ def signed_join(
     jf = JoinFile(JOIN_FORMAT, game_id, genesis, player, public_hex(key), entropy, "", "")
     jf = msgspec.structs.replace(jf, seat_proof=seat_proof(secret, jf))
     return msgspec.structs.replace(jf, signature=sign(key, "join", body(jf)))
+
+
+def signed_handover(key: Ed25519PrivateKey, game_id: str, player: str, seq: int, head: str, bot: bool) -> HandOver:
+    """A hand-over of ``player``'s seat to the bot (``bot``) or back, made at (seq, head) [CL-T5]."""
+    ho = HandOver(HANDOVER_FORMAT, game_id, player, seq, head, bool(bot), public_hex(key), "")
+    return msgspec.structs.replace(ho, signature=sign(key, "handover", body(ho)))

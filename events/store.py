@@ -129,6 +129,10 @@ class GameRecord(msgspec.Struct, frozen=True):
     secrets: int = 1
     """The definition's secret scheme (:mod:`core.chance`); kept in the ``salted``
     column as 2 (1 and 0 are scheme 1, salted or not)."""
+    deadline: int = 0
+    """Play by email: the definition's deadline in seconds (0: none) [CL-T1]."""
+    on_timeout: str = ""
+    """Play by email: the definition's timeout policy ("" with no deadline)."""
 
     @classmethod
     def of(cls, id: str, definition: GameDefinition, **rest: object) -> GameRecord:
@@ -143,6 +147,8 @@ class GameRecord(msgspec.Struct, frozen=True):
             table_game=definition.table,
             host_key=definition.host_key,
             secrets=definition.secrets,
+            deadline=definition.deadline,
+            on_timeout=definition.on_timeout,
             **rest,  # type: ignore[arg-type]
         )
 
@@ -157,6 +163,8 @@ class GameRecord(msgspec.Struct, frozen=True):
             table=self.table_game,
             host_key=self.host_key,
             secrets=self.secrets,
+            deadline=self.deadline,
+            on_timeout=self.on_timeout,
         )
 
     @property
@@ -313,6 +321,14 @@ class EventStore(Protocol):
 
     def analyses(self, game_id: str) -> dict[str, bytes]:
         """key -> data of the game's stored judgements."""
+        ...
+
+    def mark_time(self, game_id: str, seq: int, at: int) -> None:
+        """The host's clock: when it first saw line ``seq`` (issue 24)."""
+        ...
+
+    def times(self, game_id: str) -> dict[int, int]:
+        """seq -> when the host first saw that line."""
         ...
 
     def add_tags(self, game_id: str, tags: Sequence[str]) -> list[str]:

@@ -15,7 +15,9 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from core import chance, registry
+import msgspec
+
+from core import chance, deadlines, registry
 from core.autoplay import next_command
 from core.chance import ChanceSource
 from core.engine import CHANCE, Game, IllegalCommand, RulesError, checked_step, normalize_options, step_as
@@ -29,7 +31,7 @@ from events.refusals import Refused, ServiceError, StaleMove, check_players, che
 from events.repository import Repository
 from events.seeds import chance_source
 from events.signing import is_public_hex
-from events.statements import JoinFile, MoveFile
+from events.statements import HandOver, JoinFile, MoveFile
 from events.store import EventStore, GameRecord, new_game_id
 
 MAX_AUTO_STEPS = 100_000
@@ -55,6 +57,8 @@ class Writer:
         game_id: str | None = None,
         host_key: str = "",
         salt: str | None = None,
+        deadline: int = 0,
+        on_timeout: str = "",
     ) -> str:
         """A new game; with ``host_key`` (hex) a play-by-email game that waits for
         every seat to join (:meth:`join`) before any chance is drawn."""
@@ -77,6 +81,16 @@ class Writer:
             raise ServiceError("a play-by-email game has no bot seats and is not a --table game")
         if host_key and not is_public_hex(host_key):
             raise ServiceError("the host key is not an Ed25519 public key")
+        if (deadline or on_timeout) and not host_key:
+            raise ServiceError("a deadline and a timeout policy are for games played by email (--pbem)")
+        if bool(deadline) != bool(on_timeout):
+            raise ServiceError("a deadline needs a timeout policy and a policy a deadline (--deadline with --on-timeout)")
+        if deadline and not deadlines.MIN_DEADLINE <= deadline <= deadlines.MAX_DEADLINE:
+            raise ServiceError("a deadline is 1 minute to 366 days")
+        if on_timeout:
+            refused = deadlines.policy_problem(game.spec, on_timeout)
+            if refused is not None:
+                raise ServiceError(refused)
         if seed is None:
             # a --table game's seed draws nothing; it only salts the log's digests
             seed = secrets.token_hex(16 if host_key else 8)
@@ -95,6 +109,8 @@ class Writer:
             table=table,
             host_key=host_key,
             secrets=chance.CURRENT,  # nonces and chance from the seed and the salt [CL-V6]
+            deadline=deadline,
+            on_timeout=on_timeout,
         )
         record = GameRecord.of(game_id or new_game_id(), definition, seed=seed, bots=bots, salt=salt)
         with self.store.transaction():
@@ -118,7 +134,8 @@ class Writer:
             events: list[Any] = [Joined(seat=seat, public_key=jf.public_key, entropy=jf.entropy)]
             source = chance_source(rec, loaded.events + events)
             if source.base is not None:
-                more, state = self._auto(game, rec, state, loaded.version + 2, source=source)
+                more, state = self._auto(game, rec, state, loaded.version + 2, source=source,
+                                         bot_seats=deadlines.bot_seats(loaded.events))
                 events += more
             written = self._append(rec, game, loaded.version, events, state)
             self.store.add_signed(rec.id, written[0].seq, raw)
@@ -152,13 +169,74 @@ class Writer:
                     where = f" (command {len(opened) + 1} of {len(mv.all_commands)})" if len(mv.all_commands) > 1 else ""
                     raise ServiceError(f"{exc}{where}") from None
                 opened.append(version + len(all_events) + 1)
-                more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, source=source)
+                more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, source=source,
+                                         bot_seats=deadlines.bot_seats(loaded.events))
                 all_events += [*produced, *more]
             written = self._append(rec, game, version, all_events, state)
             if rec.pbem:
                 for seq in opened:
                     self.store.add_signed(rec.id, seq, raw)
         self.repository.extend(loaded, written, all_events, state)
+        return written
+
+    def timeout(
+        self, game_id: str, seat: int, seq: int, since: int, at: int, sign: Any
+    ) -> list[Recorded]:
+        """Time out ``seat``'s pending decision (issue 24) [CL-T1]: a host-signed
+        :class:`~core.deadlines.TimedOut` line claiming the decision has stood since
+        line ``seq``, written at ``since``, until ``at`` (the host's clock, epoch
+        seconds), then what the game's policy does: ``bot`` and ``forfeit`` play the
+        decision with the bot from the seat's own view [CL-T2, CL-T4].
+        ``sign(body) -> hex``: the host's signature (domain ``timeout``)."""
+        with self.store.transaction():
+            loaded = self.repository.load(game_id)
+            self.repository.check_rules(loaded)
+            rec, game, state = loaded.record, loaded.game, loaded.state
+            if not rec.pbem:
+                raise Refused(f"game {game_id} is not played by email: it has no deadlines")
+            then = game.fold(loaded.events[:seq]) if 1 <= seq <= loaded.version else state
+            why = deadlines.timeout_problem(
+                game, rec.deadline, rec.on_timeout, loaded.events, then, state, seat, seq, since, at
+            )
+            if why is not None:
+                raise Refused(why)
+            timed = deadlines.TimedOut(seat, seq, loaded.records[seq - 1].hash, since, at, rec.on_timeout, "")
+            timed = msgspec.structs.replace(timed, signature=sign(deadlines.body(timed)))
+            events: list[Any] = [timed]
+            if rec.on_timeout in ("bot", "forfeit"):
+                first = loaded.version + 2
+                command = deadlines.bot_command(game, state, seat, rec.genesis, first)
+                try:
+                    produced, state = checked_step(game, state, seat, command)
+                except IllegalCommand as exc:  # the bot must never propose an illegal move
+                    raise RuntimeError(f"the timeout bot proposed an illegal command: {exc}") from exc
+                events += produced
+            more, state = self._auto(
+                game, rec, state, loaded.version + len(events) + 1,
+                source=chance_source(rec, loaded.events), bot_seats=deadlines.bot_seats([*loaded.events, timed]),
+            )
+            events += more
+            written = self._append(rec, game, loaded.version, events, state)
+        self.repository.extend(loaded, written, events, state)
+        return written
+
+    def hand_over(self, ho: HandOver) -> list[Recorded]:
+        """Record a player's signed hand-over of her seat to the bot, or back [CL-T5];
+        the bot then plays her pending decisions at once (and every later one until
+        she takes the seat back)."""
+        with self.store.transaction():
+            loaded, seat = self.admission.admit_handover(ho)
+            rec, game, state = loaded.record, loaded.game, loaded.state
+            handed = deadlines.Handed(seat, ho.bot)
+            events: list[Any] = [handed]
+            more, state = self._auto(
+                game, rec, state, loaded.version + 2,
+                source=chance_source(rec, loaded.events), bot_seats=deadlines.bot_seats([*loaded.events, handed]),
+            )
+            events += more
+            written = self._append(rec, game, loaded.version, events, state)
+            self.store.add_signed(rec.id, written[0].seq, statements.encode(ho))
+        self.repository.extend(loaded, written, events, state)
         return written
 
     # -- commands ------------------------------------------------------------
@@ -313,15 +391,28 @@ class Writer:
         policies: Mapping[int, str] | None = None,
         *,
         source: ChanceSource,
+        bot_seats: frozenset[int] = frozenset(),
     ) -> tuple[list[Any], Any]:
         """Chance (seeded games) and bot decisions from ``state`` on, until a human acts.
-        ``source``: where chance comes from (:func:`chance_source`)."""
+        ``source``: where chance comes from (:func:`chance_source`).  ``bot_seats``:
+        play-by-email seats handed to the timeout bot or forfeited, played from their
+        own views with public randomness (:func:`core.deadlines.bot_command`) [CL-T2]."""
         policies = record.bots if policies is None else policies
         out: list[Any] = []
         for _ in range(MAX_AUTO_STEPS):
             actors = game.to_act(state)
             if not actors or (actors == (CHANCE,) and record.table_game):
                 break
+            handed = next((a for a in actors if a in bot_seats), None) if record.pbem and bot_seats else None
+            if handed is not None and actors != (CHANCE,):
+                command = deadlines.bot_command(game, state, handed, record.genesis, seq)
+                try:
+                    produced, state = checked_step(game, state, handed, command)
+                except IllegalCommand as exc:
+                    raise RuntimeError(f"the timeout bot proposed an illegal command: {exc}") from exc
+                out.extend(produced)
+                seq += len(produced)
+                continue
             if actors == (CHANCE,) and source.base is None and record.pbem:
                 break  # waiting for players to join
             seed = source.seed_at(seq)

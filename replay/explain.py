@@ -6,6 +6,8 @@ from typing import Any
 
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide, decision_start
 from core.chance import Reseeded, describe_reseeded
+from core import deadlines
+from core.deadlines import Handed, TimedOut
 from core.seats import Joined, describe_joined
 
 
@@ -35,6 +37,16 @@ def explain_at(
             "A fork with a new seed: this line commits to it (salted) before it deals "
             "anything; chance from here on comes from it, revealed with the game's seed [CL-V7]."
         )
+    if type(event) in (TimedOut, Handed):
+        why = (
+            "The host's signed timeout [CL-T1]: by its own clock the seat's decision stood past the "
+            "game's deadline; the bot plays it from the seat's own view (the next line), which every "
+            "verify re-derives [CL-T2]."
+            if type(event) is TimedOut
+            else "The player's signed hand-over [CL-T5]: while the bot has the seat it plays each of its "
+            "decisions from the seat's own view [CL-T2]."
+        )
+        return f"seq {seq}: {deadlines.describe(event, players)}\n{why}"
     lines = [f"seq {seq}: {game.explain(before, event, players)}"]
     opened = game.command_of(event)
     if opened is not None:

@@ -15,11 +15,13 @@ from typing import Any
 
 import msgspec
 
+from core import deadlines
+from core.deadlines import Handed, TimedOut
 from core.engine import CHANCE
 from core.seats import Joined
 from events import statements
 from events.signing import KEY_HEX, same_hex, verify_signature
-from events.statements import JoinFile, MoveFile
+from events.statements import HandOver, JoinFile, MoveFile
 from replay.logfile import Header, LogFile
 
 Sealer = Callable[[dict[str, Any]], str]
@@ -158,8 +160,32 @@ def check_signed(
     keys: dict[int, str] = {}
     used: dict[bytes, int] = {}
     checked = 0
-    for line, e in zip(log.lines, events, strict=True):
+    bots: set[int] = set()
+    """Seats the bot plays (handed over, or forfeited) [CL-T4, CL-T5]."""
+    gave_up: set[int] = set()
+    """Forfeited seats: the bot's to the end [CL-T4]."""
+    timed: int | None = None
+    """The seat a ``bot``/``forfeit`` timeout just timed out: the next decision is the bot's [CL-T2]."""
+    for i, (line, e) in enumerate(zip(log.lines, events, strict=True)):
         st = line.signed
+        if type(e) is TimedOut:
+            why = _timeout_problem(log, game, events, i, line, e, hashes, states, timed)
+            if why is not None:
+                return line.seq, why
+            timed = e.seat if e.action in ("bot", "forfeit") else None
+            if e.action == "forfeit":
+                bots.add(e.seat)
+                gave_up.add(e.seat)
+            continue
+        if type(e) is Handed:
+            why = _handover_problem(log, memo, line, e, hashes, keys, used, bots)
+            if why is None and e.seat in gave_up:
+                why = f"{_name(d, e.seat)} forfeited the seat on timeout: it cannot be handed back [CL-T4]"
+            if why is not None:
+                return line.seq, why
+            (bots.add if e.bot else bots.discard)(e.seat)
+            checked += 1
+            continue
         if type(e) is Joined:
             if st is None:
                 return line.seq, "a join without its signed join file"
@@ -192,6 +218,22 @@ def check_signed(
         if opened is None or opened[0] == CHANCE:
             continue
         seat, command = opened
+        if timed is not None and seat != timed:
+            return line.seq, f"a timeout of {_name(d, timed)} is not followed by the bot's decision for that seat [CL-T2]"
+        if timed is not None or seat in bots:
+            timed = None
+            # [CL-T2] the bot played this decision from the seat's own view: re-derived
+            # wherever that view can be folded (her own view, a full log, the reveal)
+            if st is not None:
+                return line.seq, f"a decision the bot played for {_name(d, seat)} carries a signed move file"
+            if states.can_check(seat) and not line.redacted:
+                expected = deadlines.bot_command(game, states.state(line.seq - 1), seat, genesis, line.seq)
+                if expected != command:
+                    return line.seq, (
+                        f"the bot's decision for {_name(d, seat)} is not the one the bot makes from "
+                        f"{_name(d, seat)}'s view ({game.format_command(expected)!r}) [CL-T2]"
+                    )
+            continue
         if st is None:
             if h.view is not None and seat != own:
                 continue  # another seat's, left out of a view: it would show hidden cards
@@ -226,7 +268,76 @@ def check_signed(
         if not line.redacted and cmds[k] != game.format_command(command):
             return line.seq, f"the move on this line is not the one {name} signed"
         checked += 1
+    if timed is not None:
+        return len(log.lines), f"a timeout of {_name(d, timed)} is not followed by the bot's decision [CL-T2]"
     return None, checked
+
+
+def _name(d: Any, seat: int) -> str:
+    return d.players[seat] if 0 <= seat < len(d.players) else f"seat {seat}"
+
+
+def _timeout_problem(
+    log: LogFile, game: Any, events: Sequence[Any], i: int, line: Any, e: TimedOut,
+    hashes: list[str], states: _States, timed: int | None,
+) -> str | None:
+    """Why the timeout line ``i`` (event ``e``) is not one the host may write [CL-T1]:
+    signed with the host's key, the game's policy, the decision pending for that seat
+    and standing since the seq it names (whose hash is this chain's), and the
+    deadline passed by the host's claimed clock, never going back."""
+    d = log.header.definition
+    if line.redacted:
+        return "a timeout line hides nothing: it is never redacted"
+    if timed is not None:
+        return f"a timeout of {_name(d, timed)} is not followed by the bot's decision for that seat [CL-T2]"
+    if not verify_signature(d.host_key, "timeout", deadlines.body(e), e.signature):
+        return f"the timeout of {_name(d, e.seat)} is not signed by the host's key (a forged timeout) [CL-T1]"
+    if e.action != d.on_timeout:
+        return (
+            f"the timeout of {_name(d, e.seat)} did {e.action!r}, but the game's policy is "
+            f"{d.on_timeout or 'none (no deadline)'!r} [CL-T1]"
+        )
+    if not 1 <= e.seq <= line.seq - 1 or not same_hex(e.head, hashes[e.seq], statements.HASH_HEX):
+        return f"the timeout names a position (seq {e.seq}) that is not this chain's before its line [CL-T1]"
+    now = states.state(line.seq - 1)
+    # another seat's decision in a view: whether it stood depends on what the view hides
+    known = states.can_check(e.seat)
+    why = deadlines.timeout_problem(
+        game, d.deadline, d.on_timeout, events[:i], states.state(e.seq), now, e.seat, e.seq, e.since, e.at, known
+    )
+    return None if why is None else f"a timeout the rules refuse: {why}"
+
+
+def _handover_problem(
+    log: LogFile, memo: SignedMemo, line: Any, e: Handed, hashes: list[str],
+    keys: dict[int, str], used: dict[bytes, int], bots: set[int],
+) -> str | None:
+    """Why a hand-over line is not backed by its player's signed hand-over [CL-T5]."""
+    d, h = log.header.definition, log.header
+    name = _name(d, e.seat)
+    if line.redacted:
+        return "a hand-over line hides nothing: it is never redacted"
+    if line.signed is None:
+        return f"a hand-over of {name}'s seat without {name}'s signed hand-over file [CL-T5]"
+    try:
+        ho = memo.statement(line.signed, "the hand-over file")
+    except statements.StatementError as exc:
+        return f"the signed statement on a hand-over line is not a hand-over ({_why(exc)})"
+    if not isinstance(ho, HandOver):
+        return "the signed statement on a hand-over line is not a hand-over"
+    if (ho.player, ho.game_id, ho.bot) != (name, h.game_id, e.bot):
+        return f"the hand-over line differs from {name}'s signed hand-over file"
+    if e.seat not in keys or not ho.signs_with(keys[e.seat]):
+        return f"the hand-over is not signed by {name}'s key (a forgery) [CL-T5]"
+    sig = bytes.fromhex(ho.signature)
+    if sig in used:
+        return f"{name}'s hand-over is used again on this line (a replay) [CL-T5]"
+    used[sig] = 1
+    if not 0 <= ho.seq < line.seq or not same_hex(ho.hash, hashes[ho.seq], statements.HASH_HEX):
+        return f"{name}'s hand-over was not made on this chain before its line [CL-T5]"
+    if e.bot == (e.seat in bots):
+        return f"the hand-over changes nothing: the bot {'already' if e.bot else 'does not'} play{'s' if e.bot else ''} {name}'s seat"
+    return None
 
 
 def _checked(memo: SignedMemo, st: MoveFile | JoinFile, key: str) -> bool:
@@ -274,6 +385,13 @@ class _States:
 
     def can_check(self, seat: int) -> bool:
         return self.own is None or seat == self.own
+
+    def state(self, seq: int) -> Any:
+        """The state after ``seq`` (None before the first event)."""
+        while len(self.after) < seq:
+            prev = self.after[-1] if self.after else None
+            self.after.append(self.game.apply(prev, self.events[len(self.after)]))
+        return self.after[seq - 1] if seq else None
 
     def key(self, seq: int, seat: int) -> bytes | None:
         while len(self.after) < seq:

@@ -28,6 +28,7 @@ from core import registry
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from core import chance
 from core.chance import ChanceSource, Reseeded
+from core.deadlines import Handed, TimedOut
 from core.rng import seed_commitment
 from core.seats import Joined
 from events.seeds import chance_source_of
@@ -239,6 +240,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
     signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
+    timeouts = sum(type(e) is TimedOut for e in events)
+    if timeouts:  # [CL-T1] each checked by check_signed: the host's signature, the policy, the claimed clock
+        signed_note += f"; {timeouts} timeout{'s' if timeouts > 1 else ''} signed by the host (its clock is its word)"
     if d.host_key:
         for line, e in zip(log.lines, events, strict=True):
             if type(e) is Reseeded:
@@ -294,8 +298,14 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     while i < n:
         seq = i + 1
         line = log.lines[i]
-        if type(events[i]) in (Joined, Reseeded) and line.redacted:
-            return _bad(seq, "a join or reseed line hides nothing: it is never redacted", n)
+        if type(events[i]) in (Joined, Reseeded, TimedOut, Handed) and line.redacted:
+            return _bad(seq, "a join, reseed, timeout or hand-over line hides nothing: it is never redacted", n)
+        if type(events[i]) in (TimedOut, Handed):
+            if not d.host_key:  # checked line by line, signatures and all, by check_signed [CL-T1, CL-T5]
+                return _bad(seq, "a timeout or hand-over in a game that is not played by email", n)
+            state = game.apply(state, events[i])
+            i += 1
+            continue
         if type(events[i]) is Reseeded:
             state = game.apply(state, events[i])
             i += 1

@@ -39,6 +39,7 @@ from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
 from core.seats import Joined
+from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
 
 SPEC = GameSpec(
@@ -54,12 +55,15 @@ SPEC = GameSpec(
     tiebreak_rule="CC-11",
     tiebreaks=("coins left after the exchange",),
     solo_title="solo level {title} [CC-9]",
+    timeouts=("bot", "forfeit"),
+    no_timeouts=(("skip", "a seat's split, choice of group [CC-7], construction [CC-2] and development "
+                           "[CC-6] must be made; only the Industrial purchase [CC-10] may be declined [CL-T3]"),),
 )
 
 
 class CardCity(Game[State, ev.Event, Command]):
     spec = SPEC
-    event_type = ev.Event | Joined | Reseeded
+    event_type = ev.Event | Joined | Reseeded | TimedOut | Handed
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX

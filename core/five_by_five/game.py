@@ -34,6 +34,7 @@ from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
 from core.seats import Joined
+from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
 
 SPEC = GameSpec(
@@ -51,12 +52,15 @@ SPEC = GameSpec(
         "Factories", "Houses", "Shops", "Offices", "Stations", "Warehouses", "Public Offices", "Schools",
         "Fountains", "Parks")),
     solo_title="solo title “{title}”",
+    timeouts=("bot", "forfeit"),
+    no_timeouts=(("skip", "a seat must take a set and place every tile of it (Tile Placement phase); "
+                           "only a park action may be declined [CL-T3]"),),
 )
 
 
 class FiveByFive(Game[State, ev.Event, cm.Command]):
     spec: ClassVar[GameSpec] = SPEC
-    event_type: ClassVar[Any] = ev.Event | Joined | Reseeded
+    event_type: ClassVar[Any] = ev.Event | Joined | Reseeded | TimedOut | Handed
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
     syntax = forms.SYNTAX

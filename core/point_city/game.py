@@ -24,6 +24,7 @@ from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
 from core.seats import Joined
+from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
 
 
@@ -42,12 +43,15 @@ SPEC = GameSpec(
     tiebreak_rule="PC-6",
     tiebreaks=("unspent resource cards",),
     opponent_rule="PL-10",
+    timeouts=("bot", "forfeit"),
+    no_timeouts=(("skip", "every turn must take two cards, from the market or the deck; a turn cannot be "
+                           "passed [CL-T3]"),),
 )
 
 
 class PointCity(Game[State, Any, Any]):
     spec: ClassVar[GameSpec] = SPEC
-    event_type: ClassVar[Any] = Event | Joined | Reseeded
+    event_type: ClassVar[Any] = Event | Joined | Reseeded | TimedOut | Handed
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX

@@ -1,4 +1,4 @@
-"""CL-S1, as a law: every signed file kind (move, join, invitation, key) has one
+"""CL-S1, as a law: every signed file kind (move, join, invitation, hand-over, key) has one
 encoding; a mutated file is refused with a one-line reason, or decodes to the
 identical statement.  Never anything else (no traceback: exit 3).
 
@@ -38,6 +38,7 @@ from events.statements import (
     decode,
     encode,
     seat_secret,
+    signed_handover,
     signed_join,
     signed_move,
 )
@@ -61,6 +62,7 @@ STATEMENTS = {
     "move": signed_move(_KEY, "g1", "alice", 7, "cd" * 32, ("build R F5", "pass")),
     "join": signed_join(_KEY, "g1", _GENESIS, "alice", "0f" * 16, _SECRET),
     "invitation": _invite(),
+    "hand-over": signed_handover(_KEY, "g1", "alice", 7, "cd" * 32, True),  # issue 24 [CL-T5]
 }
 KEY_FILES = {"private key": private_pem(_KEY), "public key": public_file_bytes(_KEY)}
 
