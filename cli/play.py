@@ -54,7 +54,7 @@ def move(
       citylog move last --as alice 'build R F5'
       citylog move GAME-seq4-alice.jsonl --as alice 'split RC PL IC' -o .
     """
-    ref, out = _ref_or_received(ctx, ref, as_, out)
+    ref, out = ref_or_received(ctx, ref, as_, out)
     svc = service(ctx)
     command = commands[0] if commands else None
     if (command is None) == (chance is None):
@@ -81,7 +81,7 @@ def move(
     report(svc, ref, written, json)
 
 
-def _ref_or_received(ctx: typer.Context, ref: str, player: str | None, out: str | None) -> tuple[str, str | None]:
+def ref_or_received(ctx: typer.Context, ref: str, player: str | None, out: str | None) -> tuple[str, str | None]:
     """A file, a game of the store, or else (a player of a game by real email,
     issue 24) the newest view of game ``ref`` that the mail agent received for
     ``player``: then the move file goes to the agent's queue unless --out says
@@ -195,7 +195,7 @@ def play(
     Example:
       citylog play last --as alice
     """
-    game_id, out = _ref_or_received(ctx, game_id, as_, out)
+    game_id, out = ref_or_received(ctx, game_id, as_, out)
     svc = service(ctx)
     if Path(game_id).is_file():
         if as_ is None or out is None:

@@ -43,7 +43,7 @@ from cli.post.ledger import OUTGOING, Ledger, View
 from cli.post.transport import Inbound, Outbound
 from events import statements
 from events.service import GameService, ServiceError
-from events.statements import Invite, MoveFile, StatementError
+from events.statements import HandOver, Invite, MoveFile, StatementError
 from events.store import EnvironmentFailure, GameNotFound
 
 INBOX = "mail/inbox"
@@ -353,22 +353,25 @@ class Agent:
             except (StatementError, ValueError) as exc:
                 self._say(f"{path}: not sent ({exc})")
                 continue
-            if not isinstance(mv, MoveFile):
-                self._say(f"{path}: not a move file; not sent")
+            if not isinstance(mv, (MoveFile, HandOver)):
+                self._say(f"{path}: not a move or hand-over file; not sent")
                 continue
+            kind = "move" if isinstance(mv, MoveFile) else "handover"
             host = self.ledger.host(mv.game_id)
             if host is None:
                 self._say(f"{path}: no host address for game {mv.game_id} yet; kept")
                 continue
             extra = hashlib.sha256(data).hexdigest()[:10]
+            what = "; ".join(mv.commands) if isinstance(mv, MoveFile) else \
+                ("hands the seat to the bot" if mv.bot else "takes the seat back")
             mid, raw = self._mail(
-                game=mv.game_id, seq=mv.seq, seat=mv.player, kind="move", to=host[0],
-                subject=letters.subject(mv.game_id, mv.seq, "move", mv.player),
-                body=f"{mv.player}: {'; '.join(mv.commands)} (against seq {mv.seq})\n",
+                game=mv.game_id, seq=mv.seq, seat=mv.player, kind=kind, to=host[0],
+                subject=letters.subject(mv.game_id, mv.seq, kind, mv.player),
+                body=f"{mv.player}: {what} (against seq {mv.seq})\n",
                 attachments=[letters.Attachment(path.name, data)],
                 in_reply_to=letters.message_id(mv.game_id, mv.seq, mv.player, "view"), extra=extra)
             with self.ledger.transaction():
-                self._queue(mid, raw, [host[0]], mv.game_id, "move", mv.player, mv.seq)
+                self._queue(mid, raw, [host[0]], mv.game_id, kind, mv.player, mv.seq)
             step("move-queued")
             sent = out / "sent"
             sent.mkdir(exist_ok=True)
@@ -476,16 +479,10 @@ class Agent:
 
     def held_players(self, game_id: str) -> set[str]:
         """Players whose move for ``game_id`` waits in the inbox (held for a seat acting at the same time)."""
+        from cli.mail import held_players
+
         inbox = self.home / INBOX
-        held: set[str] = set()
-        for path in sorted(inbox.glob("*.json")) if inbox.is_dir() else []:
-            try:
-                st = _statement(path.read_bytes(), path.name)
-            except (ServiceError, StatementError, ValueError, OSError):
-                continue
-            if isinstance(st, MoveFile) and st.game_id == game_id:
-                held.add(st.player)
-        return held
+        return held_players(inbox, game_id) if inbox.is_dir() else set()
 
     def remind(self, game_id: str, player: str, seq: int, left: int, address: str) -> None:
         """Queue one reminder for ``player``'s decision at ``seq`` (once: its Message-ID)."""

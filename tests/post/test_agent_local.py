@@ -545,3 +545,21 @@ def test_kill_9_of_the_host_agent_loses_nothing_and_applies_nothing_twice(
         p.sync()
     assert {n: t.view_of(n) and t.view_of(n)["seq"] for n in t.players} == \
         {n: base.view_of(n) and base.view_of(n)["seq"] for n in base.players}
+
+
+def test_a_player_hands_her_seat_to_the_bot_by_mail(table: Copy) -> None:
+    """``citylog handover GAME --as alice --to bot`` on a player's side signs at her
+    newest received view and queues it; the host's agent applies it [CL-T5]."""
+    pytest.importorskip("events.deadlines")
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    before = len(t.host.ok("log", t.gid).splitlines())
+    out = party.ok("handover", t.gid, "--as", name, "--to", "bot")
+    assert "mail/outgoing" in out, out
+    assert any("sent handover" in line for line in party.sync()["lines"])
+    t.carry()
+    s = t.host.sync()
+    assert s["applied"] == 1 and s["refused"] == 0, s
+    log = t.host.ok("log", t.gid).splitlines()
+    assert len(log) > before and name not in _to_act(t)
