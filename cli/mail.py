@@ -663,7 +663,9 @@ def handover(
     """
     if to not in ("bot", "me"):
         raise ServiceError(f"--to is 'bot' or 'me', not {to!r}")
-    ref = game_or_file(ctx, ref)
+    from cli.play import ref_or_received
+
+    ref, out = ref_or_received(ctx, ref, as_, out)  # a player by real email: her newest view, the agent's queue
     log = open_log(service(ctx), ref, as_)
     d = log.header.definition
     if not d.host_key:

@@ -131,7 +131,7 @@ def _print_version(value: bool) -> None:
 
 
 # The modules that register commands, in the order their commands are built.
-MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "hint", "analyse", "engine", "upgrade")
+MODULES = ("games", "library", "play", "inspect", "files", "notes", "referee", "rules", "simulate", "stores", "tui", "keys", "mail", "mailcmd", "hint", "analyse", "engine", "upgrade")
 # Every command, in the order ``--help`` lists them: the module that registers
 # it and its summary (the first paragraph of its help).  Start-up imports only
 # the invoked command's module; the top-level ``--help`` (and ``--version``)
@@ -179,6 +179,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "upgrade": ("upgrade", "Switch a game to the current rules, if they re-decide it alike."),
     "key": ("keys", "Ed25519 keys for play by email."),
+    "mail": ("mailcmd", "Play by real email: set-up, the agent (sync), status, invite."),
 }  # fmt: skip
 COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 

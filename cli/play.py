@@ -54,7 +54,7 @@ def move(
       citylog move last --as alice 'build R F5'
       citylog move GAME-seq4-alice.jsonl --as alice 'split RC PL IC' -o .
     """
-    ref = game_or_file(ctx, ref)
+    ref, out = ref_or_received(ctx, ref, as_, out)
     svc = service(ctx)
     command = commands[0] if commands else None
     if (command is None) == (chance is None):
@@ -79,6 +79,27 @@ def move(
         report(svc, ref, written, json, seat)
         return
     report(svc, ref, written, json)
+
+
+def ref_or_received(ctx: typer.Context, ref: str, player: str | None, out: str | None) -> tuple[str, str | None]:
+    """A file, a game of the store, or else (a player of a game by real email,
+    issue 24) the newest view of game ``ref`` that the mail agent received for
+    ``player``: then the move file goes to the agent's queue unless --out says
+    otherwise ('citylog mail sync' sends it)."""
+    try:
+        return game_or_file(ctx, ref), out
+    except ServiceError:
+        if player is None:
+            raise
+        from cli.context import state
+        from cli.post.config import home_of
+        from cli.post.ledger import received_view
+
+        found = received_view(home_of(state(ctx).db), ref, player)
+        if found is None:
+            raise
+        view, queue = found
+        return str(view), out if out is not None else str(queue)
 
 
 def _write_move_file(
@@ -174,7 +195,7 @@ def play(
     Example:
       citylog play last --as alice
     """
-    game_id = game_or_file(ctx, game_id)
+    game_id, out = ref_or_received(ctx, game_id, as_, out)
     svc = service(ctx)
     if Path(game_id).is_file():
         if as_ is None or out is None:

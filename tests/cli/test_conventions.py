@@ -88,7 +88,7 @@ def test_every_help_has_a_summary_an_example_and_one_metavar_style(argv: list[st
     assert "[default: no-" not in text
 
 
-@pytest.mark.parametrize("argv", [a for a in commands() if a not in (["play"], ["tui"], ["key"], ["engine"])], ids=" ".join)  # engine: JSON is all it speaks
+@pytest.mark.parametrize("argv", [a for a in commands() if a not in (["play"], ["tui"], ["key"], ["mail"], ["engine"])], ids=" ".join)  # engine: JSON is all it speaks
 def test_every_command_that_prints_a_result_has_json(argv: list[str]) -> None:
     assert re.search(r"^  --json ", ok(*argv, "--help"), re.M)
 
@@ -378,7 +378,7 @@ def test_every_option_the_readme_lists_exists() -> None:
     start = readme.index("```sh\n", readme.index("## What you can do")) + 6
     for line in readme[start : readme.index("```\n", start)].splitlines():
         words = line.split("#")[0].split()
-        argv = words[1:3] if words[1] == "key" else words[1:2]
+        argv = words[1:3] if words[1] in ("key", "mail") else words[1:2]
         helptext = ok(*argv, "--help")
         for option in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", " ".join(words[2:])):
             assert re.search(rf"(^|[\s,/]){re.escape(option)}[\s,]", helptext, re.M), (line, option)

@@ -12,6 +12,8 @@ arguments differently (names or a count of players); both are
   data directory of their own, through the CLI only (``Party``, ``PbemGame``,
   ``dump``): the base of ``tests/pbem/pbem_mail.py`` and of the red team
   (``tests/pbem/adversary/``);
+* :mod:`tests.helpers.mail_parties` — play by real email without servers: parties with a
+  Maildir and an ``.eml`` outbound folder, a postman between them, ``MailTable``;
 * :mod:`tests.helpers.pg_server` — a throwaway PostgreSQL cluster (tests and benches);
 * :mod:`tests.helpers.mail_servers` — real SMTP (aiosmtpd) and IMAP (dovecot) servers on
   loopback, delivering into test Maildirs (the mail tests, ``tests/post/``);
