@@ -209,13 +209,13 @@ def full_log_key_note(ctx: typer.Context, log: Any, events: Any, key: Path | Non
         return True, f"{seats[0]}'s seat played with your key {mine[:12]}…"
     notes = []
     for p in players:
-        mine = own_public_key(ctx, p, None)
-        if mine is None or p not in joined:
+        stored = own_public_key(ctx, p, None)
+        if stored is None or p not in joined:
             continue
-        if not same_hex(joined[p], mine, KEY_HEX):
+        if not same_hex(joined[p], stored, KEY_HEX):
             return False, (f"{p}'s seat was taken with key {joined[p][:12]}…, not with your key "
-                           f"{mine[:12]}… (someone else plays your seat)")
-        notes.append(f"{p}'s seat played with your key {mine[:12]}…")
+                           f"{stored[:12]}… (someone else plays your seat)")
+        notes.append(f"{p}'s seat played with your key {stored[:12]}…")
     return True, "; ".join(notes)
 
 

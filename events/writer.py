@@ -17,7 +17,6 @@ import msgspec
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import msgspec
 
 from core import chance, deadlines, registry
 from core.autoplay import next_command
