@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from events.service import ServiceError
 from events.store import StoreError
+from core.words import plural
 from cli.tui.model import DiffModel
 from cli.tui.sceneview import SceneView
 
@@ -85,9 +86,9 @@ class DiffScreen(Screen[None]):
         self.query_one("#board-b", SceneView).show(model.b.scene())
         unrelated = bool(model.summary.get("different_games"))
         diffs = [] if unrelated else model.differences()
-        # unrelated games are not compared square by square: saying "0 difference(s)" or
+        # unrelated games are not compared square by square: saying "0 differences" or
         # "the same" would be false (issue 26, item 8)
-        counted = "different games: not compared" if unrelated else f"{len(diffs)} difference(s) (A → B)"
+        counted = "different games: not compared" if unrelated else f"{plural(len(diffs), 'difference')} (A → B)"
         status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {counted}", style="bold")
         status.append(f"\n A {model.side_line(model.a)}", style="red")
         status.append(f"\n B {model.side_line(model.b)}", style="green")

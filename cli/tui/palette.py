@@ -10,6 +10,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from core import registry
+from core.words import plural
 
 
 def _new_game_entries() -> list[tuple[str, str, int]]:
@@ -18,7 +19,7 @@ def _new_game_entries() -> list[tuple[str, str, int]]:
     for name in registry.available():
         game = registry.get(name)
         n = max(2, game.spec.min_players)
-        out.append((f"new {game.spec.title} game: you vs {n - 1} bot(s)", name, n))
+        out.append((f"new {game.spec.title} game: you vs {plural(n - 1, 'bot')}", name, n))
     return out
 
 

@@ -39,6 +39,7 @@ from core.five_by_five.rules import to_act
 from core.five_by_five.state import HIDDEN, PARK_OFFER, PARK_REPLACE, PLAY, State
 from core.five_by_five.tiles import TILES, TYPE_NAMES, cell_of, tile_code, tile_label
 from core.markup import escape
+from core.words import plural
 
 COLOURS = {
     "F": "bold red",
@@ -233,7 +234,7 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
             return f"{w(seat)} keeps the board as it is"
         case ev.ParkTilesReturned(seat=seat, unused=u, removed=r):
             n = len(u) + (r >= 0)
-            return f"{n} tile(s) go back to the bag after {w(seat)}'s park action"
+            return f"{plural(n, 'tile')} {'goes' if n == 1 else 'go'} back to the bag after {w(seat)}'s park action"
         case ev.SetReturned(index=i, tiles=ts):
             return f"Set {i} ({_tiles(ts)}) goes back to the bag"
         case ev.BagPassed(start=st):
