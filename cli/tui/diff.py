@@ -62,7 +62,7 @@ class DiffScreen(Screen[None]):
         self.model = model
         s = model.summary
         if s["identical"]:
-            text = Text(f"identical: {s['events'][0]} events each", style="bold green")
+            text = Text(f"identical: {plural(s['events'][0], 'event')} each", style="bold green")
         elif s.get("different_games"):
             text = Text("different games (they differ from the first event)", style="bold yellow")
             text.append(f"\n  A: {s['a']['event']}\n  B: {s['b']['event']}", style="")
@@ -74,7 +74,8 @@ class DiffScreen(Screen[None]):
                     text.append(f"\n  {key.upper()}: {side['event']}", style="")
             if "note" in s:
                 text.append(f"\n  {s['note']}", style="")
-        text.append(f"\n  A {model.a.game_id}: {s['events'][0]} events · B {model.b.game_id}: {s['events'][1]} events", style="dim")
+        text.append(f"\n  A {model.a.game_id}: {plural(s['events'][0], 'event')} · B {model.b.game_id}: {plural(s['events'][1], 'event')}",
+                    style="dim")
         self.query_one("#summary", Static).update(text)
         self.refresh_view()
 

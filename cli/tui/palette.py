@@ -52,7 +52,7 @@ class CitylogCommands(Provider):
                 seq = int(number.group())
                 text = f"go to seq {seq}"
                 yield Hit(1.0, matcher.highlight(text), partial(game.go_to_seq, seq),
-                          help=f"of {len(game.model.events)} events")
+                          help=f"of {plural(len(game.model.events), 'event')}")
             for text, action, help_text in (
                 ("legend", game.action_legend, "what the colours, marks and keys mean"),
                 ("enter chance", game.action_chance, "type the draw that happened at the table"),

@@ -279,7 +279,7 @@ def render(s: State, seat: int | None) -> str:
         # `show`, `play` and `demo` print next.
         total = next((b for b in s.scores if b.seat == i), None)
         scored = f" — {points(total.total)}" + (f" — {total.title}" if total.title else "") if total else ""
-        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else "")
+        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {plural(p.coins, 'coin')}" + (f", hand {hand}" if hand else "")
                      + scored)
         lines.extend(render_city(p.city))
     if s.offer is not None:

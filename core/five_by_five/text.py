@@ -270,7 +270,7 @@ def bag_text(s: State, seat: int | None) -> str:
     """The bag as the seat can count it [GN-1]: its make-up, or the unseen tiles'
     less the unknown ones (each with the faces it can have)."""
     if HIDDEN not in s.bag:
-        return f"bag {len(s.bag)} tiles: {makeup(s.bag)}"
+        return f"bag {plural(len(s.bag), 'tile')}: {makeup(s.bag)}"
     from core.five_by_five.view import knowledge
 
     k = knowledge(s, seat)
@@ -284,7 +284,7 @@ def bag_text(s: State, seat: int | None) -> str:
         what += " (by counting)" if len(faces) == 1 else ""
         parts[f"{where}: {what}"] = parts.get(f"{where}: {what}", 0) + 1
     said = "; ".join(f"{p} ×{n}" if n > 1 else p for p, n in parts.items())
-    return f"bag {len(s.bag)} tiles: the {len(k.unseen)} unseen ({makeup(k.unseen)}) less {len(k.unknown)} unknown ({said})"
+    return f"bag {plural(len(s.bag), 'tile')}: the {len(k.unseen)} unseen ({makeup(k.unseen)}) less {len(k.unknown)} unknown ({said})"
 
 
 def render_board(s: State, seat: int) -> str:

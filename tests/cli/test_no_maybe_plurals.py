@@ -100,6 +100,25 @@ def test_the_words() -> None:
         "6 empty squares; City Hall 1 row and 0 columns off centre; 1 Industrial district")
 
 
+def test_one_of_a_thing_is_said_singular() -> None:
+    """Where the count is one: ``1 coin`` in Card City's table and scene, ``bag 1 tile``
+    in 5x5 City's (the words the corpus rarely reaches)."""
+    from msgspec.structs import replace
+
+    if "card-city" in registry.available():
+        game = registry.get("card-city")
+        state = game.fold(corpus("card-city")[0].events[:10])
+        state = replace(state, players=tuple(replace(p, coins=1) for p in state.players))
+        shown = game.render(state, None) + msgspec.json.encode(game.scene(state, None)).decode()
+        assert "1 coin" in shown and "1 coins" not in shown
+    if "5x5-city" in registry.available():
+        game = registry.get("5x5-city")
+        state = game.fold(corpus("5x5-city")[0].events[:10])
+        state = replace(state, bag=state.bag[:1])
+        shown = game.render(state, None) + msgspec.json.encode(game.scene(state, None)).decode()
+        assert "bag 1 tile:" in shown and "1 tiles" not in shown
+
+
 # -- the games' texts, in process, on the corpus ----------------------------------------
 def _positions(played: Played, game: Any) -> list[tuple[Any, Any, Any]]:
     """(state before, event, state after) for every event of a corpus game."""
