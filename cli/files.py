@@ -15,6 +15,7 @@ from cli.errors import fail, guarded
 from cli.games import parse_bots
 from cli.mail import export_bytes
 from cli.output import clean, emit_json, say, write_file, write_text
+from core.words import plural
 from replay import logfile
 from replay.sources import export_record, import_log, read_with_notes
 
@@ -61,11 +62,11 @@ def export(
         else:
             raise fail(f"--format is jsonl, text or html, not {format!r}")
         # said as for a stored game: what was written, and whose view a view file is
-        count = {"jsonl": f"{len(log.lines)} events", "text": "text record", "html": "replay page"}[format]
+        count = {"jsonl": plural(len(log.lines), "event"), "text": "text record", "html": "replay page"}[format]
         count += f", {log.header.view}'s view" if log.header.view is not None else ""
     elif format == "jsonl":
         data, n = export_bytes(ctx, svc, game_id, as_, key)  # sealed by the host in a PBEM game
-        text, count = data.decode(), f"{n} events"
+        text, count = data.decode(), plural(n, "event")
     elif format == "text":
         if as_ is not None:
             raise fail("a text record is the referee's whole game (it is re-decided on import); "

@@ -164,7 +164,7 @@ def list_games(
             labels = f"  tags: {', '.join(tags[rec.id])}" if rec.id in tags else ""
             # plain: names are the users' text, never markup
             plain(
-                f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} events  {', '.join(rec.players)}"
+                f"{rec.id}  {rec.game:<10} {rec.status:<6} {count:>5} {'event ' if count == 1 else 'events'}  {', '.join(rec.players)}"
                 f"{parent}{won}{labels}"
             )
     if more and not json:

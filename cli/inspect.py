@@ -13,6 +13,7 @@ from cli.context import game_or_file, service
 from cli.errors import CHECK_FAILED, guarded, reads_untrusted_logs
 from cli.output import emit_json, one_line, say
 from cli.options import GameOrFile, Json
+from core.words import plural
 from events.service import ServiceError
 from replay.diff import diff as diff_logs
 from replay.explain import explain_at, try_at
@@ -88,7 +89,7 @@ def diff(
     if json:  # two games: both ids, a's then b's (the --json convention, cli.output.JSON_KEYS)
         emit_json({"game_ids": [log_a.header.game_id, log_b.header.game_id], **result})
     elif result["identical"]:
-        say(f"identical: {result['events'][0]} events")
+        say(f"identical: {plural(result['events'][0], 'event')}")
     elif result.get("different_games"):
         say("different games (they differ from the first event)")
         say(f"  a: {result['a']['event']}")

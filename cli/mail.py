@@ -25,6 +25,7 @@ from cli.context import game_or_file, service
 from cli.errors import guarded
 from cli.games import legal_commands
 from cli.inputs import check_statement, read_small_text
+from core.words import plural
 from cli.keys import key_for, key_with_public
 from cli.output import emit_json, out_path, safe_name, say, write_file
 from cli.play import report
@@ -260,7 +261,7 @@ def outbox(
         if json:
             emit_json({"file": str(path), "game_id": game_id, "player": player, "seq": loaded.version})
         else:
-            say(f"wrote {path}: {player}'s view, {n} events" + ("" if actors else " (game over: seed revealed)"))
+            say(f"wrote {path}: {player}'s view, {plural(n, 'event')}" + ("" if actors else " (game over: seed revealed)"))
         wrote += 1
     if not wrote and not json:
         say("nothing new to send")

@@ -20,7 +20,7 @@ from cli.output import emit_json, out_path, say, say_markup, write_file
 from cli.choices import signed_texts
 from cli.prompt import Menu, Session, table
 from cli.report import report
-from cli.results import result_lines, verdict
+from cli.results import plural, result_lines, verdict
 from cli.options import Game, GameOrFile, Json
 from events import statements
 from events.signing import public_hex, sign
@@ -167,7 +167,7 @@ def autoplay(
             }
         )
         return
-    say(f"{len(written)} events played; seq {loaded.version}")
+    say(f"{plural(len(written), 'event')} played; seq {loaded.version}")
     if result:
         for line in result_lines(loaded.game, loaded.players, loaded.state, result):
             say_markup(line)

@@ -8,34 +8,16 @@ the truth, docs/architecture.md, property 1); the breakdowns' tie-break keys onl
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from core.engine import Breakdown, Game, GameSpec, Result, ScoreLine
 from core.markup import escape
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 point``, ``2 points``, ``-1 points``."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
+from core.words import plural, plurals  # plural re-exported: the CLI's commands count with it
 
 
 def points(n: int) -> str:
     return plural(n, "point")
-
-
-_MAYBE_PLURAL = re.compile(r"(-?\d+) ([A-Za-z ]*?)([A-Za-z]+)\(s\)")
-
-
-def plurals(text: str) -> str:
-    """A recorded ``1 empty square(s)`` read out as ``1 empty square`` (``2 …squares``).
-
-    >>> plurals("City Hall 1 row(s) and 0 column(s) off centre")
-    'City Hall 1 row and 0 columns off centre'
-    """
-    return _MAYBE_PLURAL.sub(
-        lambda m: f"{m[1]} {m[2]}{m[3]}{'' if abs(int(m[1])) == 1 else 's'}", text)
 
 
 def _line_text(line: ScoreLine) -> str:

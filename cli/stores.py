@@ -11,6 +11,7 @@ from cli.context import game_id as resolve_game, service
 from cli.errors import guarded
 from cli.output import emit_json, plain
 from cli.options import Game, Json
+from core.words import plural
 from events.service import ServiceError
 
 
@@ -61,8 +62,8 @@ def copy(
                    "skipped": report.skipped, "events": report.events, "side_rows": report.side})
     else:
         plain(
-            f"{len(report.copied)} games copied, {len(report.extended)} completed, "
-            f"{len(report.skipped)} already there; {report.events} events written, "
+            f"{plural(len(report.copied), 'game')} copied, {len(report.extended)} completed, "
+            f"{len(report.skipped)} already there; {plural(report.events, 'event')} written, "
             f"{report.side} signed files, notes and tags; every chain verified on both sides"
         )
 

@@ -45,7 +45,6 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,6 +54,7 @@ from core import registry
 from core.upgrade import Upgraded
 from core.engine import CHANCE, decisions
 from core.scene import Scene, board_panel, mark_targets, scene_at
+from core.words import plurals
 from events.service import GameService
 from events.store import Note
 from replay.logfile import LogFile
@@ -82,19 +82,6 @@ def _label(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_MAYBE_PLURAL = re.compile(r"(-?\d+) ([A-Za-z ]*?)([A-Za-z]+)\(s\)")
-
-
-def _plurals(text: str) -> str:
-    """A recorded ``1 empty square(s)`` read as ``1 empty square`` (the CLI's
-    ``cli.results.plurals``; the replay layer may not import the CLI).
-
-    >>> _plurals("1 empty square(s), 5 coin(s)")
-    '1 empty square, 5 coins'
-    """
-    return _MAYBE_PLURAL.sub(lambda m: f"{m[1]} {m[2]}{m[3]}{'' if abs(int(m[1])) == 1 else 's'}", text)
-
-
 def score_table(game: Any, state: Any, players: Sequence[str]) -> dict[str, Any] | None:
     """The final score per category and seat (None while the game goes on).
 
@@ -113,7 +100,7 @@ def score_table(game: Any, state: Any, players: Sequence[str]) -> dict[str, Any]
             if line.label not in lines:
                 order.append(line.label)
                 lines[line.label] = {}
-            lines[line.label].setdefault(b.seat, []).append((line.points, _plurals(line.detail)))
+            lines[line.label].setdefault(b.seat, []).append((line.points, plurals(line.detail)))
     seats = range(len(players))
     rows = [
         [
@@ -374,23 +361,23 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
     list.textContent = "";
     let ol = null;
     view.events.forEach((line, i) => {
-      const s = i + 1, kind = data.kinds[i];
+      const seq = i + 1, kind = data.kinds[i];
       if (ol === null || data.rounds[i] !== data.rounds[i - 1]) {
         const section = el("section"), h = el("h3", "round", roundName(data.rounds[i]));
-        h.addEventListener("click", () => show(s));
-        ol = el("ol"); ol.start = s;
+        h.addEventListener("click", () => show(seq));
+        ol = el("ol"); ol.start = seq;
         section.append(h, ol); list.appendChild(section);
       }
       const li = el("li", kind === "d" ? "decision" : kind === "c" ? "chance" : "auto");
-      li.dataset.seq = s;
+      li.dataset.seq = seq;
       if (kind === "d") {
-        li.append(el("span", "who", data.players[data.actors[String(s)]] + ":"), " ",
-                  el("code", "", view.moves[String(s)] || "?"), el("span", "desc", line));
+        li.append(el("span", "who", data.players[data.actors[String(seq)]] + ":"), " ",
+                  el("code", "", view.moves[String(seq)] || "?"), el("span", "desc", line));
       } else {
         li.textContent = line;
       }
-      (data.notes[String(s)] || []).forEach(t => li.appendChild(el("span", "note", t)));
-      li.addEventListener("click", () => show(s));
+      (data.notes[String(seq)] || []).forEach(t => li.appendChild(el("span", "note", t)));
+      li.addEventListener("click", () => show(seq));
       ol.appendChild(li);
     });
     items = Array.from(list.querySelectorAll("li"));

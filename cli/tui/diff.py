@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from events.service import ServiceError
 from events.store import StoreError
+from core.words import plural
 from cli.tui.model import DiffModel
 from cli.tui.sceneview import SceneView
 
@@ -61,7 +62,7 @@ class DiffScreen(Screen[None]):
         self.model = model
         s = model.summary
         if s["identical"]:
-            text = Text(f"identical: {s['events'][0]} events each", style="bold green")
+            text = Text(f"identical: {plural(s['events'][0], 'event')} each", style="bold green")
         elif s.get("different_games"):
             text = Text("different games (they differ from the first event)", style="bold yellow")
             text.append(f"\n  A: {s['a']['event']}\n  B: {s['b']['event']}", style="")
@@ -73,7 +74,8 @@ class DiffScreen(Screen[None]):
                     text.append(f"\n  {key.upper()}: {side['event']}", style="")
             if "note" in s:
                 text.append(f"\n  {s['note']}", style="")
-        text.append(f"\n  A {model.a.game_id}: {s['events'][0]} events · B {model.b.game_id}: {s['events'][1]} events", style="dim")
+        text.append(f"\n  A {model.a.game_id}: {plural(s['events'][0], 'event')} · B {model.b.game_id}: {plural(s['events'][1], 'event')}",
+                    style="dim")
         self.query_one("#summary", Static).update(text)
         self.refresh_view()
 
@@ -85,9 +87,9 @@ class DiffScreen(Screen[None]):
         self.query_one("#board-b", SceneView).show(model.b.scene())
         unrelated = bool(model.summary.get("different_games"))
         diffs = [] if unrelated else model.differences()
-        # unrelated games are not compared square by square: saying "0 difference(s)" or
+        # unrelated games are not compared square by square: saying "0 differences" or
         # "the same" would be false (issue 26, item 8)
-        counted = "different games: not compared" if unrelated else f"{len(diffs)} difference(s) (A → B)"
+        counted = "different games: not compared" if unrelated else f"{plural(len(diffs), 'difference')} (A → B)"
         status = Text(f"seq {model.cursor + 1}/{model.last + 1} · {counted}", style="bold")
         status.append(f"\n A {model.side_line(model.a)}", style="red")
         status.append(f"\n B {model.side_line(model.b)}", style="green")

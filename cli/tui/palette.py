@@ -10,6 +10,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from core import registry
+from core.words import plural
 
 
 def _new_game_entries() -> list[tuple[str, str, int]]:
@@ -18,7 +19,7 @@ def _new_game_entries() -> list[tuple[str, str, int]]:
     for name in registry.available():
         game = registry.get(name)
         n = max(2, game.spec.min_players)
-        out.append((f"new {game.spec.title} game: you vs {n - 1} bot(s)", name, n))
+        out.append((f"new {game.spec.title} game: you vs {plural(n - 1, 'bot')}", name, n))
     return out
 
 
@@ -51,7 +52,7 @@ class CitylogCommands(Provider):
                 seq = int(number.group())
                 text = f"go to seq {seq}"
                 yield Hit(1.0, matcher.highlight(text), partial(game.go_to_seq, seq),
-                          help=f"of {len(game.model.events)} events")
+                          help=f"of {plural(len(game.model.events), 'event')}")
             for text, action, help_text in (
                 ("legend", game.action_legend, "what the colours, marks and keys mean"),
                 ("enter chance", game.action_chance, "type the draw that happened at the table"),

@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 from cli.choices import Choice
 from core.engine import RulesError
 from core.scene import square_name
+from core.words import plural
 from cli.tui.inputs import CommandInput, CommandList
 from cli.tui.model import LEGAL_LIMIT, GameModel, PlayModel, Square
 
@@ -127,7 +128,7 @@ class PlayPanel(Vertical):
         options.clear_options()
         step = self.model.game.syntax.second_step if self.model is not None else ""
         options.add_options([
-            Option(Text(text + (f"  ({len(play.steps[text].commands)} {step or 'variant'}s)"
+            Option(Text(text + (f"  ({plural(len(play.steps[text].commands), step or 'variant')})"
                                 if text in play.steps else "")))
             for text, _ in shown
         ])
@@ -136,9 +137,9 @@ class PlayPanel(Vertical):
         if play.square_filter is None:
             more = " (first %d)" % LEGAL_LIMIT if len(play.commands) >= LEGAL_LIMIT else ""
             hint = " — or a + square" if play.bounds() is not None else ""
-            self.say(f"{len(play.commands)} legal command(s){more}{hint}")
+            self.say(f"{plural(len(play.commands), 'legal command')}{more}{hint}")
         else:
-            self.say(f"{len(shown)} command(s) on {square_label(play.square_filter, self.model, play)} — Escape: all")
+            self.say(f"{plural(len(shown), 'command')} on {square_label(play.square_filter, self.model, play)} — Escape: all")
 
     def say(self, message: str, error: bool = False) -> None:
         self.query_one("#play-message", Static).update(Text(message, style="bold red" if error else "dim"))

@@ -39,6 +39,7 @@ from core.card_city.city import (
 )
 from core.card_city.scoring import final_score
 from core.card_city.squares import COLUMNS, REACH, ROWS, relabel, square_label
+from core.words import plurals
 from core.boardtext import board_labels, board_tokens, frame_tokens
 from core.engine import BadOptions, BoardFileError, BoardScore
 from core.markup import escape
@@ -153,6 +154,11 @@ def _coins(params: Mapping[str, str]) -> int:
     return coins
 
 
+def _said(detail: str) -> str:
+    """A score line's detail as the recorded breakdowns are read out (``core.card_city.game``)."""
+    return plurals(relabel(detail))
+
+
 def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore:
     grid = _read(text, source).grid
     coins = _coins(params)
@@ -164,14 +170,14 @@ def score_board(text: str, source: str, params: Mapping[str, str]) -> BoardScore
         "source": source,
         "total": b.total,
         "coins_left": coins % 5,
-        "breakdown": [{"label": s.label, "points": s.points, "detail": relabel(s.detail)} for s in b.lines],
+        "breakdown": [{"label": s.label, "points": s.points, "detail": _said(s.detail)} for s in b.lines],
         "residential": [s.points for s in b.lines if s.label == "residential"],
         "empty": 25 - len(grid),
     }
-    width = max(len(relabel(s.detail)) for s in b.lines)
+    width = max(len(_said(s.detail)) for s in b.lines)
     out = [f"[bold]{escape(source)}[/]"]
     for line in b.lines:
-        out.append(f"  {relabel(line.detail):<{width}}  {line.points:>4}")
+        out.append(f"  {_said(line.detail):<{width}}  {line.points:>4}")
     left = coins % 5
     out.append(f"  {'total':<{width}}  {b.total:>4}  ({left} coin{'' if left == 1 else 's'} left over)")
     return BoardScore(data=data, text="\n".join(out))

@@ -18,6 +18,7 @@ from bisect import insort
 from functools import lru_cache
 
 from core.card_city.squares import column_label, in_frame, row_label, square_label
+from core.words import plural
 from core.card_city.cards import (
     COLOURS,
     CULTURAL_KINDS,
@@ -146,9 +147,10 @@ def _base_violation(grid: Grid, kind: str, sq: Square, facts: _Facts | None = No
                         f"{span}, at most {FRAME}")
     limit = 5 * (1 + f.industrial)
     if kind != "I" and f.others + 1 > limit:
+        allow = "allows" if f.industrial == 1 else "allow"
         return (
             "CC-3",
-            f"size limit: {f.industrial} Industrial card(s) allow {limit} "
+            f"size limit: {plural(f.industrial, 'Industrial card')} {allow} {limit} "
             f"non-Industrial cards and the city has them all ({f.others}, City Hall included; "
             f"this card would make {f.others + 1})",
         )

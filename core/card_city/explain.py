@@ -24,6 +24,7 @@ from core.card_city.squares import relabel
 from core.ruletags import rule_id, tagged
 from core.card_city.state import State
 from core.card_city.text import describe
+from core.words import plural, plurals
 
 
 def explain(before: State, e: ev.Event, players: Sequence[str]) -> str:
@@ -36,7 +37,7 @@ def _why(s: State, e: ev.Event) -> str:
     match e:
         case ev.CardsDrawn():
             return (
-                f"Chance [CB-1]: {len(e.cards)} card(s) drawn from the pool of {s.pool_size}; "
+                f"Chance [CB-1]: {plural(len(e.cards), 'card')} drawn from the pool of {s.pool_size}; "
                 "the outcome comes from the game's seed and this event's sequence number."
             )
         case ev.Split():
@@ -68,13 +69,13 @@ def _why(s: State, e: ev.Event) -> str:
         case ev.Bought():
             grid = s.players[e.seat].grid()
             owned = sum(1 for k in grid.values() if k == "I")
-            return (f"[CC-10] {owned} Industrial card(s) owned: the cost is 5 × ({owned} + 1) = {e.cost}; "
+            return (f"[CC-10] {plural(owned, 'Industrial card')} owned: the cost is 5 × ({owned} + 1) = {e.cost}; "
                     f"placed at once: {_placement(grid, 'I', (e.row, e.col), construction=False)}.")
         case ev.PurchaseSkipped():
             return f"[CC-10] {tagged(e.reason).removesuffix(' [CC-10]')}."
         case ev.Scored():
             return "\n".join(
-                f"  {line.label:<22} {line.points:>4}  {relabel(line.detail)}" for line in e.breakdown.lines
+                f"  {line.label:<22} {line.points:>4}  {plurals(relabel(line.detail))}" for line in e.breakdown.lines
             ) + f"\n  {'total':<22} {e.breakdown.total:>4}"
         case ev.GameEnded():
             return "[CC-11] Highest score; a tie goes to most coins left after the exchange; else shared."
@@ -93,8 +94,10 @@ def _placement(grid: Grid, card: str, sq: Square, construction: bool) -> str:
     if card == "I":
         parts.append("Industrial cards do not count towards the size limit [CC-3]")
     else:
-        parts.append(f"the city had {non_industrial(grid)} non-Industrial card(s) of the {size_limit(grid)} "
-                     f"its {sum(1 for k in grid.values() if k == 'I')} Industrial card(s) allow [CC-3]")
+        industrial = sum(1 for k in grid.values() if k == "I")
+        allow = "allows" if industrial == 1 else "allow"
+        parts.append(f"the city had {plural(non_industrial(grid), 'non-Industrial card')} of the {size_limit(grid)} "
+                     f"its {plural(industrial, 'Industrial card')} {allow} [CC-3]")
     if card in ("R", "I"):
         other = "I" if card == "R" else "R"
         parts.append(f"no {NAMES[other]} neighbour [CB-6]")

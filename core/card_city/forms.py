@@ -33,7 +33,12 @@ def unseen(state: State, seat: int) -> str | None:
     if not 0 <= seat < len(state.players):
         return None
     if HIDDEN in state.players[seat].hand.cards:
-        return "the face-down card(s) you took"
+        return f"{_face_down(state.players[seat].hand.cards.count(HIDDEN))} you took"
     if state.divider == seat and HIDDEN in state.holding.cards:
-        return "the face-down card(s) you are to split"
+        return f"{_face_down(state.holding.cards.count(HIDDEN))} you are to split"
     return None
+
+
+def _face_down(n: int) -> str:
+    """``the face-down card``, ``the 2 face-down cards``."""
+    return "the face-down card" if n == 1 else f"the {n} face-down cards"

@@ -21,6 +21,7 @@ from core.card_city.commands import (
 )
 from core.card_city.fold import apply
 from core.card_city.squares import relabel, square_label
+from core.words import plurals
 from core.card_city.scoring import final_score
 from core.card_city.search import CardCitySearch
 from core.card_city.state import State
@@ -207,11 +208,12 @@ class CardCity(Game[State, ev.Event, Command]):
 
 @lru_cache(maxsize=256)
 def _framed(b: Breakdown) -> Breakdown:
-    """A recorded breakdown with its squares named in the frame [CL-10] (``at -1,-2`` -> ``at C4``).
+    """A recorded breakdown with its squares named in the frame [CL-10] (``at -1,-2`` -> ``at C4``)
+    and its counts said in words (``1 empty square(s)`` -> ``1 empty square``).
 
     The ``Scored`` events keep the words they were recorded with (their hashes
     depend on them); this is how they are read out."""
-    lines = tuple(msgspec.structs.replace(s, detail=relabel(s.detail)) for s in b.lines)
+    lines = tuple(msgspec.structs.replace(s, detail=plurals(relabel(s.detail))) for s in b.lines)
     return msgspec.structs.replace(b, lines=lines)
 
 

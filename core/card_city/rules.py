@@ -48,6 +48,7 @@ from core.card_city.scoring import cells_income, final_score, winners
 from core.card_city.state import HIDDEN, State, expand
 from core.engine import CHANCE, IllegalCommand
 from core.rng import Rng
+from core.words import plural
 
 
 # -- whose decision ---------------------------------------------------------
@@ -87,7 +88,7 @@ def next_without_cards(s: State, after: int) -> int:
 def draw_possible(s: State, cards: tuple[str, ...]) -> None:
     """Chance outcomes must be possible: the cards must be in the pool (CC-9 order)."""
     if len(cards) != s.need_draw:
-        raise IllegalCommand("CB-1", f"the draw must be {s.need_draw} card(s), not {len(cards)}")
+        raise IllegalCommand("CB-1", f"the draw must be {plural(s.need_draw, 'card')}, not {len(cards)}")
     unknown = [c for c in cards if c not in KINDS]
     if unknown:
         raise IllegalCommand("CB-1", f"{unknown[0]!r} is not a card that can be in the pool")
@@ -98,7 +99,7 @@ def draw_possible(s: State, cards: tuple[str, ...]) -> None:
         n = head.count(kind)
         if n > have[kind]:
             raise IllegalCommand(
-                "CB-1", f"the pool holds only {have[kind]} {NAMES[kind]} card(s), not {n}"
+                "CB-1", f"the pool holds only {plural(have[kind], NAMES[kind] + ' card')}, not {n}"
             )
     if tail and tuple(tail) != s.bottom[: len(tail)]:
         raise IllegalCommand(
@@ -168,7 +169,7 @@ def _split(s: State, seat: int, cmd: SplitCards) -> tuple[ev.Event, ...]:
         raise IllegalCommand(
             "CC-7",
             f"with {2 * k} cards the split is a face-up pair against {half} face-up "
-            f"and {half} face-down card(s)",
+            f"and {plural(half, 'face-down card')}",
         )
     if sorted(cmd.pair + cmd.up + cmd.down) != sorted(s.holding.cards):  # as multisets
         held = "".join(sorted(s.holding.cards))

@@ -14,6 +14,7 @@ from core.card_city.squares import column_label, row_label, square_label, window
 from core.card_city.state import HIDDEN, State
 from core.card_city.text import pool_text
 from core.scene import Cell, Panel, Scene
+from core.words import plural
 
 COLOUR = {
     "H": "#9b59b6",
@@ -81,7 +82,7 @@ def scene(s: State, seat: int | None) -> Scene:
             for c in range(left, left + cols):
                 k = grid.get((r, c))
                 cells.append(_card(r, c, k) if k else Cell(r, c, "empty", EMPTY, "", (), square_label(r, c)))
-        notes = [f"{p.coins} coins" + ("  · first mayor" if i == s.first else "")]
+        notes = [plural(p.coins, "coin") + ("  · first mayor" if i == s.first else "")]
         if len(p.hand):
             mine = counted if (where, whose) == ("hand", i) else ()
             notes.append(

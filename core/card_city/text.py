@@ -37,6 +37,7 @@ from core.card_city.state import HIDDEN, State
 from core.engine import BadCommandSyntax
 from core.ruletags import rule_id, tagged
 from core.markup import escape
+from core.words import plural
 
 STYLE = {
     "H": "bold white on magenta",
@@ -87,7 +88,7 @@ def parse_command(state: State | None, seat: int, text: str) -> Command:
         raise BadCommandSyntax(f"unknown command {verb!r}; commands: {COMMAND_HELP}")
     want = shapes[verb]
     if want is not None and len(args) != want:
-        raise BadCommandSyntax(f"{verb!r} takes {want} argument(s); commands: {COMMAND_HELP}")
+        raise BadCommandSyntax(f"{verb!r} takes {plural(want, 'argument')}; commands: {COMMAND_HELP}")
     if verb == "draw":
         return Draw(tuple(c for a in args for c in _cards(a)))
     if verb == "split":
@@ -238,12 +239,12 @@ def pool_text(s: State) -> str:
     >>> from core.card_city.state import Options
     >>> s = State((), Options(), False, 1, "acquisition", 0, (18, 9, 9, 12, 12), 60)
     >>> pool_text(s)
-    'pool 60 card(s): R18 C9 L9 I12 P12'
+    'pool 60 cards: R18 C9 L9 I12 P12'
     >>> from msgspec.structs import replace
     >>> pool_text(replace(s, pool=(16, 9, 9, 11, 12), pool_most=(18, 9, 9, 12, 12), pool_size=57))
-    'pool 57 card(s): R16–18 C9 L9 I11–12 P12'
+    'pool 57 cards: R16–18 C9 L9 I11–12 P12'
     """
-    out = f"pool {s.pool_size} card(s)"
+    out = f"pool {plural(s.pool_size, 'card')}"
     if len(s.pool) == len(KINDS) and any(s.pool_most or s.pool):
         most = s.pool_most or s.pool
         out += ": " + " ".join(
@@ -278,7 +279,7 @@ def render(s: State, seat: int | None) -> str:
         # `show`, `play` and `demo` print next.
         total = next((b for b in s.scores if b.seat == i), None)
         scored = f" — {points(total.total)}" + (f" — {total.title}" if total.title else "") if total else ""
-        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {p.coins} coins" + (f", hand {hand}" if hand else "")
+        lines.append(f"[bold]{escape(p.name)}[/]{pawn}{you}: {plural(p.coins, 'coin')}" + (f", hand {hand}" if hand else "")
                      + scored)
         lines.extend(render_city(p.city))
     if s.offer is not None:

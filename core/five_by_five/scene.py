@@ -12,6 +12,7 @@ from core.five_by_five.state import OVER, PARK_REPLACE, PLAY, State
 from core.five_by_five.text import bag_text
 from core.five_by_five.tiles import GOODS_NAMES, TILES, TYPE_NAMES, cell_of
 from core.scene import Cell, Panel, Scene
+from core.words import plural
 
 COLOUR = {
     "F": "#d9534f",
@@ -90,7 +91,7 @@ def scene(s: State, seat: int | None) -> Scene:
         panels.append(_row("park action draw", [("drawn", s.park_drawn)]))
     sides = s.sides or "?" * 10
     status = [
-        f"round {s.round}/12 · plot {s.plot or '-'} · plan {s.plan or '-'} · bag {len(s.bag)} tiles"
+        f"round {s.round}/12 · plot {s.plot or '-'} · plan {s.plan or '-'} · bag {plural(len(s.bag), 'tile')}"
         if actors or s.phase != OVER else "game over",
         bag_text(s, seat),
         "sides: " + " ".join(f"{c.name} {x}" for c, x in zip(BUILDING_CARDS, sides)),

@@ -39,6 +39,7 @@ from core.five_by_five.rules import to_act
 from core.five_by_five.state import HIDDEN, PARK_OFFER, PARK_REPLACE, PLAY, State
 from core.five_by_five.tiles import TILES, TYPE_NAMES, cell_of, tile_code, tile_label
 from core.markup import escape
+from core.words import plural
 
 COLOURS = {
     "F": "bold red",
@@ -233,7 +234,7 @@ def describe(e: ev.Event, players: Sequence[str]) -> str:
             return f"{w(seat)} keeps the board as it is"
         case ev.ParkTilesReturned(seat=seat, unused=u, removed=r):
             n = len(u) + (r >= 0)
-            return f"{n} tile(s) go back to the bag after {w(seat)}'s park action"
+            return f"{plural(n, 'tile')} {'goes' if n == 1 else 'go'} back to the bag after {w(seat)}'s park action"
         case ev.SetReturned(index=i, tiles=ts):
             return f"Set {i} ({_tiles(ts)}) goes back to the bag"
         case ev.BagPassed(start=st):
@@ -269,7 +270,7 @@ def bag_text(s: State, seat: int | None) -> str:
     """The bag as the seat can count it [GN-1]: its make-up, or the unseen tiles'
     less the unknown ones (each with the faces it can have)."""
     if HIDDEN not in s.bag:
-        return f"bag {len(s.bag)} tiles: {makeup(s.bag)}"
+        return f"bag {plural(len(s.bag), 'tile')}: {makeup(s.bag)}"
     from core.five_by_five.view import knowledge
 
     k = knowledge(s, seat)
@@ -283,7 +284,7 @@ def bag_text(s: State, seat: int | None) -> str:
         what += " (by counting)" if len(faces) == 1 else ""
         parts[f"{where}: {what}"] = parts.get(f"{where}: {what}", 0) + 1
     said = "; ".join(f"{p} ×{n}" if n > 1 else p for p, n in parts.items())
-    return f"bag {len(s.bag)} tiles: the {len(k.unseen)} unseen ({makeup(k.unseen)}) less {len(k.unknown)} unknown ({said})"
+    return f"bag {plural(len(s.bag), 'tile')}: the {len(k.unseen)} unseen ({makeup(k.unseen)}) less {len(k.unknown)} unknown ({said})"
 
 
 def render_board(s: State, seat: int) -> str:

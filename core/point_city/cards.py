@@ -22,6 +22,7 @@ from pathlib import Path
 import msgspec
 
 from core.engine import RulesError
+from core.words import plural
 
 TYPES: tuple[str, ...] = ("community", "economy", "energy", "ecology", "industry")
 WILD = "ingenuity"
@@ -157,7 +158,7 @@ def parse_cards(text: str, source: str = "cards.txt") -> dict[int, Card]:
             fail(f"tier {stier!r}: use 1, 2, 3 or start")
         tier = int(stier)
         if symbols != resource_symbols(tier, resource):
-            fail(f"tier {tier} {resource} resource cards show {resource_symbols(tier, resource)} symbol(s), "
+            fail(f"tier {tier} {resource} resource cards show {plural(resource_symbols(tier, resource), 'symbol')}, "
                  f"not {symbols} [PC-1, PL-5]")
         if resource == WILD and tier == 1:
             fail("tier 1 has no Ingenuity cards [PC-1]")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from core.point_city import events as ev
 from core.point_city.state import State, deck_size
 from core.point_city.text import describe
+from core.words import plural
 
 RULE_OF: dict[type, str] = {
     ev.Created: "PC-2", ev.TokensLaidOut: "PC-2", ev.CardsRemoved: "PC-2] [PL-1",
@@ -24,7 +25,7 @@ def explain(before: State, e: object, players: Sequence[str]) -> str:
         return f"{line} [PC-4] gaps in reading order; {why}"
     if isinstance(e, ev.GameEnded):
         rule = "PC-4" if e.reason == "refill" else "PL-7"
-        return f"{line} [{rule}] deck {deck_size(before)} card(s)"
+        return f"{line} [{rule}] deck {plural(deck_size(before), 'card')}"
     if isinstance(e, ev.CardsTaken) and any(p.token for p in e.pays):
         return f"{line} [PC-3] [PC-5] a civic building takes a token at once"
     known = RULE_OF.get(type(e))

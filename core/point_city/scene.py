@@ -11,6 +11,7 @@ from core.point_city.names import ABBR, LEGEND
 from core.point_city.state import Seat, State, deck_size, permanents
 from core.point_city.tokens import TOKENS
 from core.scene import Cell, Panel, Scene
+from core.words import plural
 
 COLOUR = {  # the terminal's colours (text.py), as fills
     "community": "#35b8c9",
@@ -95,7 +96,7 @@ def market_panel(s: State) -> Panel:
             market.append(_building(slot.card, r, c) if slot.building else _resource(slot.card, r, c))
     marker: tuple[str, ...] = ()
     notes = [
-        f"deck: {deck_size(s)} card(s)" + (f", top {_name(s.top)} {ABBR[CARDS[s.top].resource]}" if s.top else ""),
+        f"deck: {plural(deck_size(s), 'card')}" + (f", top {_name(s.top)} {ABBR[CARDS[s.top].resource]}" if s.top else ""),
         "civic tokens: " + (", ".join(TOKENS[t].name for t in s.display) or "none"),
     ]
     if s.solo_level:

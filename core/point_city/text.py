@@ -32,6 +32,7 @@ from core.point_city.names import cell_name, cost_text, resource_text, symbol_te
 from core.point_city.scoring import opponent_score, seat_score
 from core.point_city.state import State, deck_size, permanents
 from core.point_city.tokens import TOKENS
+from core.words import plural
 
 
 def parse_cell(word: str) -> int:
@@ -149,7 +150,7 @@ def render(s: State, seat: int | None) -> str:
 
     out += panel_markup(market_panel(s))
     top = card_text(s.top, False, True) if s.top else "—"
-    out.append(f"deck: {deck_size(s)} card(s), top {top}")
+    out.append(f"deck: {plural(deck_size(s), 'card')}, top {top}")
     out.append("civic tokens: " + ("; ".join(f"t{t} {TOKENS[t].name}" for t in s.display) or "none"))
     for i, who in enumerate(s.seats):
         me = " (you)" if seat == i else ""

@@ -231,7 +231,7 @@ def test_a_view_prompt_stops_at_the_information_boundary(db: Path, tmp_path: Pat
     out_dir = tmp_path / "out"
     code, out, err = run(db, "play", str(view), "--as", "bob", "--out", f"{out_dir}/", input="take rest\n1\nsend\n")
     assert code == 0, err
-    assert "that is all bob can decide now: you will see the face-down card(s) you took in the next view" in out
+    assert "that is all bob can decide now: you will see the face-down card you took in the next view" in out
     after = out.split("chosen: take rest")[1]
     assert not NUMBERED.findall(after) and "?" not in after.replace("(? for help)", "")
     [written] = list(out_dir.iterdir())
