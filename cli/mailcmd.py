@@ -7,6 +7,8 @@ database, :mod:`cli.post.config`); ``sync`` is one pass of the agent
 
 from __future__ import annotations
 
+from core.words import plural
+
 import time
 from typing import Annotated, Optional
 
@@ -112,7 +114,7 @@ def sync(
                        "turns": [{"game_id": g, "player": p, "seq": q} for g, p, q in s.turns], "lines": s.lines})
         if not watch:
             if s.unsent:
-                raise EnvironmentFailure(f"{s.unsent} mail(s) not sent: {s.send_error}")
+                raise EnvironmentFailure(f"{plural(s.unsent, 'mail')} not sent: {s.send_error}")
             return
         time.sleep(interval)
 

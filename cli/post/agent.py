@@ -20,6 +20,8 @@ between two steps (tests make it fail there).
 
 from __future__ import annotations
 
+from core.words import plural
+
 import contextlib
 import hashlib
 import io
@@ -489,7 +491,7 @@ class Agent:
         mid = letters.message_id(game_id, seq, player, "reminder")
         if self.ledger.was_queued(mid):
             return
-        when = f"about {round(left / 3600)} hour(s)" if left >= 5400 else f"about {max(1, round(left / 60))} minute(s)"
+        when = f"about {plural(round(left / 3600), 'hour')}" if left >= 5400 else f"about {plural(max(1, round(left / 60)), 'minute')}"
         _, raw = self._mail(game=game_id, seq=seq, seat=player, kind="reminder", to=address,
                             subject=letters.subject(game_id, seq, "reminder", player),
                             body=f"{player}: game {game_id} waits for your move at seq {seq}; its deadline passes "
@@ -533,7 +535,7 @@ class Agent:
             else:
                 self._say(f"{v.player}: not your turn in game {v.game} (your newest view: seq {v.seq})")
         if self.summary.unsent:
-            self._say(f"{self.summary.unsent} mail(s) wait to be sent: {self.summary.send_error or 'not sent yet'}")
+            self._say(f"{plural(self.summary.unsent, 'mail', 'mails')} {'waits' if self.summary.unsent == 1 else 'wait'} to be sent: {self.summary.send_error or 'not sent yet'}")
 
 
 REMIND_FRACTION = 0.25
