@@ -88,7 +88,9 @@ def horizon(events: list[Any], states: list[Any], seat: int, a: int, b: int) -> 
             break
         got = tuple(other[i : i + len(out)])
         k = next((j for j, (x, y) in enumerate(zip(got, out)) if x != y), len(got))
-        if k < len(got) or any(GAME.redact(x, seat) != GAME.redact(y, seat) for x, y in zip(events[i : i + k], got)):
+        # (an event the exchange left alone redacts as the true one: only changed ones are redacted)
+        if k < len(got) or any(x != y and GAME.redact(x, seat) != GAME.redact(y, seat)
+                               for x, y in zip(events[i : i + k], got)):
             bad = [j for j in range(k) if GAME.redact(events[i + j], seat) != GAME.redact(got[j], seat)]
             out_n = i + min(bad + [k])
             break
