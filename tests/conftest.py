@@ -104,3 +104,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     narrowed = config.getoption("keyword") or config.getoption("markexpr") or any("::" in a for a in config.args)
     if stale and not narrowed:
         raise pytest.UsageError(f"tests/conftest.py SLOW_ELSEWHERE names no test: {stale}")
+
+
+# -- the CLI in process: one click command per application -----------------------
+# typer's CliRunner.invoke rebuilds the click command from the Typer application on
+# every call (~30 ms for citylog's 37 commands, against ~4 ms for running one), and
+# the suite invokes the CLI in process thousands of times.  The command is built
+# once per application object (the same object, so a test that builds its own app,
+# as tests/cli/test_startup.py does, gets its own command); what runs is the command
+# typer would have built.  tests/helpers/pbem.py's Party does the same by hand.
+import weakref  # noqa: E402
+
+import typer.testing  # noqa: E402
+
+_COMMANDS: weakref.WeakKeyDictionary[typer.Typer, object] = weakref.WeakKeyDictionary()
+_build_command = typer.testing._get_command
+
+
+def _command_once(app: typer.Typer) -> object:
+    command = _COMMANDS.get(app)
+    if command is None:
+        command = _COMMANDS[app] = _build_command(app)
+    return command
+
+
+typer.testing._get_command = _command_once  # type: ignore[assignment]

@@ -15,8 +15,8 @@ from core.card_city.cards import CULTURAL_KINDS, LEISURE_COST, ROUNDS
 from core.card_city.city import (
     Grid,
     border,
+    cells_districts,
     construction_squares,
-    districts,
     eligible_districts,
     non_industrial,
     size_limit,
@@ -39,17 +39,18 @@ def evaluate(s: State, seat: int) -> float:
     """A rough worth of ``seat``'s position: score now plus growth prospects."""
     p = s.players[seat]
     grid: Grid = p.grid()
-    value = float(final_score(seat, grid, p.coins, s.options.decentralization).total)
+    groups = cells_districts(p.city)  # districts(grid), cached per city: every term below needs them
+    value = float(final_score(seat, grid, p.coins, s.options.decentralization, groups=groups).total)
     rounds_left = ROUNDS - s.round
-    for kind, members in districts(grid):
+    for kind, members in groups:
         if kind == "R":
             cultural = sum(1 for sq in border(grid, members) if grid.get(sq) in CULTURAL_KINDS)
             value += WEIGHTS["growth"] * max(0, cultural - len(members))
     if rounds_left:
-        for kind, members in eligible_districts(grid):  # will grow in Development (CC-5)
+        for kind, members in eligible_districts(grid, groups):  # will grow in Development (CC-5)
             value += WEIGHTS["eligible"] * (len(members) + 1 if kind == "R" else 1)
         value += WEIGHTS["room"] * min(5, size_limit(grid) - non_industrial(grid))
-    value += WEIGHTS["income"] * income(grid, s.options.parking_meters).total * rounds_left
+    value += WEIGHTS["income"] * income(grid, s.options.parking_meters, groups).total * rounds_left
     return value
 
 

@@ -97,10 +97,13 @@ def _district_label(kind: str, members: tuple[Square, ...]) -> str:
 
 
 def final_score(
-    seat: int, grid: Grid, coins: int, decentralization: bool, solo: bool = False
+    seat: int, grid: Grid, coins: int, decentralization: bool, solo: bool = False,
+    groups: Sequence[tuple[str, tuple[Square, ...]]] | None = None,
 ) -> Breakdown:
-    """End of the Game, with the Decentralization variant [CC-13] and solo level."""
-    groups = districts(grid)
+    """End of the Game, with the Decentralization variant [CC-13] and solo level.
+    ``groups``: the grid's :func:`districts`, when the caller has them."""
+    if groups is None:
+        groups = districts(grid)
     lines: list[ScoreLine] = []
     for kind, members in groups:
         if kind == "R":

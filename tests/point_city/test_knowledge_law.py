@@ -88,7 +88,9 @@ def horizon(events: list[Any], states: list[Any], seat: int, a: int, b: int) -> 
             break
         got = tuple(other[i : i + len(out)])
         k = next((j for j, (x, y) in enumerate(zip(got, out)) if x != y), len(got))
-        if k < len(got) or any(GAME.redact(x, seat) != GAME.redact(y, seat) for x, y in zip(events[i : i + k], got)):
+        # (an event the exchange left alone redacts as the true one: only changed ones are redacted)
+        if k < len(got) or any(x != y and GAME.redact(x, seat) != GAME.redact(y, seat)
+                               for x, y in zip(events[i : i + k], got)):
             bad = [j for j in range(k) if GAME.redact(events[i + j], seat) != GAME.redact(got[j], seat)]
             out_n = i + min(bad + [k])
             break
@@ -115,10 +117,14 @@ def _places(state: Any, v: Any) -> dict[tuple[str, int], tuple[list[int], list[i
     return out
 
 
-def _fold(events: list[Any]) -> Any:
-    s = None
-    for e in events:
-        s = GAME.apply(s, e)
+def _fold_swapped(events: list[Any], states: list[Any], upto: int, a: int, b: int) -> Any:
+    """The fold of the first ``upto`` events with cards ``a`` and ``b`` exchanged.  The
+    events before the first one the exchange changes are the true ones, so their
+    fold is the true state there (``states``); the fold goes on from it."""
+    first = next((i for i, e in enumerate(events[:upto]) if _swap(e, a, b) != e), upto)
+    s = states[first - 1] if first else None
+    for e in events[first:upto]:
+        s = GAME.apply(s, _swap(e, a, b))
     return s
 
 
@@ -128,10 +134,12 @@ def check_position(events: list[Any], states: list[Any], upto: int, seat: int) -
     state = states[upto - 1]
     v = GAME.view(state, seat)
     hidden = 0
-    for place, (shown, true) in _places(state, v).items():
-        named = [c for c in shown if c > 0]
+    places = _places(state, v)
+    somewhere = {c for _, t in places.values() for c in t}  # every card at a place showing a face
+    named = named_anywhere(v)
+    for place, (shown, true) in places.items():
         rest = list(true)
-        for c in named:
+        for c in [c for c in shown if c > 0]:
             assert c in rest, f"[GN-1] {place}: the view names card {c}, which is not there"
             rest.remove(c)
         assert sorted(face_of(c) for c in rest) == sorted(c for c in shown if c < 0)
@@ -139,14 +147,11 @@ def check_position(events: list[Any], states: list[Any], upto: int, seat: int) -
             hidden += sum(1 for c in shown if c == face)
             here = [c for c in rest if face_of(c) == face]
             a = here[0]
-            elsewhere = [
-                c for c in FACE_CARDS[face] if c not in true and any(c in t for _, t in _places(state, v).values())
-                and c not in named_anywhere(v)
-            ]
+            elsewhere = [c for c in FACE_CARDS[face] if c not in true and c in somewhere and c not in named]
             assert elsewhere, f"[GN-1] {place} shows face {face}, but no other card of that face could be there"
             for b in elsewhere:
                 if horizon(events, states, seat, a, b) >= upto:
-                    alt = _fold([_swap(e, a, b) for e in events[:upto]])
+                    alt = _fold_swapped(events, states, upto, a, b)
                     assert GAME.view(alt, seat) == v
                     assert sorted(_places(alt, v)[place][1]) != sorted(true)
                     break

@@ -30,7 +30,7 @@ GAMES = registry.available()
 
 
 def _service(tmp_path: Path, name: str) -> GameService:
-    return GameService(SqliteStore(tmp_path / name))
+    return GameService(SqliteStore(tmp_path / name, durability="normal"))  # no fsync a commit: no test here of a crash
 
 
 def _play_table_game(svc: GameService, gid: str, seed: str, stop: int | None = None) -> None:

@@ -14,6 +14,7 @@ import pytest
 from tests.views.helpers import actors, choose_from_file, new, ok, read
 
 
+@pytest.mark.slow  # a whole game by email, every turn through the CLI
 @pytest.mark.parametrize(
     ("game", "extra"), [("card-city", ()), ("5x5-city", ("--option", "sides=B"))]
 )
