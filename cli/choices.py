@@ -107,7 +107,7 @@ def signed_texts(game: Game[Any, Any, Any], view: Any, seat: int, texts: Sequenc
             raise IllegalCommand(exc.rule, f"{exc.reason}{where}") from None
         recorded = game.command_of(produced[0]) if produced else None
         if recorded is not None and recorded[0] == seat:
-            # the command as its line will record it (Point City's 'take B1 A1' is 'take A1 B1'):
+            # the command as its line will record it (a take of two cells names them in board order):
             # the host accepts a signed move only in that spelling [CL-S1]
             formatted[-1] = game.format_command(recorded[1])
         try:
