@@ -13,7 +13,6 @@ import io
 import os
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -45,7 +44,7 @@ from events.statements import (
     seat_secret,
     signed_join,
 )
-from events.store import EnvironmentFailure, GameNotFound
+from events.store import GameNotFound
 from replay import logfile
 from replay.bounded import FileRefused, entries, read_regular
 from replay.sources import export as export_log
@@ -451,33 +450,12 @@ def _prepare(target: Path) -> None:
         raise ServiceError(f"{target} is not a directory; handled files cannot be moved there (nothing applied)")
 
 
-@contextlib.contextmanager
-def _folder_lock(folder: Path) -> Iterator[None]:
-    """Hold DIR's inbox lock (``flock`` on DIR/.citylog-inbox.lock); wait for
-    another run up to ``LOCK_WAIT`` seconds, then exit 4."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): vanished files and signatures still keep runs apart
-        yield
-        return
-    lock = folder / INBOX_LOCK
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
-    except OSError as exc:
-        raise ServiceError(f"{lock}: cannot open the inbox lock ({exc.strerror or type(exc).__name__})") from None
-    try:
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise EnvironmentFailure(f"another 'citylog inbox' has held {folder} for {LOCK_WAIT:.0f} s") from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
+def _folder_lock(folder: Path) -> contextlib.AbstractContextManager[None]:
+    """Hold DIR's inbox lock (DIR/.citylog-inbox.lock); wait for another run up to
+    ``LOCK_WAIT`` seconds, then exit 4."""
+    from cli.locks import held
+
+    return held(folder / INBOX_LOCK, LOCK_WAIT, f"another 'citylog inbox' has held {folder}")
 
 
 def _players(svc: GameService, game_id: str) -> tuple[str, ...]:

@@ -664,28 +664,10 @@ SYNC_WAIT = 60.0
 """Seconds a pass waits for another pass on the same data directory (then exit 4)."""
 
 
-@contextlib.contextmanager
-def _sync_lock(home: Path) -> Iterator[None]:
-    """One pass at a time per data directory (``flock`` on ``<datadir>/.citylog-mail.lock``):
+def _sync_lock(home: Path) -> contextlib.AbstractContextManager[None]:
+    """One pass at a time per data directory (``<datadir>/.citylog-mail.lock``):
     a ``--watch`` agent and a ``mail sync`` by hand take turns."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): the ledger's transactions still keep passes apart
-        yield
-        return
+    from cli.locks import held
+
     home.mkdir(parents=True, exist_ok=True)
-    fd = os.open(home / SYNC_LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0),
-                 0o600)
-    try:
-        deadline = time.monotonic() + SYNC_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise EnvironmentFailure(f"another 'citylog mail sync' has held {home} for {SYNC_WAIT:.0f} s") from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)
+    return held(home / SYNC_LOCK, SYNC_WAIT, f"another 'citylog mail sync' has held {home}")

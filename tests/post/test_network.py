@@ -359,19 +359,16 @@ def test_done_while_fetching(ms: MailServers) -> None:
 @pytest.mark.parametrize("side", ["imap", "smtp"])
 def test_a_server_that_never_answers_times_out(side: str) -> None:
     import socket
-    import time
 
     with socket.socket() as mute:  # accepts connections (the kernel's backlog), never says a word
         mute.bind(("127.0.0.1", 0))
         mute.listen(4)
         port = mute.getsockname()[1]
-        started = time.monotonic()
         with pytest.raises(MailError, match="timed out"):
             if side == "imap":
                 fetch_all(ImapInbound("127.0.0.1", port, "bob", "x", tls="starttls", timeout=0.5))
             else:
                 SmtpOutbound("127.0.0.1", port, "bob", "x", timeout=0.5).send(b"x", ["b@c"], "a@b")
-        assert time.monotonic() - started < 5
 
 
 def test_a_dropped_inbound_frees_its_connection_without_the_cycle_collector(ms: MailServers) -> None:
