@@ -254,7 +254,12 @@ def test_an_upgrade_by_email_is_the_hosts_and_every_verify_re_checks_it(
     # the host cannot slip in an upgrade the rules deny: every player's view re-checks it
     _forge(host.db, table.gid, Upgraded("pc-2", "pc-3"))
     host.ok("outbox", table.gid, str(table.outbox))
-    newest = max(table.outbox.glob(f"{table.gid}-seq*-{name}.jsonl"), key=lambda v: int(v.stem.split("-")[1][3:]))
+    # the view the outbox wrote after the forged line: the seat to move's (which seat that is
+    # depends on the game's random seed, so it is found, not assumed)
+    forged_seq = loaded(host.db, table.gid).version
+    newest = max(table.outbox.glob(f"{table.gid}-seq*.jsonl"), key=lambda v: int(v.stem.split("-")[1][3:]))
+    assert len(newest.read_text().splitlines()) - 1 == forged_seq, newest
+    name = newest.stem.split("-")[-1]
     code, out, _ = table.players[name].run("verify", str(newest))
     assert code == 1 and "the upgrade says the game was on rules 'pc-2', but pc-3 are in effect" in out, out
 
