@@ -214,7 +214,11 @@ class Agent:
     # host: attachments into the inbox folder
     def _save_for_inbox(self, p: letters.Parsed, index: int, name: str, data: bytes) -> None:
         inbox = self._folder(INBOX)
-        stem = "m" + hashlib.sha256(p.message_id.encode()).hexdigest()[:12] + f"-{index}-"
+        # [CL-S8] named by what it carries as well as by its Message-ID: a crash's rewrite
+        # finds the same name, but a forged letter sent first under a guessed Message-ID
+        # (citylog's are deterministic) leaves a file of another name, never the real one's
+        carried = hashlib.sha256(data).hexdigest()[:16]
+        stem = "m" + hashlib.sha256(p.message_id.encode()).hexdigest()[:12] + f"-{carried}-{index}-"
         final = safe_name(stem + name)
         if not final.endswith(".json"):
             final += ".json"
