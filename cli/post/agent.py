@@ -301,7 +301,9 @@ class Agent:
             in_reply_to=p.message_id)
         self.ledger.set_host(inv.game_id, p.sender, host_key)
         self._queue(mid, raw, [p.sender], inv.game_id, "join", inv.player, 0)
-        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender})")
+        # [CL-S8] the host key is shown: the first invitation of a game pins it, so compare it
+        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender}; "
+                  f"host key {host_key}: compare it with the one your host gave you)")
 
     # host: apply
     def apply_inbox(self) -> None:

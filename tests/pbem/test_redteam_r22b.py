@@ -377,3 +377,30 @@ def test_a_used_hand_over_is_never_used_again(table: Table) -> None:
     _force_handover(t, away)
     for who, (code, text) in _verdicts(t).items():
         assert code == 1 and "used again" in text, f"{who}: {text}"
+
+
+# -- 5. the host key a player trusts [CL-S8] -----------------------------------------------
+def test_join_shows_the_host_key_and_pins_the_one_given(tmp_path: Path) -> None:
+    """Anyone can sign an invitation with a key of their own; the first to arrive is not
+    trusted for arriving first.  ``join`` shows the host key it would trust, and with
+    ``--host-key`` refuses an invitation signed by another key."""
+    from tests.helpers.pbem import Party
+
+    t = Table(tmp_path / "real", "point-city", ["alice", "bob"])
+    real = t.invite()["alice"]
+    host_key = json.loads(real.read_text())["definition"]["host_key"]
+    eve = Table(tmp_path / "eve", "point-city", ["alice", "bob"])
+    forged = eve.invite()["alice"]
+    alice: Party = t.players["alice"]
+    out_dir = tmp_path / "joins"
+    out_dir.mkdir()
+    code, out, err = alice.run("join", str(forged), "--as", "alice", "--host-key", host_key, "-o", str(out_dir))
+    assert code == 2 and "[CL-S8]" in err and len(err.strip().splitlines()) == 1, out + err
+    assert not list(out_dir.iterdir())
+    code, out, err = alice.run("join", str(real), "--as", "alice", "--host-key", host_key.upper(), "-o", str(out_dir))
+    assert code == 0 and host_key in out and "as you gave it" in out, out + err
+    code, out, err = alice.run("join", str(forged), "--as", "alice", "-o", str(tmp_path / "eve-join.json"))
+    eves = json.loads(forged.read_text())["definition"]["host_key"]
+    assert code == 0 and eves in out and "compare it" in out, out + err  # shown, for her to compare
+    code, _, err = alice.run("join", str(real), "--as", "alice", "--host-key", "zz", "-o", str(tmp_path / "x.json"))
+    assert code == 2 and "[CL-S8]" in err
