@@ -369,7 +369,8 @@ def _handover_problem(
 
 def _stale_handover(game: Any, before: Sequence[Any], seat: int, signed: Any) -> str | None:
     """[CL-T6] A hand-over holds at the position it was made at: no line of its seat
-    between its seq and its own line (a decision, a timeout, another hand-over)."""
+    between its seq and its own line (a timeout, another hand-over, a decision its
+    player made; the bot's while it holds the seat do not count)."""
     made_at = signed.get("seq") if isinstance(signed, dict) else None
     if type(made_at) is not int:
         return None  # the hand-over's own check names what is wrong with its file

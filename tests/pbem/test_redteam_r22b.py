@@ -361,6 +361,29 @@ def test_a_hand_over_kept_back_cannot_be_applied_after_the_seat_moved_on(table: 
         assert code == 1 and "[CL-T6]" in text and "kept back" in text, f"{who}: {text}"
 
 
+def test_a_take_back_made_while_the_bot_plays_on_still_applies(table: Table) -> None:
+    """The honest side of [CL-T6]: bob hands his seat over, then signs a take-back; the
+    bot plays his turn (after alice's move) before the host reads it.  The bot's move
+    is not bob's seat moving on: the take-back applies, and every verify accepts."""
+    t = table
+    _handover_file(t, "bob", True, t.inbox / "away.json")
+    t.host.ok("inbox", str(t.inbox))
+    back = _handover_file(t, "bob", False, t.root / "back.json")
+    before = len(_events(t))
+    rng = random.Random(22)
+    for _ in range(10):  # alice moves till her turn ends; the bot plays bob's turn at once
+        if any((GAME.command_of(e) or (None,))[0] == 1 for e in _events(t)[before:]):
+            break
+        assert t.round_trip(rng)
+    else:
+        raise AssertionError("the bot did not play bob's turn")
+    (t.inbox / "back.json").write_bytes(back.read_bytes())
+    out = t.host.ok("inbox", str(t.inbox))
+    assert "applied" in out and type(_events(t)[-1]) is Handed and not _events(t)[-1].bot
+    for who, (code, text) in _verdicts(t).items():
+        assert code == 0, f"{who}: {text}"
+
+
 def test_a_used_hand_over_is_never_used_again(table: Table) -> None:
     """bob hands his seat over (A) and takes it back (B); A again is a replay: refused by
     the inbox, and failed by every verify when the host forces it in (keyed by its
