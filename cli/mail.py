@@ -131,22 +131,40 @@ def join(
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    host_key: Annotated[
+        Optional[str],
+        typer.Option("--host-key", metavar="HEX", help="The host's public key (hex) as the host gave it to you: "
+                     "an invitation from any other key is refused"),
+    ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Answer an invitation with your key and fresh entropy, signed.
 
     The join file carries your public key and fresh random entropy for the
-    deal; send it to the host.
+    deal; send it to the host.  The host's key is shown: compare it with the
+    one the host gave you another way, or give it with --host-key, and an
+    invitation signed by any other key is refused [CL-S8].
 
     \b
     Example:
-      citylog join GAME-invite-alice.json --as alice
+      citylog join GAME-invite-alice.json --as alice --host-key 3b6a27bc…
     """
+    pinned = None
+    if host_key is not None:
+        pinned = host_key.strip().lower()
+        if not is_public_hex(pinned):
+            raise ServiceError(f"--host-key {host_key!r} is not a public key (64 hex digits) [CL-S8]")
     inv = read_statement(invite_file)
     if not isinstance(inv, Invite):
         raise ServiceError(f"{invite_file}: not an invitation")
     if not inv.signed():
         raise ServiceError(f"{invite_file}: the invitation is not signed by the host key it names")
+    theirs = inv.definition.host_key or ""
+    if pinned is not None and not same_hex(theirs, pinned, KEY_HEX):
+        # [CL-S8] the first invitation to arrive is not trusted for arriving first: anyone can
+        # sign one with a key of their own, for any game id
+        raise ServiceError(f"{invite_file} is signed by the host key {theirs[:12]}…, not the one you gave "
+                           f"({pinned[:12]}…): not your host's invitation [CL-S8]")
     if inv.player != as_:
         raise ServiceError(f"{invite_file} invites {inv.player}, not {as_}")
     if inv.definition.table:
@@ -161,9 +179,12 @@ def join(
     path = out_path(out, f"{inv.game_id}-join-{as_}.json")
     write_file(path, statements.encode(jf), force)
     if json:
-        emit_json({"file": str(path), "game_id": inv.game_id, "player": as_, "public_key": public})
+        emit_json({"file": str(path), "game_id": inv.game_id, "player": as_, "public_key": public,
+                   "host_key": theirs, "host_key_pinned": pinned is not None})
     else:
-        say(f"wrote {path}: {as_} joins game {inv.game_id} with key {public[:12]}…; send it to the host")
+        check = "as you gave it" if pinned is not None else "compare it with the one your host gave you, or give --host-key"
+        say(f"wrote {path}: {as_} joins game {inv.game_id} with key {public[:12]}…; send it to the host "
+            f"(host key {theirs}: {check}) [CL-S8]")
 
 
 def read_statement(path: Path) -> statements.Statement:

@@ -26,6 +26,19 @@ the fork point carrying the salted commitment to that seed, before any chance
 it deals; the seed is revealed later like the game's (the header's
 ``reseeds``), and ``verify`` re-derives the fork's chance only from a revealed
 seed that matches a chained commitment [CL-V7].
+
+**Placed lines choose no draw** [CL-V9].  The host alone decides whether and
+where some table lines go — a rules upgrade, a timeout, a hand-over it applies
+or holds back (:data:`core.table_events.PLACED`).  Were a draw derived from its
+line's seq, each such line would shift every later draw, and the host could
+pick among several deals by placing one (or by padding with upgrades) while
+``verify`` still said "deal proven".  So the chance event at seq ``s`` draws
+from its *draw index*: ``s`` less the placed lines before it
+(:meth:`ChanceSource.draw_index`).  Law: inserting or removing a placed line
+never changes any chance outcome.  A log without placed lines draws at its
+seqs, as every game did before (golden hashes unchanged).  Joins are not
+placed lines (all of them come before any chance, one per seat) and a reseed
+replaces the chance that follows it anyway.
 """
 
 from __future__ import annotations
@@ -129,6 +142,20 @@ class ChanceSource(msgspec.Struct, frozen=True):
 
     base: str | None
     reseeds: tuple[tuple[int, str], ...] = ()
+    placed: tuple[int, ...] = ()
+    """The seqs of the log's placed lines (:data:`core.table_events.PLACED`), in
+    order: no draw depends on them [CL-V9]."""
+
+    def draw_index(self, seq: int) -> int:
+        """What the chance event at ``seq`` draws from: its seq less the placed lines
+        before it [CL-V9].
+
+        >>> ChanceSource("s", placed=(4, 9)).draw_index(12)
+        10
+        >>> ChanceSource("s").draw_index(12)
+        12
+        """
+        return seq - sum(1 for s in self.placed if s < seq)
 
     def seed_at(self, seq: int) -> str | None:
         seed = self.base
@@ -138,8 +165,10 @@ class ChanceSource(msgspec.Struct, frozen=True):
         return seed
 
     def rng(self, seq: int) -> Rng | None:
+        """The stream of the chance event at ``seq`` (None: no seed to draw from): the
+        writer draws with it and ``verify`` re-derives with it [CL-V9]."""
         seed = self.seed_at(seq)
-        return None if not seed else Rng.derive(seed, seq)
+        return None if not seed else Rng.derive(seed, self.draw_index(seq))
 
 
 def entropies(events: Iterable[Any], n: int) -> list[str] | None:
@@ -178,6 +207,7 @@ def source(
     joined: Sequence[str] | None,
     reseeds: Iterable[tuple[int, str]] = (),
     bound: Mapping[int, str] | None = None,
+    placed: Iterable[int] = (),
 ) -> ChanceSource:
     """The chance source of a game.
 
@@ -186,7 +216,8 @@ def source(
     chained commitment is used — the rest is left out (the caller says so).
     Without ``bound`` (the writer, which holds its own seeds) every reseed of a
     scheme-1 game is used as it is (old forks, before reseeds were chained), and a
-    scheme-2 game's reseeds derive from their salted secret."""
+    scheme-2 game's reseeds derive from their salted secret.  ``placed``: the
+    seqs of the placed lines, which no draw counts [CL-V9]."""
     out: list[tuple[int, str]] = []
     for start, new in reseeds:
         if bound is not None:
@@ -195,4 +226,4 @@ def source(
             out.append((start, reseed_secret(new, salt, start, scheme, pbem)))
         else:
             out.append((start, reseed_secret(new, salt, start, scheme, pbem)))
-    return ChanceSource(base_seed(seed, salt, scheme, pbem, joined), tuple(out))
+    return ChanceSource(base_seed(seed, salt, scheme, pbem, joined), tuple(out), tuple(sorted(placed)))

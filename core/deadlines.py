@@ -148,6 +148,35 @@ def bot_seats(events: Iterable[Any]) -> frozenset[int]:
     return frozenset(forfeited | {s for s, b in handed.items() if b})
 
 
+def handover_stale(game: Any, events: Sequence[Any], seat: int, made_at: int) -> int | None:
+    """The seq of the first line of ``seat``'s after seq ``made_at`` among ``events``
+    (the lines before the hand-over's own): a timeout of the seat, another hand-over
+    of it, or a decision its player made (a decision the bot played while it held the
+    seat does not count: a take-back is made while the bot plays on); None when there
+    is none [CL-T6].
+
+    A hand-over holds only at the position it was made at, as far as its seat goes:
+    the host cannot keep a player's hand-over back and apply it after her seat moved
+    on — after she took the seat back, say, when it would hand her seat to the bot
+    against her latest word.  The host and every ``verify`` hold it to this."""
+    bots_it = seat in bot_seats(events[: max(made_at, 0)])
+    """The bot plays the seat from ``made_at`` on: no hand-over or timeout of the seat
+    comes before the first line found, so it does till then."""
+    for k in range(max(made_at, 0), len(events)):
+        e = events[k]
+        if type(e) in (Handed, TimedOut):
+            if e.seat == seat:
+                return k + 1
+            continue
+        try:
+            opened = game.command_of(e)
+        except Exception:  # noqa: BLE001 - a table event a game does not know: not the seat's decision
+            opened = None
+        if opened is not None and opened[0] == seat and not bots_it:
+            return k + 1
+    return None
+
+
 def forfeited(events: Iterable[Any]) -> frozenset[int]:
     return frozenset(e.seat for e in events if type(e) is TimedOut and e.action == "forfeit")
 

@@ -22,6 +22,21 @@ from core.upgrade import Upgraded, describe_upgraded
 TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded, TimedOut, Handed, Upgraded)
 """The event types every game's log may hold (its ``event_type`` unions them in)."""
 
+PLACED: tuple[type, ...] = (TimedOut, Handed, Upgraded)
+"""The table lines the host alone places — whether and where: an upgrade, a
+timeout, a hand-over it applies or holds back.  No chance outcome depends on
+them: a draw counts only the lines that are not placed ones
+(:meth:`core.chance.ChanceSource.draw_index`) [CL-V9]."""
+
+
+def placed_seqs(events: Sequence[Any]) -> tuple[int, ...]:
+    """The seqs (the first event is seq 1) of the placed lines among ``events``.
+
+    >>> placed_seqs([object(), Upgraded("pc-2", "pc-3"), object(), Handed(0, True)])
+    (2, 4)
+    """
+    return tuple(i + 1 for i, e in enumerate(events) if type(e) in PLACED)
+
 
 def passes_through(state: Any, event: Any) -> TypeGuard[Any]:
     """True when ``event`` is a table event after the creation: the state stays as it is.

@@ -18,6 +18,7 @@ table event: it changes no game state (every game's fold passes it through,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,6 +40,29 @@ def describe_upgraded(e: Upgraded) -> str:
     """
     return (f"the rules are upgraded from {e.from_version} to {e.to_version} "
             "(every recorded decision re-decided alike) [CL-U1]")
+
+
+_VERSION = re.compile(r"(.*?)(\d+)")
+
+
+def newer(version: str, than: str) -> bool:
+    """Whether rules ``version`` are a later version of the same rules as ``than``
+    (the same name, a higher number: ``pc-3`` after ``pc-2``) [CL-U5].
+
+    An upgrade only ever goes to newer rules: were a switch back allowed, the host
+    could go ``pc-3 → pc-2 → pc-3`` at will — lines it alone places, each a choice
+    of its own in a game it should not steer — and a game could be moved to rules
+    older than the ones its players joined under.
+
+    >>> newer("pc-3", "pc-2"), newer("pc-2", "pc-3"), newer("pc-2", "pc-2")
+    (True, False, False)
+    >>> newer("pc-10", "pc-9"), newer("card-city/2", "pc-1"), newer("pc-x", "pc-1")
+    (True, False, False)
+    """
+    a, b = _VERSION.fullmatch(version), _VERSION.fullmatch(than)
+    if a is None or b is None or a.group(1) != b.group(1):
+        return False
+    return int(a.group(2)) > int(b.group(2))
 
 
 def version_at(recorded: str, events: Iterable[Any]) -> str:
@@ -78,3 +102,17 @@ def rules_at(game: Any, events: list[Any], index: int) -> Any:
     if version is None:
         return game
     return game.for_rules(version) or game
+
+
+def rules_per_line(game: Any, events: list[Any]) -> list[Any]:
+    """``rules_at(game, events, i)`` for every line ``i`` of the log, in one pass: the
+    rules each line is decided by (a line after an upgrade by the rules it switched
+    to) [CL-U6]."""
+    first = next((e.from_version for e in events if type(e) is Upgraded), None)
+    rules = game if first is None else (game.for_rules(first) or game)
+    out = []
+    for e in events:
+        out.append(rules)
+        if type(e) is Upgraded:
+            rules = game.for_rules(e.to_version) or game
+    return out

@@ -143,6 +143,11 @@ class Admission:
         then_hash = loaded.records[ho.seq - 1].hash if ho.seq else rec.genesis
         if not same_hex(then_hash, ho.hash, statements.HASH_HEX):
             raise StaleMove(f"stale hand-over: seq {ho.seq}'s hash does not match the one it was made against")
+        moved = deadlines.handover_stale(loaded.game, loaded.events, seat, ho.seq)
+        if moved is not None:
+            # [CL-T6] a hand-over holds at the position it was made at: none kept back for later
+            raise StaleMove(f"stale hand-over: made at seq {ho.seq}, but {ho.player}'s seat moved on since "
+                            f"(seq {moved}); make it again from the game as it is now [CL-T6]")
         if not loaded.game.to_act(loaded.state):
             raise Refused(f"game {rec.id} is over: there is no seat left to hand over")
         if seat in deadlines.forfeited(loaded.events):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from core import chance
+from core import chance, table_events
 from core.chance import ChanceSource
 from events.envelope import GameDefinition
 
@@ -31,10 +31,14 @@ def chance_source_of(
     every seat's entropy in ``events`` (no seed until all have joined: no chance
     may be drawn before), and a fork's ``reseeds`` from their seq on (``bound``:
     seq -> the chained commitment, as ``verify`` checks them; see
-    :func:`core.chance.source`).  ValueError for a seed that cannot be used."""
+    :func:`core.chance.source`).  ValueError for a seed that cannot be used.
+
+    ``events`` must hold every line up to the draws to come — a placed line the
+    caller is about to write included — since no draw counts a placed line [CL-V9]."""
     pbem = bool(definition.host_key)
     entropies = chance.entropies(events, len(definition.players)) if pbem else None
-    return chance.source(seed, salt, definition.secrets, pbem, entropies, reseeds, bound=bound)
+    return chance.source(seed, salt, definition.secrets, pbem, entropies, reseeds, bound=bound,
+                         placed=table_events.placed_seqs(events))
 
 
 def chance_source(record: Any, events: Sequence[Any]) -> ChanceSource:

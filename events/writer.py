@@ -25,7 +25,7 @@ from core.engine import CHANCE, Game, IllegalCommand, RulesError, checked_step, 
 from core.rng import seed_commitment
 from core.seats import Joined
 from core.redecide import Difference, redecide
-from core.upgrade import Upgraded, version_at
+from core.upgrade import Upgraded, newer, version_at
 from events import statements
 from events.admission import Admission
 from events.codec import encode, to_item
@@ -252,7 +252,8 @@ class Writer:
                 events += produced
             more, state = self._auto(
                 game, rec, state, loaded.version + len(events) + 1,
-                source=chance_source(rec, loaded.events), bot_seats=deadlines.bot_seats([*loaded.events, timed]),
+                # the timeout line is a placed line: the draws after it count it out [CL-V9]
+                source=chance_source(rec, [*loaded.events, timed]), bot_seats=deadlines.bot_seats([*loaded.events, timed]),
             )
             events += more
             written = self._append(rec, game, loaded.version, events, state)
@@ -270,7 +271,8 @@ class Writer:
             events: list[Any] = [handed]
             more, state = self._auto(
                 game, rec, state, loaded.version + 2,
-                source=chance_source(rec, loaded.events), bot_seats=deadlines.bot_seats([*loaded.events, handed]),
+                # the hand-over line is a placed line: the draws after it count it out [CL-V9]
+                source=chance_source(rec, [*loaded.events, handed]), bot_seats=deadlines.bot_seats([*loaded.events, handed]),
             )
             events += more
             written = self._append(rec, game, loaded.version, events, state)
@@ -359,6 +361,12 @@ class Writer:
             report = UpgradeReport(rec.id, rec.game, effective, current, "current", loaded.version, over=over)
             if effective == current:
                 return report
+            if not newer(current, effective):
+                # [CL-U5] an upgrade only goes to newer rules: never back (no pc-3 → pc-2 → pc-3)
+                return msgspec.structs.replace(
+                    report, status="refused",
+                    reason=f"the game is on rules {effective}, and {current} are not newer: an upgrade "
+                    "only goes to newer rules, never back [CL-U5]")
             if base.for_rules(effective) is None:
                 return msgspec.structs.replace(
                     report, status="refused",
@@ -490,10 +498,15 @@ class Writer:
                 continue
             if actors == (CHANCE,) and source.base is None and record.pbem:
                 break  # waiting for players to join
-            seed = source.seed_at(seq)
-            if not seed and actors == (CHANCE,):  # never chance from an empty seed [CL-V2]
-                raise ServiceError(f"game {record.id} has no seed to draw chance from")
-            step = next_command(game, state, seed or "", seq, policies)
+            if actors == (CHANCE,):
+                # the one derivation verify re-derives with: the draw index, not the seq, so
+                # no line the host places (an upgrade, a timeout, a hand-over) picks a draw [CL-V9]
+                rng = source.rng(seq)
+                if rng is None:  # never chance from an empty seed [CL-V2]
+                    raise ServiceError(f"game {record.id} has no seed to draw chance from")
+                step: tuple[int, Any] | None = (CHANCE, game.chance(state, rng))
+            else:
+                step = next_command(game, state, source.seed_at(seq) or "", seq, policies)
             if step is None:
                 break
             seat, command = step

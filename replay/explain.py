@@ -9,6 +9,7 @@ from core.chance import Reseeded, describe_reseeded
 from core import deadlines
 from core.deadlines import Handed, TimedOut
 from core.seats import Joined, describe_joined
+from core.table_events import PLACED
 from core.upgrade import Upgraded, describe_upgraded, rules_at
 
 
@@ -60,9 +61,11 @@ def explain_at(
     if opened is not None:
         seat, command = opened
         if seat == CHANCE:
+            placed = sum(type(e) in PLACED for e in events[: seq - 1])
+            index = f"seq {seq}" if not placed else f"draw index {seq - placed} (seq {seq} less the {placed} placed line{'s' if placed > 1 else ''} before it) [CL-V9]"
             lines.append(
-                "Chance outcome: derived from the game's seed and seq "
-                f"{seq} (core.rng.Rng.derive), recorded so replay never re-rolls"
+                f"Chance outcome: derived from the game's seed and {index} "
+                "(core.chance.ChanceSource.rng), recorded so replay never re-rolls"
                 if seeded
                 else "Chance outcome: entered at the table and checked for possibility"
             )

@@ -19,6 +19,7 @@ from core import deadlines
 from core.deadlines import Handed, TimedOut
 from core.engine import CHANCE
 from core.seats import Joined
+from core.upgrade import rules_per_line
 from events import statements
 from events.signing import KEY_HEX, same_hex, verify_signature
 from events.statements import HandOver, JoinFile, MoveFile
@@ -148,6 +149,13 @@ def check_signed(
 
     ``memo``: statements decoded and signatures checked already in this
     ``verify``, so a second pass decodes and checks none of them twice.
+
+    ``game``: any version's rules of the log's game.  Each line is judged by the
+    rules in effect *at that line* (:func:`core.upgrade.rules_per_line`): after a
+    rules upgrade, a bot's decision, a timeout and a command's one spelling are the
+    new rules', before it the old ones' — never the definition's for the whole log,
+    which would fail an honest game, or pass a host's line the rules in effect
+    refuse [CL-U6].
     """
     memo = SignedMemo() if memo is None else memo
     d, h = log.header.definition, log.header
@@ -158,6 +166,7 @@ def check_signed(
     """hashes[s]: the hash the chain has after seq s (the genesis for 0)."""
     own = d.players.index(h.view) if h.view in d.players else None
     states = _States(game, events, own)
+    rules = rules_per_line(game, list(events))
     keys: dict[int, str] = {}
     used: dict[bytes, int] = {}
     last_use: dict[bytes, int] = {}
@@ -173,6 +182,7 @@ def check_signed(
     """The seat a ``bot``/``forfeit`` timeout just timed out: the next decision is the bot's [CL-T2]."""
     for i, (line, e) in enumerate(zip(log.lines, events, strict=True)):
         st = line.signed
+        game = rules[i]  # the rules in effect at this line [CL-U6]
         if type(e) is TimedOut:
             why = _timeout_problem(log, game, events, i, line, e, hashes, states, timed)
             if why is not None:
@@ -184,6 +194,8 @@ def check_signed(
             continue
         if type(e) is Handed:
             why = _handover_problem(log, memo, line, e, hashes, keys, used, bots)
+            if why is None:  # every view can check it: its seat's lines are never all hidden
+                why = _stale_handover(game, events[:i], e.seat, line.signed)
             if why is None and e.seat in gave_up:
                 why = f"{_name(d, e.seat)} forfeited the seat on timeout: it cannot be handed back [CL-T4]"
             if why is not None:
@@ -353,6 +365,20 @@ def _handover_problem(
     if e.bot == (e.seat in bots):
         return f"the hand-over changes nothing: the bot {'already' if e.bot else 'does not'} play{'s' if e.bot else ''} {name}'s seat"
     return None
+
+
+def _stale_handover(game: Any, before: Sequence[Any], seat: int, signed: Any) -> str | None:
+    """[CL-T6] A hand-over holds at the position it was made at: no line of its seat
+    between its seq and its own line (a timeout, another hand-over, a decision its
+    player made; the bot's while it holds the seat do not count)."""
+    made_at = signed.get("seq") if isinstance(signed, dict) else None
+    if type(made_at) is not int:
+        return None  # the hand-over's own check names what is wrong with its file
+    moved = deadlines.handover_stale(game, before, seat, made_at)
+    if moved is None:
+        return None
+    return (f"the hand-over was made at seq {made_at}, and the seat moved on since (seq {moved}): "
+            "a hand-over kept back and applied out of its place [CL-T6]")
 
 
 def _checked(memo: SignedMemo, st: MoveFile | JoinFile, key: str) -> bool:

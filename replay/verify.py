@@ -32,7 +32,7 @@ from core.deadlines import Handed, TimedOut
 from core.rng import seed_commitment
 from core.seats import Joined
 from core.redecide import compare
-from core.upgrade import Upgraded
+from core.upgrade import Upgraded, newer
 from events.seeds import chance_source_of
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
@@ -439,12 +439,17 @@ def upgrade_problem(game: Any, up: Upgraded, decided: list[Decided], players: An
     (a string) [CL-U4]: it upgrades from the rules in effect, to another version this
     citylog keeps, and those rules re-decide every decision before it — ``decided``,
     each from the state it was made at — to byte-identical events, as ``citylog
-    upgrade`` checked before writing it.  So no upgrade changes a past decision."""
+    upgrade`` checked before writing it.  So no upgrade changes a past decision.
+    And it goes to newer rules than those in effect, never back [CL-U5]."""
     now = game.spec.rules_version
     if up.from_version != now:
         return f"the upgrade says the game was on rules {up.from_version!r}, but {now} are in effect here [CL-U4]"
     if up.to_version == now:
         return f"an upgrade from {now} to itself [CL-U4]"
+    if not newer(up.to_version, now):
+        # [CL-U5] only ever to newer rules: a switch back (and so pc-3 → pc-2 → pc-3) would
+        # be a line the host places at will, moving the game off the rules its players joined
+        return f"an upgrade from {now} back to {up.to_version}: an upgrade only goes to newer rules [CL-U5]"
     new = game.for_rules(up.to_version)
     if new is None:
         return (f"an upgrade to rules {up.to_version!r}, which this citylog does not keep: "

@@ -214,7 +214,11 @@ class Agent:
     # host: attachments into the inbox folder
     def _save_for_inbox(self, p: letters.Parsed, index: int, name: str, data: bytes) -> None:
         inbox = self._folder(INBOX)
-        stem = "m" + hashlib.sha256(p.message_id.encode()).hexdigest()[:12] + f"-{index}-"
+        # [CL-S8] named by what it carries as well as by its Message-ID: a crash's rewrite
+        # finds the same name, but a forged letter sent first under a guessed Message-ID
+        # (citylog's are deterministic) leaves a file of another name, never the real one's
+        carried = hashlib.sha256(data).hexdigest()[:16]
+        stem = "m" + hashlib.sha256(p.message_id.encode()).hexdigest()[:12] + f"-{carried}-{index}-"
         final = safe_name(stem + name)
         if not final.endswith(".json"):
             final += ".json"
@@ -297,7 +301,9 @@ class Agent:
             in_reply_to=p.message_id)
         self.ledger.set_host(inv.game_id, p.sender, host_key)
         self._queue(mid, raw, [p.sender], inv.game_id, "join", inv.player, 0)
-        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender})")
+        # [CL-S8] the host key is shown: the first invitation of a game pins it, so compare it
+        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender}; "
+                  f"host key {host_key}: compare it with the one your host gave you)")
 
     # host: apply
     def apply_inbox(self) -> None:

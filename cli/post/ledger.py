@@ -12,9 +12,11 @@ applies nothing twice when it runs again):
    and what it carries is applied at most once anyway (the inbox never applies
    a recorded statement again; a view or a join is kept once).
 2. *Save* what it carries: the host writes its attachments into the inbox
-   folder under names made from the Message-ID (written again after a crash, the
-   same names: already there, or already recorded — the inbox never applies a
-   recorded statement twice); a player stores a received view.  Then, in one
+   folder under names made from the Message-ID *and the attachment's bytes*
+   (written again after a crash, the same names: already there, or already
+   recorded — the inbox never applies a recorded statement twice; a forged mail
+   sent first under the same Message-ID leaves files of other names, so it never
+   makes the genuine one's "already there") [CL-S8]; a player stores a received view.  Then, in one
    ledger transaction, the Message-ID is recorded handled (with any refusal
    reply queued in the same transaction).  Then the transport marks it done.
 3. *Apply* (host): the inbox applies each file and moves it aside in the same
