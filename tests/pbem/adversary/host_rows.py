@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adversary.honest import Mail
-from adversary.host_tools import delete_game, force_join, force_move
+from adversary.host_tools import delete_game, force_join, force_move, force_reveal
 from adversary.judge import Received
 
 Attack = Callable[[Mail, int], Received]
@@ -32,14 +32,21 @@ def redeal(mail: Mail, at: int) -> Received:
     for p in mail.players:
         shutil.copy(mail.join_file(p), mail.inbox)
     mail.read_inbox()
+    # [CL-S7] a game of committed entropy shows no entropy until every seat revealed:
+    # the host waits for the reveals, then re-deals with them
+    mail.round_trip()
+    revealed = [f.read_bytes() for f in mail.applied("reveal")]
     record = _record(mail)
     delete_game(mail)
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):
         svc.create(record.definition.game, list(record.players), seed="host-chosen-after-the-joins",
-                   options=dict(record.definition.options), game_id=mail.gid, host_key=record.host_key)
+                   options=dict(record.definition.options), game_id=mail.gid, host_key=record.host_key,
+                   entropy=record.entropy)
     for raw in originals:
         force_join(mail, raw)
+    for raw in revealed:
+        force_reveal(mail, raw)
     mail.play()
     return Received(mail.finals())
 
