@@ -45,7 +45,7 @@ class Table(PbemGame):
     def asks_reveal(self, view: Path) -> bool:
         """The view asks its player to reveal her committed entropy [CL-S7]."""
         name = view.stem.split("-")[-1]
-        shown = json.loads(self.players[name].ok("status", str(view), "--json"))
+        shown = json.loads(self.players[name].ok("show", str(view), "--json"))
         return name in shown.get("to_reveal", [])
 
     def round_trip(self, rng: random.Random) -> bool:
