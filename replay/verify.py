@@ -252,14 +252,14 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         unsealed = check_seal(log)
         if unsealed is not None:
             return Verdict(False, unsealed, line=1, events=n)
-    memo = SignedMemo()
-    bad_seq, signed = check_signed(log, game, events, memo)
-    if bad_seq is not None:
-        return _bad(bad_seq, str(signed), n)
     early = _deal_before_reveals(game, log, events)
     if early is not None:
         return _bad(early, "play began before every seat had revealed its committed entropy: chance is dealt "
                     "only from revealed entropies, every one fixed before any was shown [CL-S7]", n)
+    memo = SignedMemo()
+    bad_seq, signed = check_signed(log, game, events, memo)
+    if bad_seq is not None:
+        return _bad(bad_seq, str(signed), n)
     signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
     timeouts = sum(type(e) is TimedOut for e in events)
     if timeouts:  # [CL-T1] each checked by check_signed: the host's signature, the policy, the claimed clock
