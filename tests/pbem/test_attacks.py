@@ -17,7 +17,7 @@ from core.chance import SALTED, game_secret
 from core.rng import Rng, deal_seed
 from events.service import GameService
 from events.signing import load_private_pem, new_private_key, public_hex, sign
-from events.statements import MOVE_FORMAT, seat_secret, signed_join, signed_move
+from events.statements import MOVE_FORMAT, seat_secret, signed_move
 from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay.logfile import LogFile

@@ -22,7 +22,7 @@ from core.rng import deal_seed
 from events.envelope import chain, line_nonce, payload_digest
 from events.service import GameService, chance_source
 from events.signing import new_private_key, public_hex
-from events.statements import seat_secret, signed_join, signed_move
+from events.statements import seat_secret, signed_move
 from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay import logfile

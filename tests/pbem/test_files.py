@@ -30,7 +30,7 @@ from core import registry
 from core.rng import Rng
 from events.service import GameService
 from events.signing import new_private_key, private_pem, public_hex
-from events.statements import seat_secret, signed_join, signed_move
+from events.statements import seat_secret, signed_move
 from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay.sources import stored_log
