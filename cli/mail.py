@@ -416,7 +416,22 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
         _tell(json, path, "applied", _seqs(written[0].seq, written[-1].seq) if written else "nothing new")
     if not found and not json:
         say("inbox empty")
+    if not json:
+        _say_reveals(svc, {st.game_id for _, st, _ in pending if st is not None})
     return failed
+
+
+def _say_reveals(svc: GameService, games: set[str]) -> None:
+    """Who must still reveal, in each game the run touched that waits for reveals [CL-S7]."""
+    for game_id in sorted(games):
+        try:
+            loaded = svc.load(game_id)
+        except Exception:  # noqa: BLE001 - an unknown game was refused above
+            continue
+        waiting = svc.waiting_to_reveal(loaded)
+        if waiting:
+            say(f"game {game_id}: waiting for {', '.join(waiting)} to reveal the entropy committed at the join "
+                f"('citylog outbox {game_id} DIR' sends the views asking for it) [CL-S7]")
 
 
 def _refusal(exc: Exception) -> str:

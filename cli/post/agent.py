@@ -643,6 +643,13 @@ def _int(text: str | None) -> int:
         return 0
 
 
+def _to_reveal(log: Any, events: list[Any]) -> list[int]:
+    from core.seats import must_reveal
+
+    d = log.header.definition
+    return must_reveal(events, len(d.players), d.entropy)
+
+
 def view_text(data: bytes, player: str, game_id: str) -> str:
     """A view mail's body: the position as text, what happened since the seat
     last moved, and its legal commands."""
@@ -678,6 +685,9 @@ def view_text(data: bytes, player: str, game_id: str) -> str:
         if len(legal) > MAX_LEGAL_LISTED:
             out.append(f"  … {len(legal) - MAX_LEGAL_LISTED} more: citylog legal FILE --as {player}")
         out += ["", f"Answer: citylog play {game_id} --as {player}   (then 'citylog mail sync' sends it)"]
+    elif seat in _to_reveal(log, events):
+        out.append("Every seat has joined: reveal the entropy your join committed to (your mail agent "
+                   f"sends it; by hand: citylog reveal FILE --as {player}). No chance is dealt before [CL-S7].")
     elif states and not game.to_act(states[-1]):
         out.append("The game is over: 'citylog verify FILE' proves the deal.")
     else:
