@@ -137,7 +137,7 @@ def join(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Answer an invitation with your key and a commitment to your entropy, signed.
+    """Answer an invitation with your key and committed entropy.
 
     The join file carries your public key and a salted commitment to your
     entropy for the deal (derived from your key and the game: nothing to keep);
@@ -713,7 +713,9 @@ def reveal_cmd(
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Reveal the entropy your join committed to, once every seat has joined (a signed file).
+    """Reveal the entropy your join committed to (a signed file).
+
+    Once every seat has joined.
 
     Your entropy and its salt derive from your key and the game, so the view
     after the last join is all you need; the host refuses a reveal that does
