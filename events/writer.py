@@ -263,6 +263,9 @@ class Writer:
             rec, game, state = loaded.record, loaded.game, loaded.state
             if not rec.pbem:
                 raise Refused(f"game {game_id} is not played by email: it has no deadlines")
+            if self.admission.waiting_to_reveal(loaded):
+                # [CL-S7] a reveal has no deadline: a game whose reveals never complete is never dealt
+                raise Refused(f"game {game_id} waits for its reveals, which have no deadline: nothing times out [CL-S7]")
             then = game.fold(loaded.events[:seq]) if 1 <= seq <= loaded.version else state
             why = deadlines.timeout_problem(
                 game, rec.deadline, rec.on_timeout, loaded.events, then, state, seat, seq, since, at
