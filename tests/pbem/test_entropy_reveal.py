@@ -377,3 +377,23 @@ def test_an_honest_game_of_committed_entropy_proves_its_deal_for_every_seat(tmp_
         view = export(svc, gid, who, lambda b: sign(host, "export", b))
         verdict = verify(view)
         assert verdict.ok and "deal proven" in verdict.reason, verdict
+
+
+def test_a_game_waiting_for_reveals_is_never_timed_out_and_never_dealt(tmp_path: Path) -> None:
+    """The last seat may withhold its reveal (trust.md, "Not protected"): reveals
+    have no deadline, so the host's timeout does nothing, and nothing is dealt."""
+    t = Table(tmp_path, "card-city", ["alice", "bob"], "--deadline", "1h", "--on-timeout", "bot")
+    t.join_all(reveal=False)
+    t.host.ok("outbox", t.gid, str(t.outbox))
+    t.players["alice"].ok("reveal", str(t.outbox / f"{t.gid}-seq3-alice.jsonl"), "--as", "alice",
+                          "-o", str(t.inbox / "a.json"))
+    t.host.ok("inbox", str(t.inbox))
+    before = dump(t.host.db)
+    out = t.host.ok("timeout", t.gid, "--now", str(2**40))
+    assert "no deadline has passed" in out
+    assert dump(t.host.db) == before
+    shown = json.loads(t.host.ok("show", t.gid, "--json"))
+    assert shown["to_reveal"] == ["bob"] and shown["to_act"] == []
+    svc = GameService(SqliteStore(t.host.db))
+    with pytest.raises(Exception, match="CL-S7"):
+        svc.timeout(t.gid, 1, 4, 0, 2**40, lambda body: "00" * 64)
