@@ -55,6 +55,7 @@ def one_game(name: str, seed: int, folder: Path) -> tuple[float, float, float, f
     keys = [new_private_key() for _ in PLAYERS]
     for i, p in enumerate(PLAYERS):
         signed_svc.join(_join(signed_svc, gid, i, p, keys[i], f"{seed:032x}"[-32:]))
+    _reveal_all(signed_svc, gid, keys)
     # the plain game gets the same commands (its chance differs; commands are chosen per game)
     pid = plain_svc.create(name, PLAYERS, seed=f"b{seed}")
     rngs = {True: Rng.derive(f"b{seed}", 0, "bench"), False: Rng.derive(f"b{seed}", 0, "bench")}
@@ -108,11 +109,25 @@ def _join(svc: GameService, gid: str, seat: int, player: str, key: object, entro
     """A signed join file for ``seat`` (with its invitation's seat secret where the
     statements have one: issue 22)."""
     rec = svc.store.get_game(gid)
+    if getattr(rec, "entropy", 1) == 2:  # committed entropy (CL-S7): the entropy from the key
+        secret = statements.seat_secret(rec.seed or "", rec.salt, rec.genesis, seat)
+        return statements.signed_committed_join(key, gid, rec.genesis, player, secret)
     if hasattr(statements, "signed_join"):
         secret = statements.seat_secret(rec.seed or "", rec.salt, rec.genesis, seat)
         return statements.signed_join(key, gid, rec.genesis, player, entropy, secret)
     jf = statements.JoinFile(statements.JOIN_FORMAT, gid, rec.genesis, player, public_hex(key), entropy)
     return msgspec.structs.replace(jf, signature=sign(key, "join", statements.body(jf)))
+
+
+def _reveal_all(svc: GameService, gid: str, keys: list[object]) -> None:
+    """Every seat's reveal, in a game of committed entropy (CL-S7; none before)."""
+    rec = svc.store.get_game(gid)
+    if getattr(rec, "entropy", 1) != 2:
+        return
+    loaded = svc.load(gid)
+    at = len(loaded.events)  # the position after the last join
+    for i, p in enumerate(PLAYERS):
+        svc.reveal(statements.signed_reveal(keys[i], gid, rec.genesis, p, at, loaded.records[at - 1].hash))
 
 
 def _move(key: object, gid: str, player: str, seq: int, head: str, commands: tuple[str, ...]) -> object:

@@ -20,7 +20,7 @@ from cli.options import GameOrFile, Json, ViewAs
 from core import registry
 from core.scene import scene_or_text
 from core.scene_text import legend_line
-from core.seats import joins
+from core.seats import joins, must_reveal
 from events.service import GameService, ServiceError
 from events.signing import public_hex
 from replay.sources import fold_log, open_log, view_seat
@@ -193,6 +193,14 @@ def waiting_to_join(log: Any, events: list[Any], players: tuple[str, ...]) -> li
     return [p for i, p in enumerate(players) if i not in joined]
 
 
+def waiting_to_reveal(log: Any, events: list[Any], players: tuple[str, ...]) -> list[str]:
+    """Players of a game of committed entropy who must reveal (by this point of the log) [CL-S7]."""
+    d = log.header.definition
+    if not d.host_key:
+        return []
+    return [players[s] for s in must_reveal(events, len(players), d.entropy)]
+
+
 def load_view(svc: GameService, ref: str, at: int | None, player: str | None) -> dict[str, Any]:
     log = open_log(svc, ref, player)  # --as P: P's view, exactly as P's exported file
     game, events, states = fold_log(log, ref)
@@ -231,7 +239,8 @@ def show(
     result = game.result(state)
     to_act = seat_names(v["players"], game.to_act(state))
     joining = waiting_to_join(v["log"], v["events"][: v["seq"]], v["players"])
-    if joining:
+    revealing = waiting_to_reveal(v["log"], v["events"][: v["seq"]], v["players"])
+    if joining or revealing:
         to_act = []
     if json:
         out: dict[str, Any] = {
@@ -245,6 +254,8 @@ def show(
         }
         if joining:
             out["joining"] = joining
+        if revealing:
+            out["to_reveal"] = revealing
         if v["seat"] is not None and at is None:
             out["legal"] = legal_commands(game, shown, v["seat"])
         if result is not None:
@@ -258,6 +269,9 @@ def show(
     say(legend_line(scene_or_text(game, shown, v["seat"])))
     if joining:
         say(f"seq {v['seq']}; waiting for {', '.join(joining)} to join (play by email)")
+    elif revealing:
+        say(f"seq {v['seq']}; waiting for {', '.join(revealing)} to reveal the entropy committed at the join "
+            "('citylog reveal'; no chance is dealt before) [CL-S7]")
     elif result is None:
         doing = f"to act: {', '.join(to_act)}" if to_act else "an automatic step (nobody decides here)"
         say(f"seq {v['seq']}; {doing}")

@@ -36,14 +36,18 @@ from events.signing import KEY_HEX, is_public_hex, public_hex, same_hex, sign
 from events.statements import (
     ENTROPY_HEX,
     INVITE_FORMAT,
+    CommittedJoin,
     HandOver,
     Invite,
     JoinFile,
     MoveFile,
     StatementError,
+    Reveal,
     seat_secret,
+    signed_committed_join,
     signed_join,
 )
+from core.chance import COMMITTED_ENTROPY
 from events.store import GameNotFound
 from replay import logfile
 from replay.bounded import FileRefused, entries, read_regular
@@ -138,10 +142,12 @@ def join(
     ] = None,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Answer an invitation with your key and fresh entropy, signed.
+    """Answer an invitation with your key and committed entropy.
 
-    The join file carries your public key and fresh random entropy for the
-    deal; send it to the host.  The host's key is shown: compare it with the
+    The join file carries your public key and a salted commitment to your
+    entropy for the deal (derived from your key and the game: nothing to keep);
+    send it to the host.  Once every seat has joined, send your reveal
+    ('citylog reveal') [CL-S7].  The host's key is shown: compare it with the
     one the host gave you another way, or give it with --host-key, and an
     invitation signed by any other key is refused [CL-S8].
 
@@ -174,8 +180,14 @@ def join(
     public = public_hex(private)
     if inv.player_key and not same_hex(inv.player_key, public, KEY_HEX):
         raise ServiceError(f"{invite_file} is for the key {inv.player_key[:12]}…, not yours ({public[:12]}…)")
-    jf = signed_join(private, inv.game_id, genesis_hash(inv.definition), as_,
-                     secrets.token_hex(ENTROPY_HEX // 2), inv.seat_secret)
+    genesis = genesis_hash(inv.definition)
+    jf: statements.AnyJoin
+    if inv.definition.entropy == COMMITTED_ENTROPY:
+        # [CL-S7] only a commitment: the entropy (from her key and the genesis) is
+        # revealed once every seat's commitment is chained ('citylog reveal')
+        jf = signed_committed_join(private, inv.game_id, genesis, as_, inv.seat_secret)
+    else:
+        jf = signed_join(private, inv.game_id, genesis, as_, secrets.token_hex(ENTROPY_HEX // 2), inv.seat_secret)
     path = out_path(out, f"{inv.game_id}-join-{as_}.json")
     write_file(path, statements.encode(jf), force)
     if json:
@@ -198,8 +210,10 @@ def read_statement(path: Path) -> statements.Statement:
 
 
 def apply_file(svc: GameService, st: statements.Statement) -> list[Any]:
-    if isinstance(st, JoinFile):
+    if isinstance(st, (JoinFile, CommittedJoin)):
         return svc.join(st)
+    if isinstance(st, Reveal):
+        return svc.reveal(st)
     if isinstance(st, MoveFile):
         return svc.submit_move(st)
     if isinstance(st, HandOver):
@@ -268,20 +282,25 @@ def outbox(
                 invite(ctx, game_id, player, str(path), key, False, json)
                 wrote += 1
         return
+    revealing = svc.waiting_to_reveal(loaded)
     actors = loaded.game.to_act(loaded.state)
     seats = [a for a in actors if a >= 0] if actors else list(range(len(loaded.players)))
+    if revealing:  # [CL-S7] the view after the last join asks each of them for a reveal
+        seats = [loaded.players.index(p) for p in revealing]
     tag = f"seq{loaded.version}" if actors else "final"
     for seat in seats:
         player = loaded.players[seat]
         path = folder / safe_name(f"{game_id}-{tag}-{player}.jsonl")
-        if path.exists() or (actors and _still_current(svc, loaded, folder, seat)):
+        if path.exists() or (actors and not revealing and _still_current(svc, loaded, folder, seat)):
             continue
         data, n = export_bytes(ctx, svc, game_id, player, key)
         write_file(path, data)
         if json:
             emit_json({"file": str(path), "game_id": game_id, "player": player, "seq": loaded.version})
         else:
-            say(f"wrote {path}: {player}'s view, {plural(n, 'event')}" + ("" if actors else " (game over: seed revealed)"))
+            asks = " (asks for the reveal of the entropy committed at the join)" if revealing else ""
+            say(f"wrote {path}: {player}'s view, {plural(n, 'event')}{asks}"
+                + ("" if actors else " (game over: seed revealed)"))
         wrote += 1
     if not wrote and not json:
         say("nothing new to send")
@@ -371,8 +390,10 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
 
     def order(item: tuple[Path, Any, str]) -> tuple[int, int, int, str]:
         path, st, _ = item
-        if isinstance(st, JoinFile):
+        if isinstance(st, (JoinFile, CommittedJoin)):
             return (0, 0, 0, path.name)
+        if isinstance(st, Reveal):  # after the joins: a reveal needs every seat joined [CL-S7]
+            return (0, 1, 0, path.name)
         if isinstance(st, MoveFile):
             players = _players(svc, st.game_id)
             seat = players.index(st.player) if st.player in players else 99
@@ -416,7 +437,22 @@ def _inbox(svc: GameService, folder: Path, json: bool) -> int:
         _tell(json, path, "applied", _seqs(written[0].seq, written[-1].seq) if written else "nothing new")
     if not found and not json:
         say("inbox empty")
+    if not json:
+        _say_reveals(svc, {st.game_id for _, st, _ in pending if st is not None})
     return failed
+
+
+def _say_reveals(svc: GameService, games: set[str]) -> None:
+    """Who must still reveal, in each game the run touched that waits for reveals [CL-S7]."""
+    for game_id in sorted(games):
+        try:
+            loaded = svc.load(game_id)
+        except Exception:  # noqa: BLE001 - an unknown game was refused above
+            continue
+        waiting = svc.waiting_to_reveal(loaded)
+        if waiting:
+            say(f"game {game_id}: waiting for {', '.join(waiting)} to reveal the entropy committed at the join "
+                f"('citylog outbox {game_id} DIR' sends the views asking for it) [CL-S7]")
 
 
 def _refusal(exc: Exception) -> str:
@@ -686,6 +722,57 @@ def handover(
         say(f"wrote {path}: {as_} {what} (signed); send it to the host")
 
 
+def reveal_cmd(
+    ctx: typer.Context,
+    ref: Annotated[str, typer.Argument(metavar="VIEW|GAME")],
+    as_: Annotated[str, typer.Option("--as", help="You")],
+    out: Annotated[
+        Optional[str],
+        typer.Option("-o", "--out", metavar="FILE", help="A file or a directory (default: GAME-seqN-PLAYER-reveal.json)"),
+    ] = None,
+    key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file")] = False,
+    json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Reveal the entropy your join committed to (a signed file).
+
+    Once every seat has joined.
+
+    Your entropy and its salt derive from your key and the game, so the view
+    after the last join is all you need; the host refuses a reveal that does
+    not open your chained commitment [CL-S7].
+
+    \b
+    Example:
+      citylog reveal GAME-seq4-alice.jsonl --as alice
+    """
+    from cli.play import ref_or_received
+    from core.seats import last_join_seq, must_reveal, reveals
+
+    ref, out = ref_or_received(ctx, ref, as_, out)  # a player by real email: her newest view
+    log = open_log(service(ctx), ref, as_)
+    d = log.header.definition
+    if not d.host_key or d.entropy != COMMITTED_ENTROPY:
+        raise ServiceError("only a game by email whose joins commit to their entropy takes a reveal [CL-S7]")
+    if as_ not in d.players:
+        raise ServiceError(f"no player {as_!r} (players: {', '.join(d.players)})")
+    _, events, _ = fold_log(log, ref)
+    seat = d.players.index(as_)
+    if seat not in must_reveal(events, len(d.players), d.entropy):
+        why = "has already revealed" if seat in reveals(events) else "has nothing to reveal yet (not every seat has joined)"
+        raise ServiceError(f"{as_} {why} in game {log.header.game_id} [CL-S7]")
+    at = last_join_seq(events)
+    gid = log.header.game_id or ""
+    private = key_for(ctx, as_, key)
+    rv = statements.signed_reveal(private, gid, genesis_hash(d), as_, at, log.lines[at - 1].hash)
+    path = out_path(out, f"{gid}-seq{at}-{as_}-reveal.json")
+    write_file(path, statements.encode(rv), force)
+    if json:
+        emit_json({"file": str(path), "game_id": gid, "player": as_, "seq": at})
+    else:
+        say(f"wrote {path}: {as_} reveals the entropy committed at the join (signed); send it to the host")
+
+
 def register(app: typer.Typer) -> None:
     app.command("invite")(guarded(invite))
     app.command("join")(guarded(join))
@@ -695,6 +782,7 @@ def register(app: typer.Typer) -> None:
     app.command("legal")(guarded(legal))
     app.command("timeout")(guarded(timeout_cmd))
     app.command("handover")(guarded(handover))
+    app.command("reveal")(guarded(reveal_cmd))
 
 
 def _seqs(first: int, last: int) -> str:

@@ -171,14 +171,39 @@ class ChanceSource(msgspec.Struct, frozen=True):
         return None if not seed else Rng.derive(seed, self.draw_index(seq))
 
 
-def entropies(events: Iterable[Any], n: int) -> list[str] | None:
-    """Every seat's join entropy in seat order, None until all ``n`` joined."""
-    from core.seats import joins
+CLEAR_ENTROPY = 1
+"""Entropy scheme 1 (``citylog-join/2``): each join carries its entropy in the
+clear.  Games made before ruling CL-S7; still verified, never made any more."""
+COMMITTED_ENTROPY = 2
+"""Entropy scheme 2 (``citylog-join/3`` + ``citylog-reveal/1``): each join carries
+a salted commitment; the entropies are revealed only once every commitment is
+chained, so no party can choose its entropy after seeing another's [CL-S7]."""
+ENTROPY_SCHEMES = (CLEAR_ENTROPY, COMMITTED_ENTROPY)
+CURRENT_ENTROPY = COMMITTED_ENTROPY
+"""The entropy scheme every new game by email is created with."""
 
+
+def entropies(events: Iterable[Any], n: int, scheme: int = CLEAR_ENTROPY) -> list[str] | None:
+    """Every seat's entropy in seat order, None until all ``n`` have it.
+
+    Scheme 1: the joins' entropy, once all ``n`` joined.  Scheme 2: only revealed
+    entropies that open their seat's chained commitment, once every seat has
+    revealed one [CL-S7]; a reveal that does not match is never used (no chance
+    can then be derived: ``verify`` names the line)."""
+    from core.seats import joins, matches, reveals
+
+    events = list(events)
     j = joins(events)
     if len(j) < n:
         return None
-    return [j[i].entropy for i in range(n)]
+    if scheme == CLEAR_ENTROPY:
+        return [j[i].entropy for i in range(n)]
+    if scheme != COMMITTED_ENTROPY:
+        raise ValueError(f"entropy scheme {scheme} is not one this citylog knows")
+    r = reveals(events)
+    if any(i not in r or not matches(j[i], r[i]) for i in range(n)):
+        return None
+    return [r[i].entropy for i in range(n)]
 
 
 def base_seed(

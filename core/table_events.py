@@ -1,6 +1,7 @@
 """The events any game's log may hold beside the game's own, handled once for all games.
 
-A play-by-email seat's :class:`~core.seats.Joined`, a fork's
+A play-by-email seat's :class:`~core.seats.Joined` and
+:class:`~core.seats.Revealed`, a fork's
 :class:`~core.chance.Reseeded` and a rules upgrade's :class:`~core.upgrade.Upgraded`
 are the table's events, not a game's: they
 change no game state, and they read the same in every game.  Each game's
@@ -16,10 +17,10 @@ from typing import Any, TypeGuard
 from core import deadlines
 from core.chance import Reseeded, describe_reseeded
 from core.deadlines import Handed, TimedOut
-from core.seats import Joined, describe_joined
+from core.seats import Joined, Revealed, describe_joined, describe_revealed
 from core.upgrade import Upgraded, describe_upgraded
 
-TABLE_EVENTS: tuple[type, ...] = (Joined, Reseeded, TimedOut, Handed, Upgraded)
+TABLE_EVENTS: tuple[type, ...] = (Joined, Revealed, Reseeded, TimedOut, Handed, Upgraded)
 """The event types every game's log may hold (its ``event_type`` unions them in)."""
 
 PLACED: tuple[type, ...] = (TimedOut, Handed, Upgraded)
@@ -59,6 +60,8 @@ def describe_table_event(event: Any, players: Sequence[str]) -> str | None:
     """
     if type(event) is Joined:
         return describe_joined(event, players)
+    if type(event) is Revealed:
+        return describe_revealed(event, players)
     if type(event) is Reseeded:
         return describe_reseeded(event)
     if type(event) is Upgraded:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import msgspec
 
-from core.seats import joins
+from core import chance
+from core.seats import entropy_commitment, joins, last_join_seq, must_reveal, reveals
 from events import statements
 from events.refusals import Refused, ServiceError, StaleMove
 from events.repository import Loaded, Repository
 from events.signing import SIG_HEX, hex_bytes, same_hex
 from core import deadlines
-from events.statements import HandOver, JoinFile, MoveFile
+from events.statements import AnyJoin, CommittedJoin, HandOver, JoinFile, MoveFile, Reveal
 
 
 class _Signature(msgspec.Struct):
@@ -41,6 +42,22 @@ class Admission:
         joined = joins(loaded.events)
         return [p for i, p in enumerate(loaded.players) if i not in joined]
 
+    def waiting_to_reveal(self, loaded: Loaded) -> list[str]:
+        """Players of a game of entropy scheme 2 who must reveal their entropy now
+        (every seat has joined; no chance is dealt until all have) [CL-S7]."""
+        if not loaded.record.pbem:
+            return []
+        return [loaded.players[s] for s in must_reveal(loaded.events, len(loaded.players), loaded.record.entropy)]
+
+    def _no_reveal_pending(self, loaded: Loaded, what: str) -> None:
+        """[CL-S7] Nothing is played while the game waits for its reveals."""
+        waiting = self.waiting_to_reveal(loaded)
+        if waiting:
+            raise Refused(
+                f"game {loaded.record.id} waits for every seat to reveal its entropy ({', '.join(waiting)} "
+                f"must still reveal): no {what} before the deal [CL-S7]"
+            )
+
     @staticmethod
     def _named_seat(loaded: Loaded, player: str) -> int:
         """A signed file names its seat by the player's name exactly as the
@@ -58,7 +75,7 @@ class Admission:
         if bad is not None:
             raise Refused(f"not a well-formed {type(st).__name__} ({bad})")
 
-    def admit_join(self, jf: JoinFile) -> tuple[Loaded, int]:
+    def admit_join(self, jf: AnyJoin) -> tuple[Loaded, int]:
         """The game and seat of a join that may be recorded; Refused otherwise.
 
         Refused unless the join answers this game's exact genesis, is signed by
@@ -73,6 +90,13 @@ class Admission:
             raise Refused(f"game {rec.id} is not a play-by-email game (created without --pbem)")
         if not same_hex(jf.genesis, rec.genesis, statements.HASH_HEX):
             raise Refused("the join was made for another game definition (genesis differs)")
+        if rec.entropy == chance.COMMITTED_ENTROPY and not isinstance(jf, CommittedJoin):
+            raise Refused(
+                f"game {rec.id} takes only joins that commit to their entropy ({statements.COMMITTED_JOIN_FORMAT}); "
+                f"a {jf.format} shows its entropy to the host before the others are fixed [CL-S7]"
+            )
+        if rec.entropy != chance.COMMITTED_ENTROPY and not isinstance(jf, JoinFile):
+            raise Refused(f"game {rec.id} is of the clear-entropy scheme: it takes {statements.JOIN_FORMAT} joins [CL-S7]")
         seat = self._named_seat(loaded, jf.player)
         if not jf.signed():
             raise Refused(f"the join of {jf.player} is not signed by the key it carries")
@@ -88,6 +112,51 @@ class Admission:
             raise Refused("another seat already joined with this key")
         return loaded, seat
 
+    def admit_reveal(self, rv: Reveal) -> tuple[Loaded, int]:
+        """The game and seat of a reveal that may be recorded [CL-S7]: a game of
+        entropy scheme 2 every seat of which has joined; signed with the seat's
+        joined key; answering the position after the last join (its seq and hash);
+        the seat's first reveal (not a replay); and opening the seat's chained
+        commitment.  Call it inside the write's transaction."""
+        self._well_formed(rv)
+        loaded = self.repository.load(rv.game_id)
+        rec = loaded.record
+        if not rec.pbem or rec.entropy != chance.COMMITTED_ENTROPY:
+            raise Refused(f"game {rec.id} does not take reveals: its joins carry their entropy in the clear [CL-S7]")
+        if not same_hex(rv.genesis, rec.genesis, statements.HASH_HEX):
+            raise Refused("the reveal was made for another game definition (genesis differs) [CL-S7]")
+        seat = self._named_seat(loaded, rv.player)
+        joined = joins(loaded.events)
+        if seat not in joined:
+            raise Refused(f"{rv.player} has not joined game {rec.id}; there is no commitment to reveal [CL-S7]")
+        if not rv.signs_with(joined[seat].public_key):
+            raise Refused(
+                f"the reveal's signature does not verify against {rv.player}'s key "
+                "(forged, altered, or signed with another key) [CL-S7]"
+            )
+        if self._already_used(rec.id, rv):
+            raise Refused("this reveal was already applied (a replay) [CL-S7]")
+        if len(joined) < len(loaded.players):
+            waiting = ", ".join(self.waiting_to_join(loaded))
+            raise Refused(
+                f"a reveal before every seat has joined ({waiting} not yet): no entropy is shown "
+                "before every commitment is chained [CL-S7]"
+            )
+        if seat in reveals(loaded.events):
+            raise Refused(f"{rv.player} has already revealed in game {rec.id} [CL-S7]")
+        at = last_join_seq(loaded.events)
+        if rv.seq != at or not same_hex(rv.hash, loaded.records[at - 1].hash, statements.HASH_HEX):
+            raise Refused(
+                f"the reveal answers seq {rv.seq}, not the position after the last join (seq {at}, "
+                "its hash) [CL-S7]"
+            )
+        if entropy_commitment(rv.entropy, rv.salt) != joined[seat].commitment:
+            raise Refused(
+                f"the reveal does not match {rv.player}'s chained commitment: an entropy chosen after "
+                "the join is refused [CL-S7]"
+            )
+        return loaded, seat
+
     def admit_move(self, mv: MoveFile) -> tuple[Loaded, int]:
         """The game and seat of a move file that may be applied: its signature
         (play-by-email games), its position (stale unless the seat's decision
@@ -98,6 +167,7 @@ class Admission:
         loaded = self.repository.load(mv.game_id)
         rec = loaded.record
         seat = self._named_seat(loaded, mv.player) if rec.pbem else loaded.seat(mv.player)
+        self._no_reveal_pending(loaded, "move")
         if rec.pbem:
             joined = joins(loaded.events)
             if seat not in joined:
@@ -131,6 +201,7 @@ class Admission:
         joined = joins(loaded.events)
         if seat not in joined:
             raise Refused(f"{ho.player} has not joined game {rec.id}; no key to check the hand-over against")
+        self._no_reveal_pending(loaded, "hand-over")
         if not ho.signs_with(joined[seat].public_key):
             raise Refused(
                 f"the hand-over's signature does not verify against {ho.player}'s key "
@@ -159,7 +230,7 @@ class Admission:
             raise Refused(f"{ho.player} already plays the seat: there is nothing to take back from the bot")
         return loaded, seat
 
-    def _already_used(self, game_id: str, mv: MoveFile | HandOver) -> bool:
+    def _already_used(self, game_id: str, mv: MoveFile | HandOver | Reveal) -> bool:
         """``mv``'s signature (decoded bytes) is already in the game: a replay.
         (The store keeps every statement in its one encoding.)"""
         sig = hex_bytes(mv.signature, SIG_HEX)

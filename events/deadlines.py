@@ -75,8 +75,11 @@ def _pending(
     game without a deadline or not begun."""
     loaded = svc.load(game_id)
     rec = loaded.record
-    if not rec.pbem or not rec.deadline or not loaded.game.to_act(loaded.state) or svc.waiting_to_join(loaded):
-        return loaded, []  # no deadline, over, or still waiting for joins (a join has no deadline)
+    if (not rec.pbem or not rec.deadline or not loaded.game.to_act(loaded.state) or svc.waiting_to_join(loaded)
+            or svc.waiting_to_reveal(loaded)):
+        # no deadline, over, or still waiting for joins or reveals (neither has a deadline:
+        # a game whose reveals never complete is never dealt [CL-S7])
+        return loaded, []
     mark(svc, game_id, now)
     times = svc.store.times(game_id)
     bots = rules.bot_seats(loaded.events)

@@ -74,10 +74,17 @@ class GameDefinition(msgspec.Struct, frozen=True):
     the host may time it out (0: no deadline).  Encoded only when set [CL-T1]."""
     on_timeout: str = ""
     """What a timeout does (:mod:`core.deadlines`: ``bot`` or ``forfeit``); encoded only when set."""
+    entropy: int = 1
+    """Play by email: how the players' entropy reaches the deal (:mod:`core.chance`):
+    1, in the clear in each join (games before ruling CL-S7); 2, committed in each
+    join and revealed once every seat has joined (every new game by email).
+    Chained, so no header flag can weaken it [CL-S7]; encoded only when not 1."""
 
 
 _canonical = msgspec.json.Encoder(order="sorted")
-_OMITTED_WHEN_DEFAULT: dict[str, object] = {"host_key": "", "secrets": 1, "deadline": 0, "on_timeout": ""}
+_OMITTED_WHEN_DEFAULT: dict[str, object] = {
+    "host_key": "", "secrets": 1, "deadline": 0, "on_timeout": "", "entropy": 1,
+}
 """Fields added after games were stored: left out of the canonical encoding at
 their default, so existing games keep their genesis hash."""
 

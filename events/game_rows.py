@@ -27,6 +27,8 @@ class _Deadline(msgspec.Struct):
 
     deadline: int = 0
     on_timeout: str = ""
+    entropy: int = 1
+    """The entropy scheme (ruling CL-S7)."""
 
 
 _deadline_dec = msgspec.json.Decoder(_Deadline)
@@ -78,6 +80,7 @@ def _decode_row(row: Sequence[object]) -> GameRecord:
         host_key=host_key or "",  # type: ignore[arg-type]
         deadline=timing.deadline,
         on_timeout=timing.on_timeout,
+        entropy=timing.entropy,
     )
 
 

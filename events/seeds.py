@@ -28,15 +28,16 @@ def chance_source_of(
 ) -> ChanceSource:
     """The chance of the game ``definition`` defines: its secret (``seed`` and
     ``salt`` under the definition's scheme), for a play-by-email game mixed with
-    every seat's entropy in ``events`` (no seed until all have joined: no chance
-    may be drawn before), and a fork's ``reseeds`` from their seq on (``bound``:
+    every seat's entropy in ``events`` (no seed until all have joined, and in a game
+    of entropy scheme 2 until all have revealed entropy matching their chained
+    commitments: no chance may be drawn before [CL-S7]), and a fork's ``reseeds`` from their seq on (``bound``:
     seq -> the chained commitment, as ``verify`` checks them; see
     :func:`core.chance.source`).  ValueError for a seed that cannot be used.
 
     ``events`` must hold every line up to the draws to come — a placed line the
     caller is about to write included — since no draw counts a placed line [CL-V9]."""
     pbem = bool(definition.host_key)
-    entropies = chance.entropies(events, len(definition.players)) if pbem else None
+    entropies = chance.entropies(events, len(definition.players), definition.entropy) if pbem else None
     return chance.source(seed, salt, definition.secrets, pbem, entropies, reseeds, bound=bound,
                          placed=table_events.placed_seqs(events))
 

@@ -27,7 +27,7 @@ from events.limits import MAX_NOTE as _MAX_NOTE
 from events.refusals import AmbiguousGame, Refused, ServiceError, StaleMove, check_players, check_text
 from events.repository import CACHE_GAMES, Loaded, Repository, parse_command
 from events.seeds import chance_source
-from events.statements import HandOver, JoinFile, MoveFile
+from events.statements import AnyJoin, HandOver, MoveFile, Reveal
 from events.store import EventStore, GameRecord
 from events.writer import MAX_AUTO_STEPS, UpgradeReport, Writer
 
@@ -88,11 +88,13 @@ class GameService:
         salt: str | None = None,
         deadline: int = 0,
         on_timeout: str = "",
+        entropy: int | None = None,
     ) -> str:
         """A new game (:meth:`events.writer.Writer.create`)."""
         return self.writer.create(
             game_name, players, seed=seed, options=options, bots=bots, table=table,
             game_id=game_id, host_key=host_key, salt=salt, deadline=deadline, on_timeout=on_timeout,
+            entropy=entropy,
         )
 
     def submit(
@@ -129,8 +131,15 @@ class GameService:
     def holds_move(self, mv: MoveFile) -> list[int]:
         return self.admission.holds_move(mv)
 
-    def join(self, jf: JoinFile) -> list[Recorded]:
+    def join(self, jf: AnyJoin) -> list[Recorded]:
         return self.writer.join(jf)
+
+    def reveal(self, rv: Reveal) -> list[Recorded]:
+        """Record a seat's reveal of its committed entropy [CL-S7]."""
+        return self.writer.reveal(rv)
+
+    def waiting_to_reveal(self, loaded: Loaded) -> list[str]:
+        return self.admission.waiting_to_reveal(loaded)
 
     def submit_move(self, mv: MoveFile) -> list[Recorded]:
         return self.writer.submit_move(mv)

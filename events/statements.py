@@ -1,4 +1,4 @@
-"""The signed files of play by email: move files, invites, joins.
+"""The signed files of play by email: move files, invites, joins, reveals.
 
 Each is a small JSON object; the fields but ``signature`` are what its author
 signs (:mod:`events.signing`, domain = the statement's kind).  A move file
@@ -9,6 +9,13 @@ player's public key, fresh entropy for the deal and the proof that its sender
 holds the seat's invitation; an invite, signed by the host, names the game,
 its definition, the seat's one-time secret and, when the host knows it, the
 invited player's key.
+
+**Entropy committed, then revealed** (ruling CL-S7).  In a game of entropy
+scheme 2 (every new game by email) a join (``citylog-join/3``) carries only a
+salted commitment to its entropy; once every seat's join is chained, each
+player sends a reveal (``citylog-reveal/1``: the entropy and salt, made at the
+position after the last join).  No party, host or puppet seat, can choose its
+entropy after seeing another's: all are fixed before any is shown.
 
 **One statement, one encoding** (issue 22).  Every statement has exactly one
 byte encoding: canonical JSON (keys sorted, no whitespace, every field
@@ -48,6 +55,11 @@ if TYPE_CHECKING:
 
 MOVE_FORMAT = "citylog-move/3"
 JOIN_FORMAT = "citylog-join/2"
+"""A join carrying its entropy in the clear: games of entropy scheme 1 only."""
+COMMITTED_JOIN_FORMAT = "citylog-join/3"
+"""A join carrying only a salted commitment to its entropy (entropy scheme 2) [CL-S7]."""
+REVEAL_FORMAT = "citylog-reveal/1"
+"""A seat's entropy and salt, revealed once every seat's commitment is chained [CL-S7]."""
 INVITE_FORMAT = "citylog-invite/2"
 HANDOVER_FORMAT = "citylog-handover/1"
 OLD_FORMATS = ("citylog-move/1", "citylog-move/2", "citylog-join/1", "citylog-invite/1")
@@ -57,6 +69,8 @@ HASH_HEX = 64
 ENTROPY_HEX = 32
 """A join's entropy: exactly 16 random bytes (a longer one would make every later
 view heavier; one player could brick the game)."""
+SALT_HEX = 32
+"""A committed join's salt: 16 bytes."""
 SECRET_HEX = 64
 """A seat's one-time secret and the proof made with it: 32 bytes."""
 MAX_TEXT = 200
@@ -117,6 +131,51 @@ class JoinFile(_Strict, frozen=True):
         return verify_signature(self.public_key, "join", body(self), self.signature)
 
 
+class CommittedJoin(_Strict, frozen=True):
+    """A join of entropy scheme 2 (ruling CL-S7): like :class:`JoinFile`, but the
+    entropy is not in it, only ``entropy_commitment`` (:func:`core.seats.entropy_commitment`
+    of the entropy and a per-join salt).  Nobody, host included, learns the entropy
+    before every seat's commitment is chained; it is revealed then by a
+    :class:`Reveal`.  Entropy and salt derive from the player's private key and
+    the game's genesis (:func:`join_entropy`), so she needs no state to reveal."""
+
+    format: str
+    game_id: str
+    genesis: str
+    player: str
+    public_key: str
+    entropy_commitment: str
+    seat_proof: str
+    signature: str
+
+    def signed(self) -> bool:
+        return verify_signature(self.public_key, "join", body(self), self.signature)
+
+
+class Reveal(_Strict, frozen=True):
+    """A seat's entropy and salt (entropy scheme 2, ruling CL-S7), made at the
+    position after the last join (its ``seq`` and ``hash``), signed with the key
+    the seat joined with (domain ``reveal``)."""
+
+    format: str
+    game_id: str
+    genesis: str
+    player: str
+    public_key: str
+    entropy: str
+    salt: str
+    seq: int
+    hash: str
+    signature: str
+
+    def signs_with(self, public_key: str) -> bool:
+        mine, theirs = hex_bytes(self.public_key, KEY_HEX), hex_bytes(public_key, KEY_HEX)
+        return (
+            mine is not None and mine == theirs
+            and verify_signature(public_key, "reveal", body(self), self.signature)
+        )
+
+
 class Invite(_Strict, frozen=True):
     format: str
     game_id: str
@@ -155,9 +214,11 @@ class HandOver(_Strict, frozen=True):
         )
 
 
-Statement = MoveFile | JoinFile | Invite | HandOver
+Statement = MoveFile | JoinFile | CommittedJoin | Reveal | Invite | HandOver
+AnyJoin = JoinFile | CommittedJoin
 _KINDS: dict[str, Any] = {
-    MOVE_FORMAT: MoveFile, JOIN_FORMAT: JoinFile, INVITE_FORMAT: Invite, HANDOVER_FORMAT: HandOver,
+    MOVE_FORMAT: MoveFile, JOIN_FORMAT: JoinFile, COMMITTED_JOIN_FORMAT: CommittedJoin,
+    REVEAL_FORMAT: Reveal, INVITE_FORMAT: Invite, HANDOVER_FORMAT: HandOver,
 }
 _enc = msgspec.json.Encoder(order="sorted")
 
@@ -211,6 +272,24 @@ def problem(st: Statement) -> str | None:
             *(_text_problem("a command", c) for c in st.commands),
             _hex_problem("public_key", st.public_key, KEY_HEX, empty=True),
             _hex_problem("signature", st.signature, SIG_HEX, empty=True),
+        ]
+    elif isinstance(st, Reveal):
+        checks += [
+            _hex_problem("genesis", st.genesis, HASH_HEX),
+            _hex_problem("public_key", st.public_key, KEY_HEX),
+            _hex_problem("entropy", st.entropy, ENTROPY_HEX),
+            _hex_problem("salt", st.salt, SALT_HEX),
+            None if 1 <= st.seq <= MAX_SEQ else f"seq must be 1 to {MAX_SEQ}",
+            _hex_problem("hash", st.hash, HASH_HEX),
+            _hex_problem("signature", st.signature, SIG_HEX),
+        ]
+    elif isinstance(st, CommittedJoin):
+        checks += [
+            _hex_problem("genesis", st.genesis, HASH_HEX),
+            _hex_problem("public_key", st.public_key, KEY_HEX),
+            _hex_problem("entropy_commitment", st.entropy_commitment, HASH_HEX),
+            _hex_problem("seat_proof", st.seat_proof, SECRET_HEX),
+            _hex_problem("signature", st.signature, SIG_HEX),
         ]
     elif isinstance(st, HandOver):
         checks += [
@@ -288,7 +367,7 @@ def seat_secret(seed: str, salt: str | None, genesis: str, seat: int, player_key
     return hmac.digest(key, f"{genesis}:{seat}:{player_key}".encode(), "sha256").hex()
 
 
-def seat_proof(secret: str, jf: JoinFile) -> str:
+def seat_proof(secret: str, jf: AnyJoin) -> str:
     """The proof a join presents: HMAC(secret, the join without proof and signature)."""
     fields = body(jf)
     fields.pop("seat_proof", None)
@@ -296,7 +375,7 @@ def seat_proof(secret: str, jf: JoinFile) -> str:
     return hmac.digest(raw, message("seat-proof", fields), "sha256").hex()
 
 
-def proves_seat(jf: JoinFile, seed: str, salt: str | None, genesis: str, seat: int) -> bool:
+def proves_seat(jf: AnyJoin, seed: str, salt: str | None, genesis: str, seat: int) -> bool:
     """The join holds the seat's invitation: an unbound one, or one bound to its key."""
     given = hex_bytes(jf.seat_proof, SECRET_HEX)
     if given is None:
@@ -326,6 +405,49 @@ def signed_join(
     jf = JoinFile(JOIN_FORMAT, game_id, genesis, player, public_hex(key), entropy, "", "")
     jf = msgspec.structs.replace(jf, seat_proof=seat_proof(secret, jf))
     return msgspec.structs.replace(jf, signature=sign(key, "join", body(jf)))
+
+
+def join_entropy(key: Ed25519PrivateKey, genesis: str) -> tuple[str, str]:
+    """A player's (entropy, salt) for the game of ``genesis`` (hex, 16 bytes each):
+    HMAC-SHA256 keyed by her raw private key over the genesis, so she can make her
+    reveal again from her key and any view of the game, with no state to lose, and
+    nobody without her private key can compute it [CL-S7].  (Each game's genesis
+    holds its seed's random salted commitment, so no two games share it.)"""
+    from cryptography.hazmat.primitives import serialization
+
+    raw = key.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    entropy = hmac.digest(raw, f"citylog-join-entropy-v1:{genesis}".encode(), "sha256")[: ENTROPY_HEX // 2]
+    salt = hmac.digest(raw, f"citylog-join-salt-v1:{genesis}".encode(), "sha256")[: SALT_HEX // 2]
+    return entropy.hex(), salt.hex()
+
+
+def signed_committed_join(
+    key: Ed25519PrivateKey, game_id: str, genesis: str, player: str, secret: str,
+    entropy: tuple[str, str] | None = None,
+) -> CommittedJoin:
+    """A join of entropy scheme 2 answering the game of ``genesis``: its commitment
+    to the player's :func:`join_entropy` (or ``entropy``: (entropy, salt), for
+    tests), the seat's proof and her signature [CL-S7]."""
+    from core.seats import entropy_commitment
+
+    value, salt = entropy if entropy is not None else join_entropy(key, genesis)
+    jf = CommittedJoin(COMMITTED_JOIN_FORMAT, game_id, genesis, player, public_hex(key),
+                       entropy_commitment(value, salt), "", "")
+    jf = msgspec.structs.replace(jf, seat_proof=seat_proof(secret, jf))
+    return msgspec.structs.replace(jf, signature=sign(key, "join", body(jf)))
+
+
+def signed_reveal(
+    key: Ed25519PrivateKey, game_id: str, genesis: str, player: str, seq: int, head: str,
+    entropy: tuple[str, str] | None = None,
+) -> Reveal:
+    """The reveal of ``player``'s entropy (her :func:`join_entropy`, or ``entropy``)
+    answering the position (``seq``, ``head``) after the last join [CL-S7]."""
+    value, salt = entropy if entropy is not None else join_entropy(key, genesis)
+    rv = Reveal(REVEAL_FORMAT, game_id, genesis, player, public_hex(key), value, salt, seq, head, "")
+    return msgspec.structs.replace(rv, signature=sign(key, "reveal", body(rv)))
 
 
 def signed_handover(key: Ed25519PrivateKey, game_id: str, player: str, seq: int, head: str, bot: bool) -> HandOver:

@@ -133,6 +133,8 @@ class GameRecord(msgspec.Struct, frozen=True):
     """Play by email: the definition's deadline in seconds (0: none) [CL-T1]."""
     on_timeout: str = ""
     """Play by email: the definition's timeout policy ("" with no deadline)."""
+    entropy: int = 1
+    """Play by email: the definition's entropy scheme (2: committed, then revealed) [CL-S7]."""
 
     @classmethod
     def of(cls, id: str, definition: GameDefinition, **rest: object) -> GameRecord:
@@ -149,6 +151,7 @@ class GameRecord(msgspec.Struct, frozen=True):
             secrets=definition.secrets,
             deadline=definition.deadline,
             on_timeout=definition.on_timeout,
+            entropy=definition.entropy,
             **rest,  # type: ignore[arg-type]
         )
 
@@ -165,6 +168,7 @@ class GameRecord(msgspec.Struct, frozen=True):
             secrets=self.secrets,
             deadline=self.deadline,
             on_timeout=self.on_timeout,
+            entropy=self.entropy,
         )
 
     @property

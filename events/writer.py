@@ -23,7 +23,7 @@ from core.autoplay import next_command
 from core.chance import ChanceSource
 from core.engine import CHANCE, Game, IllegalCommand, RulesError, checked_step, normalize_options, step_as
 from core.rng import seed_commitment
-from core.seats import Joined
+from core.seats import Joined, Revealed
 from core.redecide import Difference, redecide
 from core.upgrade import Upgraded, newer, version_at
 from events import statements
@@ -34,7 +34,7 @@ from events.refusals import Refused, ServiceError, StaleMove, check_players, che
 from events.repository import Repository
 from events.seeds import chance_source
 from events.signing import is_public_hex
-from events.statements import HandOver, JoinFile, MoveFile
+from events.statements import AnyJoin, CommittedJoin, HandOver, MoveFile, Reveal
 from events.store import EventStore, GameRecord, new_game_id
 
 MAX_AUTO_STEPS = 100_000
@@ -80,9 +80,13 @@ class Writer:
         salt: str | None = None,
         deadline: int = 0,
         on_timeout: str = "",
+        entropy: int | None = None,
     ) -> str:
         """A new game; with ``host_key`` (hex) a play-by-email game that waits for
-        every seat to join (:meth:`join`) before any chance is drawn."""
+        every seat to join (:meth:`join`), and (entropy scheme 2, the default for
+        every new one) every seat to reveal (:meth:`reveal`), before any chance is
+        drawn [CL-S7].  ``entropy``: 1 makes a game of the old clear-entropy scheme
+        (tests of old games only)."""
         try:
             game = registry.get(game_name)
         except registry.UnknownGame as exc:
@@ -112,6 +116,9 @@ class Writer:
             refused = deadlines.policy_problem(game.spec, on_timeout)
             if refused is not None:
                 raise ServiceError(refused)
+        scheme = (chance.CURRENT_ENTROPY if host_key else chance.CLEAR_ENTROPY) if entropy is None else entropy
+        if scheme not in chance.ENTROPY_SCHEMES or (scheme != chance.CLEAR_ENTROPY and not host_key):
+            raise ServiceError("an entropy scheme is 1 or 2, and 2 is for games played by email (--pbem) [CL-S7]")
         if seed is None:
             # a --table game's seed draws nothing; it only salts the log's digests
             seed = secrets.token_hex(16 if host_key else 8)
@@ -132,6 +139,7 @@ class Writer:
             secrets=chance.CURRENT,  # nonces and chance from the seed and the salt [CL-V6]
             deadline=deadline,
             on_timeout=on_timeout,
+            entropy=scheme,  # committed entropy, revealed after every join [CL-S7]
         )
         record = GameRecord.of(game_id or new_game_id(), definition, seed=seed, bots=bots, salt=salt)
         with self.store.transaction():
@@ -145,14 +153,18 @@ class Writer:
         return record.id
 
     # -- play by email -------------------------------------------------------
-    def join(self, jf: JoinFile) -> list[Recorded]:
+    def join(self, jf: AnyJoin) -> list[Recorded]:
         """Record a player's join (key and entropy) that :meth:`Admission.admit_join`
         accepts; once every seat has joined, chance starts from the deal seed."""
         with self.store.transaction():
             loaded, seat = self.admission.admit_join(jf)
             rec, raw = loaded.record, statements.encode(jf)
             game, state = loaded.game, loaded.state
-            events: list[Any] = [Joined(seat=seat, public_key=jf.public_key, entropy=jf.entropy)]
+            if isinstance(jf, CommittedJoin):  # the entropy stays with its player until every seat joined [CL-S7]
+                joined = Joined(seat=seat, public_key=jf.public_key, entropy="", commitment=jf.entropy_commitment)
+            else:
+                joined = Joined(seat=seat, public_key=jf.public_key, entropy=jf.entropy)
+            events: list[Any] = [joined]
             source = chance_source(rec, loaded.events + events)
             if source.base is not None:
                 more, state = self._auto(game, rec, state, loaded.version + 2, source=source,
@@ -160,6 +172,24 @@ class Writer:
                 events += more
             written = self._append(rec, game, loaded.version, events, state)
             self.store.add_signed(rec.id, written[0].seq, raw)
+        self.repository.extend(loaded, written, events, state)
+        return written
+
+    def reveal(self, rv: Reveal) -> list[Recorded]:
+        """Record a seat's reveal that :meth:`Admission.admit_reveal` accepts (a
+        chained ``seat.revealed`` line, its signed file kept beside it); once every
+        seat has revealed, chance starts from the deal seed [CL-S7]."""
+        with self.store.transaction():
+            loaded, seat = self.admission.admit_reveal(rv)
+            rec, game, state = loaded.record, loaded.game, loaded.state
+            events: list[Any] = [Revealed(seat=seat, entropy=rv.entropy, salt=rv.salt)]
+            source = chance_source(rec, loaded.events + events)
+            if source.base is not None:
+                more, state = self._auto(game, rec, state, loaded.version + 2, source=source,
+                                         bot_seats=deadlines.bot_seats(loaded.events))
+                events += more
+            written = self._append(rec, game, loaded.version, events, state)
+            self.store.add_signed(rec.id, written[0].seq, statements.encode(rv))
         self.repository.extend(loaded, written, events, state)
         return written
 
@@ -233,6 +263,9 @@ class Writer:
             rec, game, state = loaded.record, loaded.game, loaded.state
             if not rec.pbem:
                 raise Refused(f"game {game_id} is not played by email: it has no deadlines")
+            if self.admission.waiting_to_reveal(loaded):
+                # [CL-S7] a reveal has no deadline: a game whose reveals never complete is never dealt
+                raise Refused(f"game {game_id} waits for its reveals, which have no deadline: nothing times out [CL-S7]")
             then = game.fold(loaded.events[:seq]) if 1 <= seq <= loaded.version else state
             why = deadlines.timeout_problem(
                 game, rec.deadline, rec.on_timeout, loaded.events, then, state, seat, seq, since, at

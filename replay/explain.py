@@ -8,7 +8,7 @@ from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide, deci
 from core.chance import Reseeded, describe_reseeded
 from core import deadlines
 from core.deadlines import Handed, TimedOut
-from core.seats import Joined, describe_joined
+from core.seats import Joined, Revealed, describe_joined, describe_revealed
 from core.table_events import PLACED
 from core.upgrade import Upgraded, describe_upgraded, rules_at
 
@@ -28,10 +28,23 @@ def explain_at(
     if before is None:
         return f"seq 1: {game.describe(event, players)}\nThe game's creation: players, options and setup."
     if type(event) is Joined:
+        if event.commitment:
+            return (
+                f"seq {seq}: {describe_joined(event, players)}\n"
+                "A play-by-email seat joined: its moves must be signed with this key, and it committed "
+                "to its entropy (salted); every seat reveals once all have joined, and chance starts "
+                "once every seat has revealed [CL-S7]."
+            )
         return (
             f"seq {seq}: {describe_joined(event, players)}\n"
             "A play-by-email seat joined: its moves must be signed with this key, and its "
             "entropy goes into the deal (chance starts once every seat has joined)."
+        )
+    if type(event) is Revealed:
+        return (
+            f"seq {seq}: {describe_revealed(event, players)}\n"
+            "The seat's signed reveal: the entropy and salt open the commitment its join chained "
+            "before any entropy was shown, so nobody chose an entropy after seeing another's [CL-S7]."
         )
     if type(event) is Reseeded:
         return (

@@ -18,11 +18,12 @@ import msgspec
 from core import deadlines
 from core.deadlines import Handed, TimedOut
 from core.engine import CHANCE
-from core.seats import Joined
+from core import chance
+from core.seats import Joined, Revealed, entropy_commitment
 from core.upgrade import rules_per_line
 from events import statements
 from events.signing import KEY_HEX, same_hex, verify_signature
-from events.statements import HandOver, JoinFile, MoveFile
+from events.statements import CommittedJoin, HandOver, JoinFile, MoveFile, Reveal
 from replay.logfile import Header, LogFile
 
 Sealer = Callable[[dict[str, Any]], str]
@@ -180,6 +181,11 @@ def check_signed(
     """Forfeited seats: the bot's to the end [CL-T4]."""
     timed: int | None = None
     """The seat a ``bot``/``forfeit`` timeout just timed out: the next decision is the bot's [CL-T2]."""
+    commitments: dict[int, str] = {}
+    """Seat -> its join's chained entropy commitment (entropy scheme 2) [CL-S7]."""
+    revealed: set[int] = set()
+    last_join = 0
+    """The seq of the latest join line: the position every reveal answers [CL-S7]."""
     for i, (line, e) in enumerate(zip(log.lines, events, strict=True)):
         st = line.signed
         game = rules[i]  # the rules in effect at this line [CL-U6]
@@ -204,31 +210,19 @@ def check_signed(
             checked += 1
             continue
         if type(e) is Joined:
-            if st is None:
-                return line.seq, "a join without its signed join file"
-            try:
-                jf = memo.statement(st, "the join file")
-            except statements.StatementError as exc:
-                return line.seq, f"the signed statement on a join line is not a join file ({_why(exc)})"
-            if not isinstance(jf, JoinFile):
-                return line.seq, "the signed statement on a join line is not a join file"
-            name = d.players[e.seat] if 0 <= e.seat < len(d.players) else ""
-            if (
-                (jf.player, jf.game_id) != (name, h.game_id)
-                or not same_hex(jf.public_key, e.public_key, KEY_HEX)
-                or not same_hex(jf.entropy, e.entropy, statements.ENTROPY_HEX)
-            ):
-                return line.seq, "the join line differs from its signed join file"
-            if not same_hex(jf.genesis, genesis, statements.HASH_HEX):
-                return line.seq, (
-                    f"{name}'s join answers another game definition (its genesis is not this log's: "
-                    "the game was re-created, or re-dealt, after the players joined)"
-                )
-            if not _checked(memo, jf, jf.public_key):
-                return line.seq, f"{name}'s join file is not signed by the key it carries"
-            if h.seed is not None and not statements.proves_seat(jf, h.seed, h.salt, genesis, e.seat):
-                return line.seq, f"{name}'s join does not hold the seat's invitation (its seat proof is wrong)"
+            why = _join_problem(log, memo, line, e, genesis)
+            if why is not None:
+                return line.seq, why
             keys[e.seat] = e.public_key
+            commitments[e.seat] = e.commitment
+            last_join = line.seq
+            checked += 1
+            continue
+        if type(e) is Revealed:
+            why = _reveal_problem(log, memo, line, e, hashes, keys, commitments, revealed, last_join)
+            if why is not None:
+                return line.seq, why
+            revealed.add(e.seat)
             checked += 1
             continue
         opened = game.command_of(e)
@@ -298,6 +292,92 @@ def check_signed(
     if timed is not None:
         return len(log.lines), f"a timeout of {_name(d, timed)} is not followed by the bot's decision [CL-T2]"
     return None, checked
+
+
+def _join_problem(log: LogFile, memo: SignedMemo, line: Any, e: Joined, genesis: str) -> str | None:
+    """Why a join line is not backed by its seat's signed join file: of the format the
+    chained definition's entropy scheme takes (a clear-entropy join in a game of
+    committed entropy fails [CL-S7]), this game's, this genesis', signed by the key
+    it carries, and, once the seed is known, holding the seat's invitation."""
+    d, h = log.header.definition, log.header
+    st = line.signed
+    if st is None:
+        return "a join without its signed join file"
+    try:
+        jf = memo.statement(st, "the join file")
+    except statements.StatementError as exc:
+        return f"the signed statement on a join line is not a join file ({_why(exc)})"
+    committed = d.entropy == chance.COMMITTED_ENTROPY
+    if committed and isinstance(jf, JoinFile):
+        return (f"a {statements.JOIN_FORMAT} join (its entropy in the clear) in a game whose joins commit "
+                "to their entropy: the host saw it before the others were fixed [CL-S7]")
+    if not isinstance(jf, CommittedJoin if committed else JoinFile):
+        return "the signed statement on a join line is not a join file"
+    name = d.players[e.seat] if 0 <= e.seat < len(d.players) else ""
+    if isinstance(jf, CommittedJoin):
+        same_entropy = e.entropy == "" and same_hex(jf.entropy_commitment, e.commitment, statements.HASH_HEX)
+    else:
+        same_entropy = e.commitment == "" and same_hex(jf.entropy, e.entropy, statements.ENTROPY_HEX)
+    if (
+        (jf.player, jf.game_id) != (name, h.game_id)
+        or not same_hex(jf.public_key, e.public_key, KEY_HEX)
+        or not same_entropy
+    ):
+        return "the join line differs from its signed join file"
+    if not same_hex(jf.genesis, genesis, statements.HASH_HEX):
+        return (
+            f"{name}'s join answers another game definition (its genesis is not this log's: "
+            "the game was re-created, or re-dealt, after the players joined)"
+        )
+    if not _checked(memo, jf, jf.public_key):
+        return f"{name}'s join file is not signed by the key it carries"
+    if h.seed is not None and not statements.proves_seat(jf, h.seed, h.salt, genesis, e.seat):
+        return f"{name}'s join does not hold the seat's invitation (its seat proof is wrong)"
+    return None
+
+
+def _reveal_problem(
+    log: LogFile, memo: SignedMemo, line: Any, e: Revealed, hashes: list[str],
+    keys: dict[int, str], commitments: dict[int, str], revealed: set[int], last_join: int,
+) -> str | None:
+    """Why a reveal line is not backed by its seat's signed reveal [CL-S7]: a game of
+    committed entropy, every seat joined before it, the seat's first reveal, its
+    statement this game's and genesis', signed with the seat's joined key, made at
+    the position after the last join, carrying the line's entropy and salt, which
+    open the seat's chained commitment."""
+    d, h = log.header.definition, log.header
+    name = _name(d, e.seat)
+    if line.redacted:
+        return "a reveal line hides nothing: it is never redacted [CL-S7]"
+    if d.entropy != chance.COMMITTED_ENTROPY:
+        return "a reveal in a game whose joins carry their entropy in the clear [CL-S7]"
+    if len(keys) < len(d.players) or e.seat not in keys:
+        return f"{name}'s reveal comes before every seat has joined: no entropy is shown before every commitment is chained [CL-S7]"
+    if e.seat in revealed:
+        return f"{name} reveals a second time [CL-S7]"
+    if line.signed is None:
+        return f"a reveal of {name}'s entropy without {name}'s signed reveal file [CL-S7]"
+    try:
+        rv = memo.statement(line.signed, "the reveal file")
+    except statements.StatementError as exc:
+        return f"the signed statement on a reveal line is not a reveal ({_why(exc)})"
+    if not isinstance(rv, Reveal):
+        return "the signed statement on a reveal line is not a reveal"
+    if (
+        (rv.player, rv.game_id) != (name, h.game_id)
+        or not same_hex(rv.entropy, e.entropy, statements.ENTROPY_HEX)
+        or not same_hex(rv.salt, e.salt, statements.SALT_HEX)
+    ):
+        return f"the reveal line differs from {name}'s signed reveal file [CL-S7]"
+    if not same_hex(rv.genesis, hashes[0], statements.HASH_HEX):
+        return f"{name}'s reveal answers another game definition (its genesis is not this log's) [CL-S7]"
+    if not _checked(memo, rv, keys[e.seat]):
+        return f"the reveal is not signed by {name}'s key (a forgery) [CL-S7]"
+    if rv.seq != last_join or not same_hex(rv.hash, hashes[rv.seq], statements.HASH_HEX):
+        return f"{name}'s reveal was not made at the position after the last join (seq {last_join}) [CL-S7]"
+    if entropy_commitment(e.entropy, e.salt) != commitments.get(e.seat):
+        return f"{name}'s revealed entropy does not open the commitment chained at the join [CL-S7]"
+    return None
 
 
 def _name(d: Any, seat: int) -> str:
@@ -381,13 +461,13 @@ def _stale_handover(game: Any, before: Sequence[Any], seat: int, signed: Any) ->
             "a hand-over kept back and applied out of its place [CL-T6]")
 
 
-def _checked(memo: SignedMemo, st: MoveFile | JoinFile, key: str) -> bool:
+def _checked(memo: SignedMemo, st: MoveFile | JoinFile | CommittedJoin | Reveal, key: str) -> bool:
     """``st`` is signed by ``key`` (a join: by the key it carries), each check made once
     (keyed by the whole decoded statement, its signature included)."""
     at = (st, key)
     got = memo.signatures.get(at)
     if got is None:
-        got = memo.signatures[at] = st.signs_with(key) if isinstance(st, MoveFile) else st.signed()
+        got = memo.signatures[at] = st.signs_with(key) if isinstance(st, (MoveFile, Reveal)) else st.signed()
     return got
 
 

@@ -30,12 +30,14 @@ from core import chance
 from core.chance import ChanceSource, Reseeded
 from core.deadlines import Handed, TimedOut
 from core.rng import seed_commitment
-from core.seats import Joined
+from core.seats import Joined, Revealed, matches
 from core.redecide import compare
 from core.upgrade import Upgraded, newer
 from events.seeds import chance_source_of
 from events.codec import decoder_for, encode
 from events.envelope import line_nonce, payload_digest
+from events.signing import hex_bytes
+from events.statements import ENTROPY_HEX, HASH_HEX, SALT_HEX
 from replay.logfile import Line, LogFile, first_bad_line
 from replay.trust import SignedMemo, check_seal, check_signed
 
@@ -250,6 +252,10 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         unsealed = check_seal(log)
         if unsealed is not None:
             return Verdict(False, unsealed, line=1, events=n)
+    early = _deal_before_reveals(game, log, events)
+    if early is not None:
+        return _bad(early, "play began before every seat had revealed its committed entropy: chance is dealt "
+                    "only from revealed entropies, every one fixed before any was shown [CL-S7]", n)
     memo = SignedMemo()
     bad_seq, signed = check_signed(log, game, events, memo)
     if bad_seq is not None:
@@ -305,6 +311,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     view_seat = d.players.index(h.view) if h.view is not None else None
     state = game.apply(None, events[0])
     joined: dict[int, Joined] = {}
+    revealed: dict[int, Revealed] = {}
+    committed = bool(d.host_key) and d.entropy == chance.COMMITTED_ENTROPY
     true_events = list(events)
     """The events as the reveal re-derives them (a view's redacted lines filled in)."""
     decided: list[Decided] = []
@@ -315,8 +323,16 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     while i < n:
         seq = i + 1
         line = log.lines[i]
-        if type(events[i]) in (Joined, Reseeded, TimedOut, Handed, Upgraded) and line.redacted:
-            return _bad(seq, "a join, reseed, timeout, hand-over or upgrade line hides nothing: it is never redacted", n)
+        if type(events[i]) in (Joined, Revealed, Reseeded, TimedOut, Handed, Upgraded) and line.redacted:
+            return _bad(seq, "a join, reveal, reseed, timeout, hand-over or upgrade line hides nothing: "
+                        "it is never redacted", n)
+        if type(events[i]) is Revealed:
+            why = _revealed_problem(d, events[i], joined, revealed, started)
+            if why is not None:
+                return _bad(seq, why, n)
+            revealed[events[i].seat] = events[i]
+            i += 1
+            continue
         if type(events[i]) in (TimedOut, Handed):
             if not d.host_key:  # checked line by line, signatures and all, by check_signed [CL-T1, CL-T5]
                 return _bad(seq, "a timeout or hand-over in a game that is not played by email", n)
@@ -339,8 +355,13 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
             j = events[i]
             if not d.host_key:
                 return _bad(seq, "a join in a game that is not played by email", n)
-            if started or not 0 <= j.seat < len(d.players) or j.seat in joined:
-                return _bad(seq, "a join out of place (after play began, a second join, or no such seat)", n)
+            if started or revealed or not 0 <= j.seat < len(d.players) or j.seat in joined:
+                return _bad(seq, "a join out of place (after play began or a reveal, a second join, or no such seat)", n)
+            if committed and (j.entropy or hex_bytes(j.commitment, HASH_HEX) is None):
+                return _bad(seq, "a join in a game of committed entropy carries its entropy, or no commitment "
+                            "[CL-S7]", n)
+            if not committed and j.commitment:
+                return _bad(seq, "a join with an entropy commitment in a game whose joins carry their entropy [CL-S7]", n)
             joined[j.seat] = j
             i += 1
             continue
@@ -351,6 +372,9 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         seat, command = opened
         if d.host_key and len(joined) < len(d.players):
             return _bad(seq, "play began before every seat had joined", n)
+        if committed and len(revealed) < len(d.players):
+            # [CL-S7] chance only from revealed entropies, every one of them fixed before any was shown
+            return _bad(seq, "play began before every seat had revealed its committed entropy [CL-S7]", n)
         produced: tuple[Any, ...] | None = None
         if seat == CHANCE and not d.table:
             chance_events += 1
@@ -414,6 +438,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     how = "chance checked for possibility (a table game)" if d.table else "chance re-derived from the seed"
     if d.host_key and h.seed and not reseeded:
         how = f"deal proven: {chance_events} chance events from the committed seed and every player's entropy"
+        if committed:
+            how += " (each committed before any was revealed)"
     end = "the game is over" if over else "the game is not over"
     return Verdict(
         True,
@@ -421,6 +447,39 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
         events=n,
         over=over,
     )
+
+
+def _deal_before_reveals(game: Any, log: LogFile, events: list[Any]) -> int | None:
+    """The seq of the first decision (chance included) of a game of committed entropy
+    made before every seat revealed, or None: checked on every log and view [CL-S7]."""
+    d = log.header.definition
+    if not d.host_key or d.entropy != chance.COMMITTED_ENTROPY:
+        return None
+    seats: set[int] = set()
+    for i, e in enumerate(events[1:], start=2):
+        if type(e) is Revealed:
+            seats.add(e.seat)
+        elif len(seats) < len(d.players) and game.command_of(e) is not None:
+            return i
+        elif len(seats) >= len(d.players):
+            return None
+    return None
+
+
+def _revealed_problem(
+    d: Any, e: Revealed, joined: dict[int, Joined], revealed: dict[int, Revealed], started: bool
+) -> str | None:
+    """Why a reveal line is out of place or does not open its seat's commitment [CL-S7]
+    (its signed file is checked by :func:`replay.trust.check_signed`)."""
+    if not d.host_key or d.entropy != chance.COMMITTED_ENTROPY:
+        return "a reveal in a game whose joins carry their entropy in the clear [CL-S7]"
+    if started or len(joined) < len(d.players) or e.seat in revealed or e.seat not in joined:
+        return "a reveal out of place (before every seat joined, after play began, a second one, or no such seat) [CL-S7]"
+    if hex_bytes(e.entropy, ENTROPY_HEX) is None or hex_bytes(e.salt, SALT_HEX) is None:
+        return "a reveal's entropy or salt is not fixed-length lower-case hex [CL-S7]"
+    if not matches(joined[e.seat], e):
+        return f"{d.players[e.seat]}'s revealed entropy does not open the commitment chained at the join [CL-S7]"
+    return None
 
 
 class Decided(msgspec.Struct, frozen=True):

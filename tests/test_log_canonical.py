@@ -5,7 +5,8 @@ folded state and outcome.
 
 Files: the full log, every seat's view of the finished game (checked against
 the reveal, CL-V8) and the text record, of random bot games of every game, some
-of them forks with a new seed (a chained reseed, CL-V7).  Mutations: one
+of them forks with a new seed (a chained reseed, CL-V7), and the full log and
+views of a game by email of committed entropy (its reveal lines, CL-S7).  Mutations: one
 field of the header or of a line set to a nearby value (a digit changed, hex
 upper-cased, a flag flipped, a number moved by one, a key dropped or added), a
 line dropped, duplicated or swapped, and byte-level edits.  A view of a game
@@ -63,6 +64,44 @@ def _documents(root: Path, game: str) -> dict[str, bytes]:
             logfile.write(export(svc, g, who), out)
             docs[f"{label}.{who or 'full'}"] = out.getvalue().encode()
         docs[f"{label}.record"] = export_record(svc, g).encode()
+    docs.update(_pbem_documents(root, game))
+    return docs
+
+
+def _pbem_documents(root: Path, game: str) -> dict[str, bytes]:
+    """A finished game by email of committed entropy (ruling CL-S7: its joins, its
+    ``seat.revealed`` lines and their signed reveals, every move signed), its full
+    log and every seat's view, each sealed by the host (a text record holds no
+    signed file, so none is made)."""
+    import random
+
+    from events.signing import new_private_key, public_hex, sign
+    from events.statements import seat_secret, signed_move
+    from tests.helpers.pbem import join_seats
+
+    svc = GameService(SqliteStore(root / f"{game}-pbem.db"))
+    host = new_private_key()
+    names = ["ann", "bob"]
+    gid = svc.create(game, names, seed="law-pbem", salt=chance.repeatable_salt("law-pbem"), host_key=public_hex(host))
+    rec = svc.store.get_game(gid)
+    keys = [new_private_key() for _ in names]
+    join_seats(svc, gid, [(keys[i], p, f"{i + 5:032x}", seat_secret(rec.seed or "", rec.salt, rec.genesis, i))
+                          for i, p in enumerate(names)])
+    rules = registry.get(game)
+    rng = random.Random(game)
+    while True:
+        loaded = svc.load(gid)
+        actors = rules.to_act(loaded.state)
+        if not actors:
+            break
+        seat = rng.choice(actors)
+        command = rules.format_command(rng.choice(list(rules.legal(loaded.state, seat))))
+        svc.submit_move(signed_move(keys[seat], gid, names[seat], loaded.version, loaded.head_hash, (command,)))
+    docs: dict[str, bytes] = {}
+    for who in (None, *names):
+        out = io.StringIO()
+        logfile.write(export(svc, gid, who, lambda b: sign(host, "export", b)), out)
+        docs[f"pbem.{who or 'full'}"] = out.getvalue().encode()
     return docs
 
 
@@ -226,6 +265,7 @@ def test_the_documents_hold_a_chained_reseed(documents: dict[str, dict[str, byte
         for name, blob in docs.items():
             assert meaning(blob, "record" if name.endswith(".record") else "log") is not None, (game, name)
         assert b"chance.reseeded" in docs["fork.full"] and b"(reseed)" in docs["fork.record"]
+        assert b"seat.revealed" in docs["pbem.full"] and b"citylog-reveal/1" in docs["pbem.bob"]  # [CL-S7]
         fork_view = msgspec.json.decode(docs["fork.bob"].splitlines()[0])
         assert fork_view["reseeds"] and fork_view["seed"] == "law"
 

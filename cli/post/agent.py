@@ -252,7 +252,7 @@ class Agent:
         known = self.ledger.host(game_id)
         if known is not None and known[1] != host_key:
             raise ServiceError(f"sealed by another host key than game {game_id}'s ({host_key[:12]}…)")
-        game, _, states = fold_log(log, name)
+        game, events, states = fold_log(log, name)
         seat = log.header.definition.players.index(player)
         seq = log.lines[-1].seq if log.lines else 0
         over = not game.to_act(states[-1]) if states else False
@@ -267,12 +267,43 @@ class Agent:
         self.ledger.set_host(game_id, p.sender, host_key)
         self.ledger.add_view(View(game_id, player, seq, kind, path, p.message_id, to_act))
         self._say(f"received {player}'s view of game {game_id} at seq {seq}" + (" (game over)" if over else ""))
+        self._reveal_if_asked(p, log, player, events)
+
+    def _reveal_if_asked(self, p: letters.Parsed, log: Any, player: str, events: list[Any]) -> None:
+        """[CL-S7] A view after the last join of a game of committed entropy asks its
+        player to reveal: her entropy and salt derive from her key and the genesis,
+        so the agent makes the signed reveal and sends it to the host at once."""
+        from cli.keys import key_for
+        from core.seats import last_join_seq, must_reveal
+        from events.envelope import genesis_hash
+
+        d = log.header.definition
+        seat = d.players.index(player)
+        if seat not in must_reveal(events, len(d.players), d.entropy):
+            return
+        game_id = log.header.game_id or ""
+        at = last_join_seq(events)
+        mid = letters.message_id(game_id, at, player, "reveal")
+        if self.ledger.was_queued(mid):
+            return  # revealed already (the view came twice)
+        private = key_for(self.ctx, player, None)
+        rv = statements.signed_reveal(private, game_id, genesis_hash(d), player, at, log.lines[at - 1].hash)
+        mid, raw = self._mail(
+            game=game_id, seq=at, seat=player, kind="reveal", to=p.sender,
+            subject=letters.subject(game_id, at, "reveal", player),
+            body=f"{player} reveals the entropy committed at the join of game {game_id}\n",
+            attachments=[letters.Attachment(safe_name(f"{game_id}-seq{at}-{player}-reveal.json"),
+                                            statements.encode(rv))],
+            in_reply_to=p.message_id)
+        self._queue(mid, raw, [p.sender], game_id, "reveal", player, at)
+        self._say(f"{player} reveals the committed entropy of game {game_id} (a signed reveal goes to {p.sender})")
 
     def _answer_invite(self, p: letters.Parsed, inv: Invite) -> None:
         from cli.keys import key_for
         from events.envelope import genesis_hash
         from events.signing import KEY_HEX, public_hex, same_hex
-        from events.statements import ENTROPY_HEX, signed_join
+        from core.chance import COMMITTED_ENTROPY
+        from events.statements import ENTROPY_HEX, signed_committed_join, signed_join
 
         if not inv.signed():
             raise ServiceError("the invitation is not signed by the host key it names")
@@ -290,8 +321,13 @@ class Agent:
         mid = letters.message_id(inv.game_id, 0, inv.player, "join")
         if self.ledger.was_queued(mid):
             return  # answered already (the invitation came twice, under another Message-ID)
-        jf = signed_join(private, inv.game_id, genesis_hash(inv.definition), inv.player,
-                         secrets.token_hex(ENTROPY_HEX // 2), inv.seat_secret)
+        genesis = genesis_hash(inv.definition)
+        jf: statements.AnyJoin
+        if inv.definition.entropy == COMMITTED_ENTROPY:  # a commitment only; revealed later [CL-S7]
+            jf = signed_committed_join(private, inv.game_id, genesis, inv.player, inv.seat_secret)
+        else:
+            jf = signed_join(private, inv.game_id, genesis, inv.player, secrets.token_hex(ENTROPY_HEX // 2),
+                             inv.seat_secret)
         data = statements.encode(jf)
         mid, raw = self._mail(
             game=inv.game_id, seq=0, seat=inv.player, kind="join", to=p.sender,
@@ -413,6 +449,12 @@ class Agent:
                 if player in book:
                     self._invite(loaded, player, book[player])
             return [f"{p} (to join)" for p in waiting]
+        revealing = self.svc.waiting_to_reveal(loaded)
+        if revealing:  # [CL-S7] the view after the last join asks each of them for a reveal
+            for player in revealing:
+                if player in book:
+                    self._view(loaded, loaded.players.index(player), book[player], final=False)
+            return [f"{p} (to reveal)" for p in revealing]
         actors = loaded.game.to_act(loaded.state)
         seats = [a for a in actors if a >= 0] if actors else list(range(len(loaded.players)))
         for seat in seats:
@@ -607,6 +649,13 @@ def _int(text: str | None) -> int:
         return 0
 
 
+def _to_reveal(log: Any, events: list[Any]) -> list[int]:
+    from core.seats import must_reveal
+
+    d = log.header.definition
+    return must_reveal(events, len(d.players), d.entropy)
+
+
 def view_text(data: bytes, player: str, game_id: str) -> str:
     """A view mail's body: the position as text, what happened since the seat
     last moved, and its legal commands."""
@@ -642,6 +691,9 @@ def view_text(data: bytes, player: str, game_id: str) -> str:
         if len(legal) > MAX_LEGAL_LISTED:
             out.append(f"  … {len(legal) - MAX_LEGAL_LISTED} more: citylog legal FILE --as {player}")
         out += ["", f"Answer: citylog play {game_id} --as {player}   (then 'citylog mail sync' sends it)"]
+    elif seat in _to_reveal(log, events):
+        out.append("Every seat has joined: reveal the entropy your join committed to (your mail agent "
+                   f"sends it; by hand: citylog reveal FILE --as {player}). No chance is dealt before [CL-S7].")
     elif states and not game.to_act(states[-1]):
         out.append("The game is over: 'citylog verify FILE' proves the deal.")
     else:

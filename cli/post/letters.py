@@ -37,7 +37,7 @@ MAX_PART = 4 << 20
 MAX_HEADER_BYTES = 64 * 1024
 KNOWN_SUFFIXES = (".json", ".jsonl")
 ARCHIVES = (".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".zst")
-KINDS = ("invite", "join", "view", "final", "move", "handover", "refusal", "reminder")
+KINDS = ("invite", "join", "reveal", "view", "final", "move", "handover", "refusal", "reminder")
 _ATOM = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -81,6 +81,8 @@ def subject(game: str, seq: int, kind: str, seat: str, to_move: list[str] | None
         return f"[citylog {game}] {seat} joins"
     if kind == "move":
         return head + f"{seat}'s move"
+    if kind == "reveal":
+        return head + f"{seat} reveals the committed entropy"
     if kind == "handover":
         return head + f"{seat} hands over the seat"
     if kind == "reminder":

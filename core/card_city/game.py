@@ -40,7 +40,7 @@ from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
 from core.upgrade import Upgraded
-from core.seats import Joined
+from core.seats import Joined, Revealed
 from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
 
@@ -65,7 +65,7 @@ SPEC = GameSpec(
 
 class CardCity(Game[State, ev.Event, Command]):
     spec = SPEC
-    event_type = ev.Event | Joined | Reseeded | TimedOut | Handed | Upgraded
+    event_type = ev.Event | Joined | Revealed | Reseeded | TimedOut | Handed | Upgraded
     command_type = Command
     bots = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX

@@ -34,7 +34,7 @@ from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
 from core.upgrade import Upgraded
-from core.seats import Joined
+from core.seats import Joined, Revealed
 from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
 
@@ -61,7 +61,7 @@ SPEC = GameSpec(
 
 class FiveByFive(Game[State, ev.Event, cm.Command]):
     spec: ClassVar[GameSpec] = SPEC
-    event_type: ClassVar[Any] = ev.Event | Joined | Reseeded | TimedOut | Handed | Upgraded
+    event_type: ClassVar[Any] = ev.Event | Joined | Revealed | Reseeded | TimedOut | Handed | Upgraded
     command_type: ClassVar[Any] = cm.Command
     bots: ClassVar[Mapping[str, Bot]] = BotRegistry(BOTS)
     syntax = forms.SYNTAX

@@ -24,7 +24,7 @@ from core.bots import BotRegistry
 from core.rng import Rng
 from core.chance import Reseeded
 from core.upgrade import Upgraded
-from core.seats import Joined
+from core.seats import Joined, Revealed
 from core.deadlines import Handed, TimedOut
 from core.table_events import describe_table_event, passes_through
 
@@ -52,7 +52,7 @@ SPEC = GameSpec(
 
 class PointCity(Game[State, Any, Any]):
     spec: ClassVar[GameSpec] = SPEC
-    event_type: ClassVar[Any] = Event | Joined | Reseeded | TimedOut | Handed | Upgraded
+    event_type: ClassVar[Any] = Event | Joined | Revealed | Reseeded | TimedOut | Handed | Upgraded
     command_type: ClassVar[Any] = Command
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX

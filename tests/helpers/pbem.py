@@ -114,3 +114,53 @@ def dump(db: Path) -> list[str]:
     """Everything in a database, to check a refused request changed nothing."""
     with contextlib.closing(sqlite3.connect(db)) as conn:
         return list(conn.iterdump())
+
+
+def join_seats(svc: Any, gid: str, seats: list[tuple[Any, str, str, str]]) -> list[Any]:
+    """Every seat of a game by email joins through the service API, in order:
+    ``seats`` is (private key, player, entropy, seat secret) each; in a game of
+    committed entropy (ruling CL-S7) each join carries the commitment to that
+    entropy (salted with a salt derived from it), and once every seat has joined
+    each reveals it.  The join statements, in seat order."""
+    import hashlib
+
+    from core.chance import COMMITTED_ENTROPY
+    from core.seats import last_join_seq
+    from events.statements import signed_committed_join, signed_join, signed_reveal
+
+    rec = svc.store.get_game(gid)
+    committed = rec.entropy == COMMITTED_ENTROPY
+
+    def salted(entropy: str) -> tuple[str, str]:
+        return entropy, hashlib.sha256(f"salt-{entropy}".encode()).hexdigest()[:32]
+
+    out = []
+    for key, player, entropy, secret in seats:
+        if committed:
+            jf: Any = signed_committed_join(key, gid, rec.genesis, player, secret, salted(entropy))
+        else:
+            jf = signed_join(key, gid, rec.genesis, player, entropy, secret)
+        svc.join(jf)
+        out.append(jf)
+    if committed and len(seats) == len(rec.players):
+        loaded = svc.load(gid)
+        at = last_join_seq(loaded.events)
+        head = loaded.records[at - 1].hash
+        for key, player, entropy, _ in seats:
+            svc.reveal(signed_reveal(key, gid, rec.genesis, player, at, head, salted(entropy)))
+    return out
+
+
+def join_for(definition_entropy: int, key: Any, gid: str, genesis: str, player: str, entropy: str, secret: str) -> Any:
+    """The join a game of ``definition_entropy`` takes (ruling CL-S7): a
+    ``citylog-join/3`` committing to ``entropy`` for a game of committed entropy,
+    a ``citylog-join/2`` carrying it otherwise."""
+    import hashlib
+
+    from core.chance import COMMITTED_ENTROPY
+    from events.statements import signed_committed_join, signed_join
+
+    if definition_entropy == COMMITTED_ENTROPY:
+        salt = hashlib.sha256(f"salt-{entropy}".encode()).hexdigest()[:32]
+        return signed_committed_join(key, gid, genesis, player, secret, (entropy, salt))
+    return signed_join(key, gid, genesis, player, entropy, secret)

@@ -18,11 +18,35 @@ class Table(PbemGame):
     def __init__(self, root: Path, game: str, players: list[str], *options: str) -> None:
         super().__init__(root, game, players, options)
 
-    def join_all(self) -> None:
+    def join_all(self, reveal: bool = True) -> None:
+        """Every player joins; then (a game of committed entropy, ruling CL-S7) the
+        host sends the views asking for reveals and every player reveals, unless
+        ``reveal`` is false (the game then waits in its reveal phase)."""
         for name, invite in self.invite().items():
             self.players[name].ok("join", str(invite), "--as", name, "-o",
                                   str(self.inbox / f"{self.gid}-join-{name}.json"))
         self.host.ok("inbox", str(self.inbox))
+        if reveal:
+            self.reveal_all()
+
+    def reveal_all(self) -> None:
+        """The reveal round: the host's outbox asks every seat that must reveal; each
+        reveals from the view it received; the host reads them (nothing when the
+        game takes no reveals)."""
+        self.host.ok("outbox", self.gid, str(self.outbox))
+        asked = [v for v in self.fresh_views() if self.asks_reveal(v)]
+        for view in asked:
+            name = view.stem.split("-")[-1]
+            self.players[name].ok("reveal", str(view), "--as", name, "-o",
+                                  str(self.inbox / f"{self.gid}-reveal-{name}.json"))
+        if asked:
+            self.host.ok("inbox", str(self.inbox))
+
+    def asks_reveal(self, view: Path) -> bool:
+        """The view asks its player to reveal her committed entropy [CL-S7]."""
+        name = view.stem.split("-")[-1]
+        shown = json.loads(self.players[name].ok("show", str(view), "--json"))
+        return name in shown.get("to_reveal", [])
 
     def round_trip(self, rng: random.Random) -> bool:
         """Host sends views; every player to act answers one; host reads the inbox.
@@ -36,6 +60,9 @@ class Table(PbemGame):
             name = view.stem.split("-")[-1]
             party = self.players[name]
             party.ok("verify", str(view))
+            if self.asks_reveal(view):  # the reveal round of a game of committed entropy [CL-S7]
+                party.ok("reveal", str(view), "--as", name, "-o", str(self.inbox / f"{self.gid}-reveal-{name}.json"))
+                continue
             legal = json.loads(party.ok("legal", str(view), "--as", name, "--json"))["legal"]
             assert legal, f"{name} was sent {view.name} but has no legal move"
             party.ok("move", str(view), "--as", name, rng.choice(legal), "--out", str(self.inbox))

@@ -108,7 +108,7 @@ def test_no_cheating_player_gets_through(tmp_path: Path, case: Case, name: str, 
 
 
 def test_the_catalogue_holds_every_attack_the_issue_names() -> None:
-    named = {"redeal", "reseeds", "old_move_upper", "view_rewrite"}
+    named = {"redeal", "reseeds", "old_move_upper", "view_rewrite", "grind_entropy"}
     assert named <= set(adv.HOST_ATTACKS)
     assert {"seat_hijack", "huge_entropy", "respelled_command_lower"} <= set(adv.PLAYER_ATTACKS)
     own = set(adv.HOST_ATTACKS) - named
@@ -131,6 +131,15 @@ def test_a_re_deal_after_seeing_the_entropy_is_caught(tmp_path: Path) -> None:
     received, mail = attacked(tmp_path, "redeal")
     verdict = adv.judge(tmp_path, EXAMPLE, received, mail)
     assert verdict.startswith("detected"), verdict
+
+
+def test_a_host_puppet_grinding_its_entropy_after_the_reveals_is_caught(tmp_path: Path) -> None:
+    """[CL-S7] The host's puppet seat picks its entropy after every other seat
+    revealed: its commitment was chained first, so the reveal it writes does not
+    open it, and every honest player's verify names the line."""
+    received, mail = attacked(tmp_path, "grind_entropy")
+    verdict = adv.judge(tmp_path, EXAMPLE, received, mail)
+    assert verdict.startswith("detected") and "CL-S7" in verdict, verdict
 
 
 def test_host_chosen_draws_through_reseeds_are_caught(tmp_path: Path) -> None:

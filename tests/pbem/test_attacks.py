@@ -17,7 +17,8 @@ from core.chance import SALTED, game_secret
 from core.rng import Rng, deal_seed
 from events.service import GameService
 from events.signing import load_private_pem, new_private_key, public_hex, sign
-from events.statements import MOVE_FORMAT, seat_secret, signed_join, signed_move
+from events.statements import MOVE_FORMAT, seat_secret, signed_move
+from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay.logfile import LogFile
 from replay.sources import export
@@ -34,8 +35,13 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
     monkeypatch.setattr(
         secrets, "token_hex", lambda n=32: hashlib.sha256(f"attacks-{next(counter)}".encode()).hexdigest()[: 2 * n]
     )
-    t = Table(tmp_path, "card-city", ["alice", "bob"])
-    t.join_all()
+    # [CL-S7] a join's entropy derives from its player's key, made fresh each run: a
+    # table is set again (another seed from the counter) until the deal leaves two
+    for attempt in range(8):
+        t = Table(tmp_path / f"table{attempt}", "card-city", ["alice", "bob"])
+        t.join_all()
+        if len(legal_of(t, to_act(t)[0])) >= 2:
+            break
     assert len(legal_of(t, to_act(t)[0])) >= 2, "this table's first player needs two legal commands"
     return t
 
@@ -174,7 +180,9 @@ def test_a_guessable_seed_gives_nothing_away(tmp_path: Path) -> None:
     # even the right seed does not give the deal: chance comes from H(H(salt, seed),
     # every player's entropy) [CL-V6], and the salt is the host's until the reveal
     events = [json.loads(line) for line in t.host.ok("log", t.gid, "--json").splitlines()]
-    entropies = [e["event"]["entropy"] for e in events if e["type"] == "seat.joined"]
+    # [CL-S7] a game of committed entropy: the joins commit, the reveal lines carry the entropy
+    assert all(e["event"]["entropy"] == "" for e in events if e["type"] == "seat.joined")
+    entropies = [e["event"]["entropy"] for e in events if e["type"] == "seat.revealed"]
     assert len(entropies) == 2 and all(len(x) == 32 for x in entropies)
     draw = next(e for e in events if e["type"] == "cc.drawn")
     state = CARD_CITY.apply(None, CARD_CITY.create(["alice", "bob"], {}))
@@ -252,9 +260,8 @@ def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatc
     keys = [new_private_key() for _ in players]
     genesis = store.get_game(gid).genesis
     rec = store.get_game(gid)
-    for i, p in enumerate(players):
-        secret = seat_secret(rec.seed or "", rec.salt, genesis, i)
-        svc.join(signed_join(keys[i], gid, genesis, p, f"{i:032x}", secret))
+    join_seats(svc, gid, [(keys[i], p, f"{i:032x}", seat_secret(rec.seed or "", rec.salt, genesis, i))
+                          for i, p in enumerate(players)])
     while True:
         loaded = svc.load(gid)
         actors = CARD_CITY.to_act(loaded.state)
@@ -267,7 +274,7 @@ def test_a_host_who_deals_from_another_seed_is_caught(tmp_path: Path, monkeypatc
     view = export(svc, gid, "alice")
     assert view.header.seed == "committed"
     verdict = verify(view, sealed=False)
-    assert not verdict.ok and verdict.seq == 4  # the first draw, right after creation and two joins
+    assert not verdict.ok and verdict.seq == 6  # the first draw, after creation, two joins and two reveals
     assert "chance outcome differs" in verdict.reason or "digest does not match" in verdict.reason, verdict
     lied = LogFile(msgspec.structs.replace(view.header, seed="rigged"), view.lines)
     assert "seed commitment" in verify(lied, sealed=False).reason

@@ -26,6 +26,7 @@ from events.envelope import genesis_hash
 from events.service import GameService, chance_source
 from events.signing import load_private_pem, new_private_key, public_hex, sign
 from events.statements import seat_secret, signed_join, signed_move
+from tests.helpers.pbem import join_for, join_seats
 from events.sqlite_store import SqliteStore
 from replay.sources import export
 from replay.verify import verify
@@ -64,7 +65,7 @@ def test_a_player_cannot_take_another_seat_with_a_second_key(table: Table, tmp_p
     second = new_private_key()
     rec_genesis = statements.decode((table.inbox / "bob.json").read_bytes(), "j").genesis  # type: ignore[union-attr]
     for secret in (inv.seat_secret, "00" * 32):
-        forged = signed_join(second, table.gid, rec_genesis, "alice", "ab" * 16, secret)
+        forged = join_for(2, second, table.gid, rec_genesis, "alice", "ab" * 16, secret)
         (tmp_path / "hijack.json").write_bytes(statements.encode(forged))
         before = dump(table.host.db)
         code, _, err = table.host.run("apply", str(tmp_path / "hijack.json"))
@@ -90,8 +91,8 @@ def test_an_invitation_bound_to_a_key_works_with_that_key_only(table: Table, tmp
     assert code == 2 and "not yours" in err
     inv = statements.decode((tmp_path / "inv.json").read_bytes(), "inv")
     assert isinstance(inv, statements.Invite)
-    forged = signed_join(_key(bob, "bob"), table.gid, genesis_hash(inv.definition), "alice", "cd" * 16,
-                         inv.seat_secret)
+    forged = join_for(inv.definition.entropy, _key(bob, "bob"), table.gid, genesis_hash(inv.definition), "alice",
+                      "cd" * 16, inv.seat_secret)
     (tmp_path / "j.json").write_bytes(statements.encode(forged))
     code, _, err = table.host.run("apply", str(tmp_path / "j.json"))
     assert code == 2 and "invitation" in err
@@ -106,10 +107,9 @@ def test_verify_fails_when_her_seat_was_taken_with_another_key(table: Table, tmp
     host_key = _key(table.host, "host")
     gid = svc.create("card-city", ["alice", "bob"], host_key=public_hex(host_key))
     rec = svc.store.get_game(gid)
-    svc.join(signed_join(host_key, gid, rec.genesis, "alice", "ee" * 16,
-                         seat_secret(rec.seed or "", rec.salt, rec.genesis, 0)))
     bob = _key(table.players["bob"], "bob")
-    svc.join(signed_join(bob, gid, rec.genesis, "bob", "ff" * 16, seat_secret(rec.seed or "", rec.salt, rec.genesis, 1)))
+    join_seats(svc, gid, [(host_key, "alice", "ee" * 16, seat_secret(rec.seed or "", rec.salt, rec.genesis, 0)),
+                          (bob, "bob", "ff" * 16, seat_secret(rec.seed or "", rec.salt, rec.genesis, 1))])
     table.host.ok("export", gid, "--as", "alice", "-o", str(tmp_path / "v.jsonl"))
     alice = table.players["alice"]
     code, out, err = alice.run("verify", str(tmp_path / "v.jsonl"))
@@ -127,7 +127,7 @@ def _redeal(svc: GameService, gid: str, joins: list[bytes], seed: str) -> None:
     new seed, and writes the players' original join files into it."""
     rec = svc.store.get_game(gid)
     svc.delete(gid)
-    svc.create(rec.game, list(rec.players), seed=seed, host_key=rec.host_key, game_id=gid)
+    svc.create(rec.game, list(rec.players), seed=seed, host_key=rec.host_key, game_id=gid, entropy=rec.entropy)
     new = svc.store.get_game(gid)
     loaded = svc.load(gid)
     events: list[Any] = []
@@ -147,7 +147,9 @@ def test_a_redeal_under_the_same_id_with_the_old_joins_fails_verify(tmp_path: Pa
     svc = GameService(SqliteStore(tmp_path / "h.db"))
     host = new_private_key()
     players = ["alice", "bob"]
-    gid = svc.create("card-city", players, seed="fair", host_key=public_hex(host))
+    # a game of the clear-entropy scheme (CL-S7: its joins still verify as before); the
+    # same re-deal of a game of committed entropy is the adversary's 'redeal'
+    gid = svc.create("card-city", players, seed="fair", host_key=public_hex(host), entropy=1)
     rec = svc.store.get_game(gid)
     keys = [new_private_key() for _ in players]
     joins = []
@@ -173,9 +175,8 @@ def _play(name: str, seed: int) -> tuple[GameService, str, Any, list[Any]]:
     gid = svc.create(name, players, seed=f"bind-{seed}", host_key=public_hex(host))
     rec = svc.store.get_game(gid)
     keys = [new_private_key() for _ in players]
-    for i, p in enumerate(players):
-        svc.join(signed_join(keys[i], gid, rec.genesis, p, f"{seed:016x}{i:016x}",
-                             seat_secret(rec.seed or "", rec.salt, rec.genesis, i)))
+    join_seats(svc, gid, [(keys[i], p, f"{seed:016x}{i:016x}", seat_secret(rec.seed or "", rec.salt, rec.genesis, i))
+                          for i, p in enumerate(players)])
     return svc, gid, (lambda b: sign(host, "export", b)), keys
 
 
@@ -298,7 +299,7 @@ def test_once_the_seed_is_known_verify_checks_every_seat_proof(tmp_path: Path) -
     """The host writes a join past the service (no invitation behind it): its own
     ``verify GAME``, and every log carrying the seed, names the join."""
     svc = GameService(SqliteStore(tmp_path / "h.db"))
-    gid = svc.create("card-city", ["alice", "bob"], host_key=public_hex(new_private_key()))
+    gid = svc.create("card-city", ["alice", "bob"], host_key=public_hex(new_private_key()), entropy=1)  # clear entropy
     rec = svc.store.get_game(gid)
     svc.join(signed_join(new_private_key(), gid, rec.genesis, "alice", "11" * 16,
                          seat_secret(rec.seed or "", rec.salt, rec.genesis, 0)))

@@ -38,8 +38,10 @@ from events.statements import (
     decode,
     encode,
     seat_secret,
+    signed_committed_join,
     signed_handover,
     signed_join,
+    signed_reveal,
     signed_move,
 )
 
@@ -63,6 +65,8 @@ STATEMENTS = {
     "join": signed_join(_KEY, "g1", _GENESIS, "alice", "0f" * 16, _SECRET),
     "invitation": _invite(),
     "hand-over": signed_handover(_KEY, "g1", "alice", 7, "cd" * 32, True),  # issue 24 [CL-T5]
+    "committed join": signed_committed_join(_KEY, "g1", _GENESIS, "alice", _SECRET),  # [CL-S7]
+    "reveal": signed_reveal(_KEY, "g1", _GENESIS, "alice", 3, "cd" * 32),  # [CL-S7]
 }
 KEY_FILES = {"private key": private_pem(_KEY), "public key": public_file_bytes(_KEY)}
 

@@ -22,7 +22,8 @@ from core.rng import deal_seed
 from events.envelope import chain, line_nonce, payload_digest
 from events.service import GameService, chance_source
 from events.signing import new_private_key, public_hex
-from events.statements import seat_secret, signed_join, signed_move
+from events.statements import seat_secret, signed_move
+from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay import logfile
 from replay.logfile import LogFile
@@ -38,9 +39,8 @@ def _pbem(tmp_path: Path, seed: str | None = None, game: str = "card-city") -> t
     gid = svc.create(game, players, seed=seed, host_key=public_hex(new_private_key()))
     keys = [new_private_key() for _ in players]
     rec = svc.store.get_game(gid)
-    for i, p in enumerate(players):
-        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
-        svc.join(signed_join(keys[i], gid, rec.genesis, p, f"{i + 7:032x}", secret))
+    join_seats(svc, gid, [(keys[i], p, f"{i + 7:032x}", seat_secret(rec.seed or "", rec.salt, rec.genesis, i))
+                          for i, p in enumerate(players)])
     return svc, gid, keys
 
 
@@ -269,7 +269,7 @@ def test_a_short_seed_is_not_testable_from_play_by_email_draws(tmp_path: Path) -
     svc, gid, _ = _pbem(tmp_path, seed="s1")
     loaded = svc.load(gid)
     source = chance_source(loaded.record, loaded.events)
-    joined = chance.entropies(loaded.events, len(loaded.players))
+    joined = chance.entropies(loaded.events, len(loaded.players), loaded.record.entropy)
     assert source.base is not None and joined is not None
     assert all(source.base != deal_seed(guess, joined) for guess in GUESSES)
     secret = chance.game_secret("s1", loaded.record.salt, chance.SALTED)

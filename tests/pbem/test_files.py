@@ -30,7 +30,8 @@ from core import registry
 from core.rng import Rng
 from events.service import GameService
 from events.signing import new_private_key, private_pem, public_hex
-from events.statements import seat_secret, signed_join, signed_move
+from events.statements import seat_secret, signed_move
+from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay.sources import stored_log
 from replay.verify import verify
@@ -64,9 +65,8 @@ def play_signed(db: Path | str, name: str, n: int, seed: int, stop: int | None =
     gid = svc.create(name, players, seed=f"files-{seed}", host_key=public_hex(host))
     rec = svc.store.get_game(gid)
     keys = [new_private_key() for _ in players]
-    for i, p in enumerate(players):
-        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
-        svc.join(signed_join(keys[i], gid, rec.genesis, p, f"{seed:032x}"[-32:], secret))
+    join_seats(svc, gid, [(keys[i], p, f"{seed:032x}"[-32:], seat_secret(rec.seed or "", rec.salt, rec.genesis, i))
+                          for i, p in enumerate(players)])
     rng = Rng.derive(f"files-{seed}", 0, "test")
     for _ in range(5000 if stop is None else stop):
         loaded = svc.load(gid)

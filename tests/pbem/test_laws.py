@@ -21,7 +21,8 @@ from core import registry
 from core.rng import Rng
 from events.service import GameService
 from events.signing import new_private_key, public_hex, sign
-from events.statements import MoveFile, seat_secret, signed_join, signed_move
+from events.statements import MoveFile, seat_secret, signed_move
+from tests.helpers.pbem import join_seats
 from events.sqlite_store import SqliteStore
 from replay.logfile import LogFile
 from replay.sources import export
@@ -40,10 +41,8 @@ def play_by_email(name: str, n: int, seed: int, options: dict[str, str]) -> tupl
     gid = svc.create(name, players, seed=f"law-{seed}", options=options, host_key=public_hex(host))
     rec = svc.store.get_game(gid)
     keys = [new_private_key() for _ in players]
-    for i, p in enumerate(players):
-        entropy = hashlib.sha256(f"entropy-{seed}-{i}".encode()).hexdigest()[:32]
-        secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
-        svc.join(signed_join(keys[i], gid, rec.genesis, p, entropy, secret))
+    join_seats(svc, gid, [(keys[i], p, hashlib.sha256(f"entropy-{seed}-{i}".encode()).hexdigest()[:32],
+                           seat_secret(rec.seed or "", rec.salt, rec.genesis, i)) for i, p in enumerate(players)])
     rng = Rng.derive(f"law-{seed}", 0, "test")
     for _ in range(5000):
         loaded = svc.load(gid)
@@ -118,9 +117,9 @@ class _Seat:
                                    salt="00" * 16)
         rec = self.svc.store.get_game(self.gid)
         self.keys = [new_private_key() for _ in self.players]
-        for i, p in enumerate(self.players):
-            secret = seat_secret(rec.seed or "", rec.salt, rec.genesis, i)
-            self.svc.join(signed_join(self.keys[i], self.gid, rec.genesis, p, f"{seed:032x}"[-32:], secret))
+        join_seats(self.svc, self.gid, [
+            (self.keys[i], p, f"{seed:032x}"[-32:], seat_secret(rec.seed or "", rec.salt, rec.genesis, i))
+            for i, p in enumerate(self.players)])
 
     def file(self, seat: int, command: str) -> MoveFile:
         loaded = self.svc.load(self.gid)

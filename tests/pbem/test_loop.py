@@ -61,7 +61,9 @@ def test_a_game_waiting_for_its_players_says_so(tmp_path: Path) -> None:
     table.join_all()
     assert "joining" not in json.loads(table.host.ok("show", table.gid, "--json"))
     explained = table.host.ok("explain", table.gid, "--at", "2")
-    assert "alice joins" in explained and "entropy goes into the deal" in explained
+    assert "alice joins" in explained and "committed to its entropy" in explained  # [CL-S7]
+    revealed = table.host.ok("explain", table.gid, "--at", "4")
+    assert "alice reveals" in revealed and "CL-S7" in revealed
 
 
 def test_an_old_move_file_format_is_refused_naming_it(tmp_path: Path) -> None:

@@ -93,7 +93,8 @@ def test_a_full_log_handed_to_a_player_still_says_whose_key_played_her_seat(tmp_
     of this game."""
     from events.signing import load_private_pem
     from events.sqlite_store import SqliteStore
-    from events.statements import encode, seat_secret, signed_join
+    from events.statements import encode, seat_secret
+    from tests.helpers.pbem import join_for
 
     t = Table(tmp_path, "card-city", ["alice", "bob"])
     invites = t.invite()
@@ -105,8 +106,8 @@ def test_a_full_log_handed_to_a_player_still_says_whose_key_played_her_seat(tmp_
         rec = store.get_game(t.gid)
     seat = rec.players.index("alice")
     chosen_entropy = "ab" * 16  # the host's own: it can try entropies until the deal suits it
-    jf = signed_join(shadow, t.gid, rec.genesis, "alice", chosen_entropy,
-                     seat_secret(rec.seed, rec.salt, rec.genesis, seat))
+    jf = join_for(rec.entropy, shadow, t.gid, rec.genesis, "alice", chosen_entropy,
+                  seat_secret(rec.seed, rec.salt, rec.genesis, seat))
     (t.inbox / "alice.json").write_bytes(encode(jf))
     t.host.ok("inbox", str(t.inbox))
     full = tmp_path / f"{t.gid}-alice.jsonl"
@@ -403,14 +404,14 @@ def test_a_key_whose_signature_fits_every_message_cannot_join(tmp_path: Path, fi
     such a key may verify."""
     from events.signing import verify_signature
     from events.envelope import GameDefinition, genesis_hash
-    from events.statements import JOIN_FORMAT, JoinFile, encode, seat_proof
+    from events.statements import COMMITTED_JOIN_FORMAT, CommittedJoin, encode, seat_proof
     from pbem_mail import dump
 
     t = Table(tmp_path, "card-city", ["alice", "bob"])
     invites = t.invite()
     inv = json.loads(invites["bob"].read_bytes())
     genesis = genesis_hash(msgspec.convert(inv["definition"], GameDefinition))
-    jf = JoinFile(JOIN_FORMAT, t.gid, genesis, "bob", SMALL_ORDER_KEY, "00" * 16, "", "")
+    jf = CommittedJoin(COMMITTED_JOIN_FORMAT, t.gid, genesis, "bob", SMALL_ORDER_KEY, "00" * 32, "", "")
     jf = msgspec.structs.replace(jf, seat_proof=seat_proof(inv["seat_secret"], jf))
     jf = msgspec.structs.replace(jf, signature=ANY_MESSAGE_SIGNATURE)
     (t.inbox / "bob.json").write_bytes(encode(jf))

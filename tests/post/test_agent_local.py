@@ -123,7 +123,7 @@ def test_a_view_mail_carries_the_position_what_happened_and_the_legal_commands(s
     views = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in mails]
     mine = [m for m in views if m["X-Citylog-Kind"] == "view" and m["X-Citylog-Seat"] == name]
     assert mine, "the host sent the seat to act its view"
-    msg = mine[-1]
+    msg = max(mine, key=lambda m: int(m["X-Citylog-Seq"]))  # the newest (before it: the view asking for her reveal)
     assert msg["Subject"].startswith(f"[citylog {t.gid}] seq ") and f"{name}" in msg["Subject"] and "to move" in msg["Subject"]
     body = msg.get_body(("plain",)).get_content()
     legal = json.loads(t.host.ok("legal", t.gid, "--as", name, "--json"))["legal"]
@@ -133,6 +133,21 @@ def test_a_view_mail_carries_the_position_what_happened_and_the_legal_commands(s
     assert f"citylog play {t.gid} --as {name}" in body
     [(fname, data)] = [(p.get_filename(), p.get_payload(decode=True)) for p in msg.iter_attachments()]
     assert fname.endswith(f"-{name}.jsonl") and b'"seal"' in data
+
+
+def test_each_players_agent_sends_her_reveal_when_the_view_asks_for_it(started: Path) -> None:
+    """[CL-S7] The host's agent sends every seat the view after the last join; each
+    player's agent answers it with her signed reveal, which the host applied."""
+    t = Copy(started, started.parent / "reveals")
+    for name, party in t.players.items():
+        sent = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+                for p in sorted((party.outmail / "delivered").glob("*.eml"))]
+        reveals = [m for m in sent if m["X-Citylog-Kind"] == "reveal"]
+        assert len(reveals) == 1 and reveals[0]["X-Citylog-Seq"] == "3", name
+        [(fname, data)] = [(p.get_filename(), p.get_payload(decode=True)) for p in reveals[0].iter_attachments()]
+        assert fname.endswith(f"-{name}-reveal.json") and b'"format":"citylog-reveal/1"' in data
+    events = [json.loads(x) for x in t.host.ok("log", t.gid, "--json").splitlines()]
+    assert [e["type"] for e in events[3:5]] == ["seat.revealed", "seat.revealed"]
 
 
 # -------------------------------------------------------------- hostile mail

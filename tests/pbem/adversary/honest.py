@@ -144,6 +144,19 @@ class Mail(PbemGame):
             self.stuck = f"{name} cannot read {view.name}: {' '.join(str(exc).split())[:300]}"
             return None
 
+    def asks_reveal(self, view: Path, name: str) -> bool:
+        """The view asks ``name`` to reveal her committed entropy (read in-process) [CL-S7]."""
+        from core.seats import must_reveal
+        from replay.sources import fold_log, read_path
+
+        try:
+            log = read_path(view)
+            _, events, _ = fold_log(log)
+        except (ValueError, OSError):
+            return False  # the move step names why the view cannot be read
+        d = log.header.definition
+        return name in d.players and d.players.index(name) in must_reveal(events, len(d.players), d.entropy)
+
     # -- an honest start, played once per case and copied -------------------------
     def start(self, rounds: int | None = None) -> None:
         """Everyone joins, then ``rounds`` honest round trips (None: to the end, with
@@ -169,6 +182,13 @@ class Mail(PbemGame):
         for view in latest:
             name = view.stem.split("-")[-1]
             party, key, choices = self.controller[name]
+            if self.asks_reveal(view, name):  # the reveal round of a game of committed entropy [CL-S7]
+                code, out, err = party.run("reveal", str(view), "--as", name, "--out", str(self.inbox),
+                                           "--key", str(key))
+                if code != 0:
+                    self.stuck = f"{name} cannot reveal from {view.name}: {err.strip() or out.strip()}"
+                    return False
+                continue
             legal = self.legal(party, view, name)
             if not legal:
                 self.stuck = self.stuck or f"{name} was sent {view.name} but has no legal move"

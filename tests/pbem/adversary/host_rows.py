@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adversary.honest import Mail
-from adversary.host_tools import delete_game, force_join, force_move
+from adversary.host_tools import delete_game, force_join, force_move, force_reveal
 from adversary.judge import Received
 
 Attack = Callable[[Mail, int], Received]
@@ -32,14 +32,21 @@ def redeal(mail: Mail, at: int) -> Received:
     for p in mail.players:
         shutil.copy(mail.join_file(p), mail.inbox)
     mail.read_inbox()
+    # [CL-S7] a game of committed entropy shows no entropy until every seat revealed:
+    # the host waits for the reveals, then re-deals with them
+    mail.round_trip()
+    revealed = [f.read_bytes() for f in mail.applied("reveal")]
     record = _record(mail)
     delete_game(mail)
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):
         svc.create(record.definition.game, list(record.players), seed="host-chosen-after-the-joins",
-                   options=dict(record.definition.options), game_id=mail.gid, host_key=record.host_key)
+                   options=dict(record.definition.options), game_id=mail.gid, host_key=record.host_key,
+                   entropy=record.entropy)
     for raw in originals:
         force_join(mail, raw)
+    for raw in revealed:
+        force_reveal(mail, raw)
     mail.play()
     return Received(mail.finals())
 
@@ -216,8 +223,56 @@ salt_row = _row_edit("salt", "ab" * 16, """The host changes the commitment's sal
 (line nonces, seat secrets and chance all derive from it).""")
 
 
+def grind_entropy(mail: Mail, at: int) -> Received:
+    """[CL-S7] The host plays the last seat itself, with a key of its own (a puppet
+    no player can tell apart).  It waits until every other seat has revealed, then
+    grinds the puppet's entropy for the deal it likes best and writes that reveal,
+    signed with the puppet's key, past its own checks (its citylog then deals from
+    it): the puppet's commitment was chained before any reveal, and does not open."""
+    from unittest import mock
+
+    from core import chance
+    from core.rng import deal_seed
+    from core.seats import last_join_seq, reveals
+    from events.service import GameService
+    from events.signing import load_private_pem
+    from events.sqlite_store import SqliteStore
+    from events.statements import signed_reveal
+
+    puppet = list(mail.players)[-1]
+    mail.join_all()
+    mail.host.ok("outbox", mail.gid, str(mail.outbox))
+    for view in mail.fresh_views():
+        name = view.stem.split("-")[-1]
+        if name != puppet and mail.asks_reveal(view, name):
+            party, key, _ = mail.controller[name]
+            party.ok("reveal", str(view), "--as", name, "--out", str(mail.inbox), "--key", str(key))
+    mail.read_inbox()
+    svc = GameService(SqliteStore(mail.host.db))
+    with contextlib.closing(svc.store):
+        loaded = svc.load(mail.gid)
+        rec = loaded.record
+        shown = reveals(loaded.events)
+        others = [shown[s].entropy for s in range(len(rec.players) - 1)]
+        secret = chance.game_secret(rec.seed or "", rec.salt, rec.secrets)
+        candidates = [f"{k:032x}" for k in range(64)]
+        chosen = min(candidates, key=lambda e: deal_seed(secret, [*others, e]))
+        last = last_join_seq(loaded.events)
+        key = load_private_pem(mail.players[puppet].key().read_bytes(), "puppet.key")
+        rv = signed_reveal(key, mail.gid, rec.genesis, puppet, last, loaded.records[last - 1].hash,
+                           (chosen, "5a" * 16))
+        committed = loaded.events[last - 1].commitment
+        with mock.patch("events.admission.entropy_commitment", lambda e, s: committed), \
+                mock.patch("core.seats.matches", lambda j, r: True):
+            svc.reveal(rv)
+    with mock.patch("core.seats.matches", lambda j, r: True):  # the host's citylog deals from it
+        mail.play()
+    return Received(mail.finals())
+
+
 ATTACKS: dict[str, Attack] = {
     "redeal": redeal,
+    "grind_entropy": grind_entropy,
     "reseeds": reseeds,
     "old_move_upper": old_move_upper,
     "old_move_verbatim": old_move_verbatim,

@@ -114,16 +114,35 @@ def force_join(mail: Mail, original: bytes) -> None:
     """The host records a join file in its game although it was made for another
     definition, and keeps the original (signed) bytes on the line."""
     from events.service import GameService
-    from events.statements import JoinFile
+    from events.statements import CommittedJoin, JoinFile
     from events.sqlite_store import SqliteStore
 
     svc = GameService(SqliteStore(mail.host.db))
     with contextlib.closing(svc.store):
         body = dict(json.loads(original))
         body["genesis"] = svc.store.get_game(mail.gid).genesis
-        jf = msgspec.convert(body, JoinFile)
+        jf = msgspec.convert(body, CommittedJoin if "entropy_commitment" in body else JoinFile)
         with trusting():
             written = svc.join(jf)
+    mail.sql("UPDATE signed SET statement = ? WHERE game_id = ? AND seq = ?", original, mail.gid, written[0].seq)
+
+
+def force_reveal(mail: Mail, original: bytes) -> None:
+    """The host records a reveal file made for another definition at the position
+    after its own game's last join, keeping the original (signed) bytes on the line."""
+    from core.seats import last_join_seq
+    from events.service import GameService
+    from events.statements import Reveal
+    from events.sqlite_store import SqliteStore
+
+    svc = GameService(SqliteStore(mail.host.db))
+    with contextlib.closing(svc.store):
+        loaded = svc.load(mail.gid)
+        at = last_join_seq(loaded.events)
+        body = dict(json.loads(original))
+        body.update(genesis=loaded.record.genesis, seq=at, hash=loaded.records[at - 1].hash)
+        with trusting():
+            written = svc.reveal(msgspec.convert(body, Reveal))
     mail.sql("UPDATE signed SET statement = ? WHERE game_id = ? AND seq = ?", original, mail.gid, written[0].seq)
 
 

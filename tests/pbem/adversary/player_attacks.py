@@ -59,7 +59,8 @@ def _join_with_entropy(mail: Mail, entropy: Callable[[str], str]) -> PlayerRecei
     cheater = list(mail.players)[-1]
     mail.invite()
     own = json.loads(mail.join_file(cheater).read_bytes())
-    forged = resign({**own, "entropy": entropy(own["entropy"])}, mail.players[cheater].key(), "join")
+    field = "entropy_commitment" if "entropy_commitment" in own else "entropy"  # [CL-S7] join/3 commits
+    forged = resign({**own, field: entropy(own[field])}, mail.players[cheater].key(), "join")
     cheat = send(mail, write_json(mail.root / f"{mail.gid}-join-{cheater}.json", forged))
     for p in mail.players:
         if cheat.code != 0 or p != cheater:
