@@ -117,10 +117,22 @@ def test_a_log_without_placed_lines_draws_at_its_seqs() -> None:
 def _same_tokens(monkeypatch: pytest.MonkeyPatch) -> Any:
     """A function that restarts ``secrets.token_hex`` on a counter: each table built
     after it draws the same game id, seed, salt and entropies."""
+    from events import statements
+    from events.signing import public_hex
+
     def reset() -> None:
         fresh = iter(range(10**9))
         monkeypatch.setattr(
             secrets, "token_hex", lambda n=32: hashlib.sha256(f"r22b-{next(fresh)}".encode()).hexdigest()[: 2 * n])
+        # committed entropy [CL-S7] derives from each player's key, which every table makes
+        # anew: the n-th key seen gets the n-th entropy, in both tables alike
+        order: dict[str, int] = {}
+
+        def entropy(key: Any, genesis: str) -> tuple[str, str]:
+            n = order.setdefault(public_hex(key), len(order))
+            made = hashlib.sha256(f"r22b-entropy-{n}".encode()).hexdigest()  # not the genesis: it names the host key
+            return made[:32], made[32:64]
+        monkeypatch.setattr(statements, "join_entropy", entropy)
     return reset
 
 
