@@ -119,6 +119,29 @@ def sync(
         time.sleep(interval)
 
 
+def accept(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="The game id the invitation names")],
+    host_key: Annotated[str, typer.Option("--host-key", metavar="HEX", help="The host's public key, as your host gave it to you")],
+) -> None:
+    """Trust HEX as the host key of GAME, and answer the invitation it sent.
+
+    The agent answers the first invitation of a game by itself; one signed by
+    another key for the same game is held, not dropped (anyone can send an
+    invitation naming a game id).  Give the key your host told you another way:
+    it replaces the one trusted, and its held invitation is answered [CL-S10].
+    Before any invitation came, this pins the key in advance.
+
+    \b
+    Example:
+      citylog mail accept 2f6c1a0e --host-key 9bb19937318d…
+    """
+    from cli.post.agent import opened
+
+    with opened(ctx) as agent:
+        say(agent.accept(game_id, host_key))
+
+
 def status(ctx: typer.Context, json: Json = False) -> None:
     """What the mail agent knows: views received, mails waiting, games hosted.
 
@@ -193,13 +216,14 @@ def invite(
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(
-        help="Play by real email: set-up, the agent (sync), status, invite.\n\n\b\nExample:\n"
+        help="Play by real email: set-up, the agent (sync), accept, status, invite.\n\n\b\nExample:\n"
         "  citylog mail setup --address alice@example.org --inbound maildir:Mail --outbound eml:outgoing\n"
         "  citylog mail sync",
         no_args_is_help=True,
     )
     group.command("setup")(guarded(setup))
     group.command("sync")(guarded(sync))
+    group.command("accept")(guarded(accept))
     group.command("status")(guarded(status))
     group.command("invite")(guarded(invite))
     app.add_typer(group, name="mail")

@@ -197,7 +197,7 @@ class Agent:
                 else:
                     st = _statement(data, name)
                     if isinstance(st, Invite):
-                        self._answer_invite(p, st)
+                        self._answer_invite(p.sender, p.message_id, st, data)
                     else:
                         self._save_for_inbox(p, index, name, data)
                 saved += 1
@@ -298,7 +298,10 @@ class Agent:
         self._queue(mid, raw, [p.sender], game_id, "reveal", player, at)
         self._say(f"{player} reveals the committed entropy of game {game_id} (a signed reveal goes to {p.sender})")
 
-    def _answer_invite(self, p: letters.Parsed, inv: Invite) -> None:
+    def _answer_invite(self, sender: str, message_id: str, inv: Invite, data: bytes) -> None:
+        """Join the game of an invitation, once; one from another host key than the
+        game's pinned one is held, never answered, until the player chooses it with
+        ``citylog mail accept GAME --host-key HEX`` [CL-S10]."""
         from cli.keys import key_for
         from events.envelope import genesis_hash
         from events.signing import KEY_HEX, public_hex, same_hex
@@ -317,8 +320,18 @@ class Agent:
         known = self.ledger.host(inv.game_id)
         host_key = inv.definition.host_key or ""
         if known is not None and known[1] != host_key:
-            raise ServiceError(f"an invitation to game {inv.game_id} from another host key")
-        mid = letters.message_id(inv.game_id, 0, inv.player, "join")
+            # [CL-S10] no letter anyone can send decides which host a player trusts: the
+            # first invitation of a game pinned its key, but a forged one may have come
+            # first, so this one is kept for the player to choose, never dropped
+            self.ledger.hold_invitation(inv.game_id, host_key, sender, message_id, data)
+            self._say(f"game {inv.game_id}: an invitation from host key {host_key}, not the key {known[1][:12]}… "
+                      f"this data directory trusts for it; if it is your host's: "
+                      f"citylog mail accept {inv.game_id} --host-key {host_key}")
+            raise ServiceError(f"an invitation to game {inv.game_id} from another host key than the one "
+                               f"{inv.player} trusts for it; held for 'citylog mail accept' [CL-S10]")
+        # one join per (game, host key): a join once sent to a forged invitation's
+        # host does not count as this one's answer [CL-S10]
+        mid = letters.message_id(inv.game_id, 0, inv.player, "join", host_key[:16])
         if self.ledger.was_queued(mid):
             return  # answered already (the invitation came twice, under another Message-ID)
         genesis = genesis_hash(inv.definition)
@@ -330,16 +343,40 @@ class Agent:
                              inv.seat_secret)
         data = statements.encode(jf)
         mid, raw = self._mail(
-            game=inv.game_id, seq=0, seat=inv.player, kind="join", to=p.sender,
+            game=inv.game_id, seq=0, seat=inv.player, kind="join", to=sender, extra=host_key[:16],
             subject=letters.subject(inv.game_id, 0, "join", inv.player),
             body=f"{inv.player} joins game {inv.game_id} with key {public[:12]}…\n",
             attachments=[letters.Attachment(safe_name(f"{inv.game_id}-join-{inv.player}.json"), data)],
-            in_reply_to=p.message_id)
-        self.ledger.set_host(inv.game_id, p.sender, host_key)
-        self._queue(mid, raw, [p.sender], inv.game_id, "join", inv.player, 0)
+            in_reply_to=message_id)
+        self.ledger.set_host(inv.game_id, sender, host_key)
+        self._queue(mid, raw, [sender], inv.game_id, "join", inv.player, 0)
         # [CL-S8] the host key is shown: the first invitation of a game pins it, so compare it
-        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {p.sender}; "
+        self._say(f"{inv.player} accepts the invitation to game {inv.game_id} (a signed join goes to {sender}; "
                   f"host key {host_key}: compare it with the one your host gave you)")
+
+    def accept(self, game_id: str, host_key: str) -> str:
+        """The player's choice of the host key of ``game_id`` [CL-S10]: pinned (replacing
+        the one the first invitation pinned), and the invitation held from that key, if
+        one came, answered.  What was done, in words."""
+        from events.signing import is_public_hex
+
+        key = host_key.strip().lower()
+        if not is_public_hex(key):
+            raise ServiceError(f"--host-key {host_key!r} is not a public key (64 hex digits) [CL-S10]")
+        known = self.ledger.host(game_id)
+        held = self.ledger.held_invitation(game_id, key)
+        with self.ledger.transaction():
+            self.ledger.pin_host(game_id, held[0] if held else (known[0] if known and known[1] == key else ""), key)
+            if held is None:
+                return (f"game {game_id}: host key {key[:12]}… trusted; its invitation is answered when it comes"
+                        if known is None or known[1] != key else f"game {game_id}: host key {key[:12]}… was trusted already")
+            sender, message_id, data = held
+            st = _statement(data, f"{game_id}-invitation.json")
+            if not isinstance(st, Invite):
+                raise ServiceError("the held letter is not an invitation")
+            self._answer_invite(sender, message_id, st, data)
+            self.ledger.drop_held(game_id, key)
+        return f"game {game_id}: host key {key[:12]}… trusted; the invitation it sent is answered (the join goes out on the next sync)"
 
     # host: apply
     def apply_inbox(self) -> None:

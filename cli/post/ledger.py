@@ -55,6 +55,9 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE TABLE IF NOT EXISTS book (
     game TEXT NOT NULL, player TEXT NOT NULL, address TEXT NOT NULL, PRIMARY KEY (game, player));
 CREATE TABLE IF NOT EXISTS hosts (game TEXT PRIMARY KEY, address TEXT NOT NULL, host_key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS held (
+    game TEXT NOT NULL, host_key TEXT NOT NULL, sender TEXT NOT NULL, message_id TEXT NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (game, host_key));
 CREATE TABLE IF NOT EXISTS views (
     game TEXT NOT NULL, player TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,
     message_id TEXT NOT NULL, to_act INTEGER NOT NULL, PRIMARY KEY (game, player, seq, kind));
@@ -198,7 +201,30 @@ class Ledger:
 
     def set_host(self, game: str, address: str, host_key: str) -> None:
         """The host's address for a game, from its first signed mail; never changed afterwards."""
-        self.conn.execute("INSERT OR IGNORE INTO hosts VALUES (?, ?, ?)", (game, address, host_key))
+        self.conn.execute(
+            "INSERT INTO hosts VALUES (?, ?, ?) ON CONFLICT (game) DO UPDATE SET address = excluded.address "
+            "WHERE hosts.address = '' AND hosts.host_key = excluded.host_key",  # pinned before it wrote [CL-S10]
+            (game, address, host_key))
+
+    def pin_host(self, game: str, address: str, host_key: str) -> None:
+        """The player's own choice of a game's host key [CL-S10]: it replaces the one pinned."""
+        self.conn.execute("INSERT OR REPLACE INTO hosts VALUES (?, ?, ?)", (game, address, host_key))
+
+    def hold_invitation(self, game: str, host_key: str, sender: str, message_id: str, data: bytes) -> None:
+        """An invitation from another host key than the game's pinned one, kept for
+        ``citylog mail accept`` (the first of each key is kept) [CL-S10]."""
+        self.conn.execute("INSERT OR IGNORE INTO held VALUES (?, ?, ?, ?, ?)", (game, host_key, sender, message_id, data))
+
+    def held_invitation(self, game: str, host_key: str) -> tuple[str, str, bytes] | None:
+        """(sender, Message-ID, bytes) of the held invitation of ``game`` from ``host_key``."""
+        row = self._one("SELECT sender, message_id, data FROM held WHERE game = ? AND host_key = ?", game, host_key)
+        return (row[0], row[1], bytes(row[2])) if row else None
+
+    def drop_held(self, game: str, host_key: str) -> None:
+        self.conn.execute("DELETE FROM held WHERE game = ? AND host_key = ?", (game, host_key))
+
+    def held_keys(self, game: str) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT host_key FROM held WHERE game = ? ORDER BY host_key", (game,))]
 
     def host(self, game: str) -> tuple[str, str] | None:
         row = self._one("SELECT address, host_key FROM hosts WHERE game = ?", game)
