@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def tui(
     ctx: typer.Context,
-    game_id: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE", help="Open this game (or view) at once")] = None,
+    game_id: Annotated[Optional[str], typer.Argument(metavar="GAME", help="Open this game at once (with --as: or a view FILE)")] = None,
     as_: Annotated[
         Optional[str], typer.Option("--as", help="As this player: her view received by mail (or a view FILE) to play")
     ] = None,
