@@ -35,6 +35,13 @@ class WrittenMove:
     signed: bool
 
 
+def move_file_path(log: LogFile, player: str, out: str | Path) -> Path:
+    """Where ``player``'s move file at the end of ``log`` goes: ``out``, or under its
+    default name (game, seq, player) when ``out`` is a directory."""
+    seq = log.lines[-1].seq if log.lines else 0
+    return out_path(str(out), f"{log.header.game_id or ''}-seq{seq}-{player}-move.json")
+
+
 def write_move_file(
     log: LogFile, ref: str, player: str, texts: list[str], out: str | Path,
     private: Callable[[], Ed25519PrivateKey], force: bool = False,
@@ -59,6 +66,6 @@ def write_move_file(
         key = private()
         move_file = msgspec.structs.replace(move_file, public_key=public_hex(key))
         move_file = msgspec.structs.replace(move_file, signature=sign(key, "move", statements.body(move_file)))
-    path = out_path(str(out), f"{gid}-seq{seq}-{player}-move.json")
+    path = move_file_path(log, player, out)
     write_file(path, statements.encode(move_file), force)
     return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import work
 from textual.widgets import Static
 
-from cli.movefile import WrittenMove, write_move_file
+from cli.movefile import WrittenMove, move_file_path, write_move_file
 from cli.tui.model import GameModel
 from cli.tui.play import PlayPanel
 from cli.tui.replay import GameScreen
@@ -58,6 +58,15 @@ class Received:
         return write_move_file(self.log, self.source, self.player, commands, self.out,
                                lambda: key_in(self.keys, self.player, self.key))
 
+    def written_before(self) -> Path | None:
+        """This position's move file, if one was written already (still queued, or sent:
+        the agent keeps what it sent in the queue's ``sent``)."""
+        path = move_file_path(self.log, self.player, self.out)
+        for where in (path, path.parent / "sent" / path.name) if self.queue else (path,):
+            if where.exists():
+                return where
+        return None
+
     def sent_note(self, written: WrittenMove) -> str:
         """Where the move file is and how it reaches the host."""
         if not self.queue:
@@ -92,6 +101,11 @@ class ViewScreen(GameScreen):
         title = (f"citylog — {model.game.spec.title} — {r.player}'s view of game {model.game_id} "
                  f"(seq {model.version}, received)")
         self.query_one("#title", Static).update(Text(title, style="bold"))
+        before = r.written_before() if not model.chosen else None
+        if before is not None and not model.closed:  # one move file per position
+            model.closed = True
+            sent = "sent" if before.parent.name == "sent" else "waiting for the next mail sync"
+            self.noted("move already written", f"{before.name} ({sent}); nothing more to decide on this view")
 
     def leave(self) -> None:
         self.app.exit()
@@ -118,7 +132,8 @@ class ViewScreen(GameScreen):
         try:
             written = self.received.write(commands)
         except (ServiceError, RulesError, OSError) as exc:
-            self.app.call_from_thread(self.noted, "no move file written", f"{exc}", True)
+            self.app.call_from_thread(self.noted, "no move file written",
+                                      f"{exc}; nothing sent: q leaves, then open the view again", True)
             return
         after = f"; that is all you can decide now: you will see {boundary} in the next view" if boundary else ""
         shown = "; ".join(written.commands)
@@ -128,6 +143,7 @@ class ViewScreen(GameScreen):
         panel = self.query_one(PlayPanel)
         panel.note = (title, message)
         self.refresh_view()
+        self.place_focus()
         if error:
             panel.say(message, True)
         self.notify(f"{title}: {message}", severity="error" if error else "information")

@@ -107,6 +107,12 @@ async def test_a_received_view_is_played_into_one_signed_move_the_host_applies(
     [move] = list(queue.glob("*-move.json"))
     assert json.loads(move.read_text())["signature"]
     assert dump(party.db) == before, "the TUI wrote to the player's store"
+    again = _opened(party, monkeypatch, gid, "--as", name)  # one move file per position
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        panel = again.screen.query_one(PlayPanel)
+        assert panel.note is not None and panel.note[0] == "move already written", panel.note
+        assert again.screen.model.acting_seat() is None
     party.sync()
     _table(root).carry()
     assert host.sync()["applied"] == 1
