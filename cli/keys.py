@@ -101,9 +101,14 @@ def own_public_key(ctx: typer.Context, name: str, path: Path | None) -> str | No
 
 def key_for(ctx: typer.Context, name: str, path: Path | None) -> Ed25519PrivateKey:
     """``--key PATH``, else the data directory's key called ``name``."""
+    return key_in(keys_dir(ctx), name, path)
+
+
+def key_in(folder: Path, name: str, path: Path | None) -> Ed25519PrivateKey:
+    """``path``, else the key called ``name`` in the key store ``folder``."""
     if path is not None:
         return load_key(path)
-    own = keys_dir(ctx) / f"{name}.key"
+    own = folder / f"{name}.key"
     if not own.exists():
         raise ServiceError(f"no key {name!r} in {own.parent}: make one with 'citylog key new {name}' or give --key PATH")
     return load_key(own)

@@ -10,21 +10,17 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import msgspec
 import typer
 
 from cli.context import game_id as resolve_game, game_or_file, service
 from cli.errors import BAD_INPUT, fail, guarded, reads_untrusted_logs
 from cli.keys import key_for
-from cli.output import emit_json, out_path, say, say_markup, write_file
-from cli.choices import signed_texts
+from cli.movefile import write_move_file
+from cli.output import emit_json, say, say_markup
 from cli.prompt import Menu, Session, table
 from cli.report import report
 from cli.results import plural, result_lines, verdict
 from cli.options import Game, GameOrFile, Json
-from events import statements
-from events.signing import public_hex, sign
-from events.statements import MOVE_FORMAT, MoveFile
 from core.engine import CHANCE, RulesError, checked_decide
 from events.service import GameService, ServiceError, parse_command
 from replay.sources import fold_log, open_log
@@ -107,33 +103,14 @@ def _write_move_file(
     key: Path | None, force: bool, json: bool,
 ) -> None:
     """The moves against the latest position of a game id or an exported (view) file;
-    signed with the player's key in a play-by-email game."""
+    signed with the player's key in a play-by-email game (cli/movefile.py)."""
     log = open_log(svc, ref, player)  # the player's view, from the store or their file
-    game, events, states = fold_log(log, ref)
-    players = log.header.definition.players
-    gid = log.header.game_id or ""
-    seq = log.lines[-1].seq if log.lines else 0
-    head = log.lines[-1].hash if log.lines else ""
-    seat = players.index(player)
-    pbem = bool(log.header.definition.host_key)
-    try:
-        formatted = signed_texts(game, game.view(states[-1], seat), seat, texts)
-    except RulesError as exc:
-        raise ServiceError(str(exc)) from None
-    move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, tuple(formatted), "", "")
-    if pbem:
-        private = key_for(ctx, player, key)
-        move_file = msgspec.structs.replace(move_file, public_key=public_hex(private))
-        move_file = msgspec.structs.replace(
-            move_file, signature=sign(private, "move", statements.body(move_file))
-        )
-    out = out_path(str(out), f"{gid}-seq{seq}-{player}-move.json")
-    write_file(out, statements.encode(move_file), force)
+    written = write_move_file(log, ref, player, texts, out, lambda: key_for(ctx, player, key), force)
     if json:
-        emit_json({"file": str(out), "game_id": gid, "player": player, "seq": seq})
+        emit_json({"file": str(written.path), "game_id": written.game_id, "player": player, "seq": written.seq})
     else:
-        shown = "; ".join(formatted)
-        say(f"wrote {out}: {player} '{shown}' against seq {seq}" + (" (signed)" if pbem else ""))
+        shown = "; ".join(written.commands)
+        say(f"wrote {written.path}: {player} '{shown}' against seq {written.seq}" + (" (signed)" if written.signed else ""))
 
 
 def autoplay(

@@ -7,12 +7,16 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
+from typing import TYPE_CHECKING
 
 from cli.tui.backend import Backend
 from cli.tui.diff import DiffScreen
 from cli.tui.library import LibraryScreen
 from cli.tui.palette import CitylogCommands
 from cli.tui.replay import GameScreen
+
+if TYPE_CHECKING:
+    from cli.tui.received import Received
 
 
 class CitylogApp(App[None]):
@@ -23,17 +27,25 @@ class CitylogApp(App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-normal"), (160, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
-    def __init__(self, db: str, game_id: str | None = None, durability: str = "full") -> None:
+    def __init__(self, db: str, game_id: str | None = None, durability: str = "full",
+                 received: Received | None = None, viewer: int | None = None) -> None:
         super().__init__()
         self.backend = Backend(db, durability)
         self.start_game = game_id
+        self.start_viewer = viewer
+        self.received = received
+        """A view received by email (``tui GAME --as P``): its screen alone, no store (issue 24)."""
 
     def get_default_screen(self) -> Screen[None]:
+        if self.received is not None:
+            from cli.tui.received import ViewScreen
+
+            return ViewScreen(self.received)
         return LibraryScreen()
 
     def on_mount(self) -> None:
-        if self.start_game:
-            self.open_game(self.start_game)
+        if self.start_game and self.received is None:
+            self.push_screen(GameScreen(self.start_game, viewer=self.start_viewer))
 
     # -- navigation (screens call these) ----------------------------------------
     def open_game(self, game_id: str) -> None:

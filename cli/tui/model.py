@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cli.choices import Choice, choices
-from core.engine import CHANCE, decide_as
-from events.service import Loaded
+from core.engine import CHANCE, checked_decide, decide_as
+from events.service import Loaded, ServiceError
 from events.store import GameRecord, Note
 from core.scene import Scene, board_panel, decision_start, mark_targets, scene_at, scene_differences
 from replay.explain import explain_at
+from replay.logfile import LogFile
 
 LEGAL_LIMIT = 500
 """At most this many legal commands are listed; the typed input takes any."""
@@ -98,6 +99,14 @@ class GameModel:
     round_starts: list[int] = field(default_factory=list)
     notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """seq -> the notes on that event (``citylog note``), shown with the timeline."""
+    own_view: bool = False
+    """A player's own view, from a file (a view received by email, issue 24): the
+    viewer is fixed and only that seat acts; its choices are played out on the view
+    (``decided``), never in a store, then written as one move file."""
+    chosen: tuple[str, ...] = ()
+    """A view's choices so far (formatted); their events follow the view's records."""
+    closed: bool = False
+    """A view whose move file is written: nothing more is decided on it."""
     _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
     _play: dict[int, PlayModel] = field(default_factory=dict, repr=False)
 
@@ -143,6 +152,49 @@ class GameModel:
             model.notes[n.seq] = (*model.notes.get(n.seq, ()), n.text)
         model.cursor = model.last if cursor is None else max(0, min(cursor, model.last))
         return model
+
+    @classmethod
+    def of_view(cls, log: LogFile, source: str) -> GameModel:
+        """A player's view file, folded (read-only: no store holds it); the cursor at its end."""
+        from replay.sources import fold_log, view_seat
+
+        seat = view_seat(log)
+        if seat is None:
+            raise ServiceError(f"{source}: not a player's view [CL-V3]")
+        game, events, states = fold_log(log, source)
+        h = log.header
+        record = GameRecord.of(h.game_id or source, h.definition, bots=dict(h.bots), parent=h.parent,
+                               fork_at=h.fork_at, status=h.status if h.status in ("active", "over") else "active")
+        model = cls(record, game, log.records(), events, states, viewer=seat, own_view=True)
+        model.cursor = model.last
+        return model
+
+    def decided(self, seat: int, command: Any) -> GameModel:
+        """This view with ``seat``'s ``command`` played out on it (its own events, as the
+        seat sees them: cli/play.py's ``_play_file`` does the same); raises RulesError."""
+        state = self.game.view(self.states[-1], seat)
+        new = checked_decide(self.game, state, seat, command)
+        states = list(self.states)
+        for e in new:
+            state = self.game.view(self.game.apply(state, e), seat)
+            states.append(state)
+        model = GameModel(self.record, self.game, self.records, self.events + list(new), states,
+                          viewer=seat, own_view=True, chosen=(*self.chosen, self.game.format_command(command)))
+        model.cursor = model.last
+        return model
+
+    def boundary(self, seat: int) -> str | None:
+        """Once a view's seat has chosen: what its next decision would need that the view
+        does not show (issue 26 item 1), None if there is nothing such."""
+        if not self.chosen:
+            return None
+        return self.game.unseen(self.game.view(self.states[-1], seat), seat)
+
+    def turn_done(self, seat: int) -> bool:
+        """A view's seat has chosen all it can from this view: its move file is due."""
+        if not self.chosen:
+            return False
+        return seat not in self.game.to_act(self.states[-1]) or self.boundary(seat) is not None
 
     # -- facts ---------------------------------------------------------------
     @property
@@ -200,6 +252,8 @@ class GameModel:
 
     # -- views ---------------------------------------------------------------
     def cycle_viewer(self) -> int | None:
+        if self.own_view:  # a view file shows its own player only
+            return self.viewer
         order: list[int | None] = [None, *range(len(self.players))]
         self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
         return self.viewer
@@ -289,6 +343,11 @@ class GameModel:
     def acting_seat(self) -> int | None:
         """The seat the play panel acts for: the viewer if it may act, else the first human."""
         humans = self.humans_to_act()
+        if self.own_view:  # only the view's own seat, until its move file is due
+            own = self.viewer
+            if self.closed or own not in humans or own is None or self.turn_done(own):
+                return None
+            return own
         if not humans:
             return None
         return self.viewer if self.viewer in humans else humans[0]

@@ -32,6 +32,10 @@ class CitylogCommands(Provider):
         screen = self.screen
         return screen if isinstance(screen, GameScreen) and screen.model is not None else None
 
+    def _store(self) -> bool:
+        """The app shows games of the store (not a view received by email: that writes nothing)."""
+        return getattr(self.app, "received", None) is None
+
     async def discover(self) -> Hits:
         game = self._game_screen()
         if game is not None:
@@ -40,7 +44,7 @@ class CitylogCommands(Provider):
             yield DiscoveryHit("legend", game.action_legend, help="what the colours, marks and keys mean")
             if game.model.record.table_game:
                 yield DiscoveryHit("enter chance", game.action_chance, help="type the draw that happened at the table")
-        for text, name, n in _new_game_entries():
+        for text, name, n in _new_game_entries() if self._store() else []:
             yield DiscoveryHit(text, partial(self.app.new_game_vs_bots, name, n), help="you play seat 1")  # type: ignore[attr-defined]
 
     async def search(self, query: str) -> Hits:
@@ -63,6 +67,8 @@ class CitylogCommands(Provider):
                 score = matcher.match(text)
                 if score > 0:
                     yield Hit(score, matcher.highlight(text), action, help=help_text)
+        if not self._store():
+            return
         for text, name, n in _new_game_entries():
             score = matcher.match(text)
             if score > 0:

@@ -71,6 +71,8 @@ class PlayPanel(Vertical):
         """The command chosen and waiting for a confirmation."""
         self.step: Choice | None = None
         """The two-step choice whose variants are listed (its default pending)."""
+        self.note: tuple[str, str] | None = None
+        """(title, message) shown in place of the commands: a view's move file written (issue 24)."""
 
     @property
     def seat(self) -> int | None:
@@ -98,6 +100,13 @@ class PlayPanel(Vertical):
         self.model = model
         seat = model.acting_seat()
         title = self.query_one("#play-title", Static)
+        if self.note is not None:
+            for part in ("#legal", "#typed", "#confirm-row"):
+                self.query_one(part).display = False
+            self.display = True
+            title.update(Text(self.note[0], style="bold"))
+            self.say(self.note[1])
+            return
         playing = seat is not None and model.at_end
         self.query_one("#legal", OptionList).display = playing
         self.query_one("#typed", Input).display = playing

@@ -48,10 +48,12 @@ class GameScreen(Screen[None]):
         Binding("c", "chance", "chance", show=False),
     ]
 
-    def __init__(self, game_id: str, cursor: int | None = None) -> None:
+    def __init__(self, game_id: str, cursor: int | None = None, viewer: int | None = None) -> None:
         super().__init__()
         self.game_id = game_id
         self.start_cursor = cursor
+        self.start_viewer = viewer
+        """``tui GAME --as P``: P's view at first (None: the seat to act, else the referee's)."""
         self.model: GameModel | None = None
         self.live = False
         """Live mode (``w``): events appended by other processes show up as they land."""
@@ -155,6 +157,8 @@ class GameScreen(Screen[None]):
     def loaded(self, model: GameModel) -> None:
         if self.model is not None:
             model.viewer = self.model.viewer
+        elif self.start_viewer is not None:
+            model.viewer = self.start_viewer
         elif model.acting_seat() is not None:
             model.viewer = model.acting_seat()  # a player at the table sees their own view
         self.model = model
@@ -291,10 +295,13 @@ class GameScreen(Screen[None]):
         if focused is not None and (panel in focused.ancestors_with_self or isinstance(focused, PanelView)):
             self.query_one(Timeline).focus()
             return
-        self.app.pop_screen()
+        self.leave()
 
     def action_close(self) -> None:
         """``q``: back to the library."""
+        self.leave()
+
+    def leave(self) -> None:
         self.app.pop_screen()
 
     def action_board(self) -> None:
@@ -360,6 +367,10 @@ class GameScreen(Screen[None]):
         self.query_one(SceneView).show(model.scene(panel.play))
 
     def on_play_panel_chosen(self, event: PlayPanel.Chosen) -> None:
+        self.decide(event.seat, event.command)
+
+    def decide(self, seat: int, command: Any) -> None:
+        """A command chosen in the play panel: submitted to the store."""
         if self.model is not None:
             self.query_one(PlayPanel).say("submitting…")
-            self.submit(event.seat, event.command, self.model.version)
+            self.submit(seat, command, self.model.version)

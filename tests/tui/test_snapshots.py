@@ -82,3 +82,14 @@ def test_card_city_answering_a_split_at_80x24(snap_compare, db: str, service) ->
 def test_play_panel_typing_at_80x24(snap_compare, db: str) -> None:
     """Letters typed on the command list land in the input, focus and footer show it (item 4)."""
     assert snap_compare(CitylogApp(db, "cc-play"), terminal_size=(80, 24), run_before=keys(*"split"))
+
+
+def test_a_received_view_at_80x24(snap_compare, db: str, service, tmp_path) -> None:
+    """``tui FILE --as bob`` (issue 24): bob's view by email, his panel, his events only."""
+    from cli.tui.received import Received
+    from replay.sources import read_path
+    from tests.tui.test_received import _bob_offered_a_face_down_half
+
+    view = _bob_offered_a_face_down_half(service, tmp_path)
+    received = Received(read_path(view), str(view), "bob", str(tmp_path), tmp_path / "keys")
+    assert snap_compare(CitylogApp(db, received=received), terminal_size=(80, 24), run_before=keys())

@@ -1,0 +1,71 @@
+"""One signed move file from a player's view: what ``move --out``, ``play`` on a
+view file and ``tui GAME --as P`` write (issue 24).  The one writer of move
+files on the player's side; nothing here touches a store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from cli.choices import signed_texts
+from cli.output import out_path, write_file
+from core.engine import RulesError
+from events import statements
+from events.service import ServiceError
+from events.signing import public_hex, sign
+from events.statements import MOVE_FORMAT, MoveFile
+from replay.logfile import LogFile
+from replay.sources import fold_log
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+
+@dataclass(frozen=True)
+class WrittenMove:
+    path: Path
+    game_id: str
+    player: str
+    seq: int
+    commands: tuple[str, ...]
+    signed: bool
+
+
+def move_file_path(log: LogFile, player: str, out: str | Path) -> Path:
+    """Where ``player``'s move file at the end of ``log`` goes: ``out``, or under its
+    default name (game, seq, player) when ``out`` is a directory."""
+    seq = log.lines[-1].seq if log.lines else 0
+    return out_path(str(out), f"{log.header.game_id or ''}-seq{seq}-{player}-move.json")
+
+
+def write_move_file(
+    log: LogFile, ref: str, player: str, texts: list[str], out: str | Path,
+    private: Callable[[], Ed25519PrivateKey], force: bool = False,
+) -> WrittenMove:
+    """``texts`` against the latest position of ``log`` (the player's view), as one
+    move file at ``out`` (a file, or a directory for its default name); signed with
+    ``private()`` in a play-by-email game.  Raises ServiceError (illegal, or the file
+    exists) before anything is written."""
+    game, _, states = fold_log(log, ref)
+    players = log.header.definition.players
+    gid = log.header.game_id or ""
+    seq = log.lines[-1].seq if log.lines else 0
+    head = log.lines[-1].hash if log.lines else ""
+    seat = players.index(player)
+    pbem = bool(log.header.definition.host_key)
+    try:
+        formatted = signed_texts(game, game.view(states[-1], seat), seat, texts)
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None
+    move_file = MoveFile(MOVE_FORMAT, gid, player, seq, head, tuple(formatted), "", "")
+    if pbem:
+        key = private()
+        move_file = msgspec.structs.replace(move_file, public_key=public_hex(key))
+        move_file = msgspec.structs.replace(move_file, signature=sign(key, "move", statements.body(move_file)))
+    path = move_file_path(log, player, out)
+    write_file(path, statements.encode(move_file), force)
+    return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)
