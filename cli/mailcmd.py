@@ -216,7 +216,7 @@ def invite(
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(
-        help="Play by real email: set-up, the agent (sync), accept, status, invite.\n\n\b\nExample:\n"
+        help="Play by real email: setup, sync, accept, status, invite.\n\n\b\nExample:\n"
         "  citylog mail setup --address alice@example.org --inbound maildir:Mail --outbound eml:outgoing\n"
         "  citylog mail sync",
         no_args_is_help=True,

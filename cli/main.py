@@ -180,7 +180,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "engine": ("engine", "A JSON-lines protocol on stdin/stdout, for bots and tournaments."),
     "upgrade": ("upgrade", "Switch a game to the current rules, if they re-decide it alike."),
     "key": ("keys", "Ed25519 keys for play by email."),
-    "mail": ("mailcmd", "Play by real email: set-up, the agent (sync), status, invite."),
+    "mail": ("mailcmd", "Play by real email: setup, sync, accept, status, invite."),
 }  # fmt: skip
 COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 
