@@ -6,6 +6,10 @@ fixes, each as a test that fails on the code before its fix.
    upgrade, a timeout of another seat first) shifted that seq, so the host chose
    among the bot's equally good moves — a chance outcome of the host's choosing,
    while ``verify`` said every line was the bot's own.
+2. [CL-S9] ``timeout --inbox`` (and the mail agent) spared every seat with a move
+   file naming it in the inbox, whatever the file: one forged or stale file kept a
+   silent seat from its timeout for ever (nothing is applied when no one is timed
+   out, so the file never left).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pbem_mail import Table
+from pbem_mail import Table, legal_of, move_file, to_act
 
 from core.deadlines import Handed, TimedOut
 from core.seats import Joined
@@ -120,3 +124,48 @@ def test_a_placed_line_before_a_timeout_does_not_choose_the_bots_moves(
             t.host.ok("export", t.gid, "--as", name, "-o", str(view), "--force")
             code, out, err = party.run("verify", str(view))
             assert code == 0 and "deal proven" in out, f"{name}: {out}{err}"
+
+
+# -- 2. a file that would be refused shields no seat from its timeout [CL-S9] -----------
+def _to_act_bob(t: Table) -> None:
+    """Alice plays (her signed moves) until bob must act."""
+    for _ in range(20):
+        if "bob" in to_act(t):
+            return
+        assert "alice" in to_act(t)
+        move_file(t, "alice", [legal_of(t, "alice")[0]], t.inbox / "a.json")
+        t.host.ok("inbox", str(t.inbox))
+    raise AssertionError("bob never came to act")
+
+
+@pytest.mark.parametrize("kind", ["forged", "stale", "genuine"])
+def test_a_file_the_host_would_refuse_does_not_stop_a_timeout(tmp_path: Path, kind: str) -> None:
+    """[CL-S9] ``timeout --inbox`` spares a seat whose move waits in the inbox.  Bob is
+    silent; a file naming him that the host would refuse — signed by alice's key, made at
+    an older position — waits
+    there.  Bob is timed out all the same.  (The control: his genuine move spares him.)"""
+    t = Table(tmp_path, "point-city", ["alice", "bob"], "--deadline", "1h", "--on-timeout", "bot")
+    t.join_all()
+    stale_at = tmp_path / "early.json"
+    if kind == "stale":
+        _to_act_bob(t)
+        move_file(t, "bob", [legal_of(t, "bob")[0]], stale_at)
+        move_file(t, "bob", [legal_of(t, "bob")[0]], t.inbox / "b.json")
+        t.host.ok("inbox", str(t.inbox))
+    _to_act_bob(t)
+    bogus = t.inbox / "bogus.json"
+    if kind == "forged":
+        move_file(t, "bob", [legal_of(t, "bob")[0]], bogus, key="alice")
+    elif kind == "stale":
+        stale_at.rename(bogus)
+    else:
+        move_file(t, "bob", [legal_of(t, "bob")[0]], bogus)
+    before = len(_events(t))
+    for k in range(3):
+        t.host.run("timeout", t.gid, "--now", str(T0 + k * 7200), "--inbox", str(t.inbox))
+    lines = _events(t)[before:]
+    if kind == "genuine":
+        # the control: bob's genuine move waits there, so bob is spared (it waits for the inbox)
+        assert not any(type(e) is TimedOut for e in lines) and bogus.exists()
+        return
+    assert any(type(e) is TimedOut and e.seat == 1 for e in lines), f"bob was never timed out ({kind} file)"
