@@ -641,7 +641,7 @@ def timeout_cmd(
     at = int(time.time()) if now is None else now
     if not 0 <= at < 2**53:
         raise ServiceError("--now: epoch seconds, 0 to 2^53")
-    answered = held_players(inbox_dir, game_id) if inbox_dir is not None else set()
+    answered = held_players(inbox_dir, game_id, svc) if inbox_dir is not None else set()
     written = apply_due(svc, game_id, at, lambda body: sign(private, "timeout", body), answered)
     if inbox_dir is not None and written:
         report(svc, game_id, written, json)
@@ -660,8 +660,15 @@ def timeout_cmd(
     report(svc, game_id, written, json)
 
 
-def held_players(folder: Path, game_id: str) -> set[str]:
-    """Players with a move file for ``game_id`` waiting in ``folder`` (an inbox)."""
+def held_players(folder: Path, game_id: str, svc: Any) -> set[str]:
+    """Players with a move file for ``game_id`` waiting in ``folder`` (an inbox) that
+    the host would apply now (``svc``'s admission accepts it).
+
+    [CL-S9] Law: a seat is spared its timeout only by a file of hers the host would
+    apply now.  A file naming her that would be refused — signed by another key,
+    stale, a replay — is no answer: counted, it would spare a silent seat for ever
+    (nothing is applied when no one is timed out, so it would never leave the inbox),
+    and anyone can write one."""
     if not folder.is_dir():
         raise ServiceError(f"no directory {folder}")
     out: set[str] = set()
@@ -670,9 +677,18 @@ def held_players(folder: Path, game_id: str) -> set[str]:
             st = statements.decode(read_regular(path, MAX_STATEMENT, "move file"), path.name)
         except (FileRefused, StatementError):
             continue
-        if isinstance(st, MoveFile) and st.game_id == game_id:
+        if isinstance(st, MoveFile) and st.game_id == game_id and st.player not in out and _admissible(svc, st):
             out.add(st.player)
     return out
+
+
+def _admissible(svc: Any, mv: MoveFile) -> bool:
+    """Whether the host would apply ``mv`` now (its signature, position, first use) [CL-S9]."""
+    try:
+        svc.admission.admit_move(mv)
+    except Exception:  # noqa: BLE001 - any refusal: not an answer
+        return False
+    return True
 
 
 def handover(

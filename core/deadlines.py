@@ -115,18 +115,47 @@ def body(e: TimedOut) -> dict[str, Any]:
     return fields
 
 
-def bot_rng(genesis: str, seq: int, seat: int) -> Rng:
-    """The bot's stream for the decision whose first event is ``seq``: from public
-    values only (the game's genesis, the seq, the seat), so any player re-derives it."""
-    return Rng.derive(genesis, seq, f"timeout-bot/{seat}")
+def decision_index(game: Any, events: Iterable[Any], seat: int) -> int:
+    """How many decisions of ``seat``'s ``events`` hold (lines whose command is the
+    seat's): the index of the seat's next decision [CL-V10].
+
+    The timeout bot's stream is keyed by it, never by a seq: a seq counts every
+    line before it, and the host alone places some of them (a hand-over it applies
+    now or later, an upgrade, a timeout of another seat first, another seat's move
+    applied before or after the timeout) — each would re-pick the bot's tie-breaks,
+    a chance outcome of the host's choosing.  The seat's own decisions are the one
+    count no line of another's moves.
+
+    >>> from core.point_city.game import GAME
+    >>> decision_index(GAME, [Handed(0, True), TimedOut(0, 1, "", 0, 0, "bot", "")], 0)
+    0
+    """
+    n = 0
+    for e in events:
+        try:
+            opened = game.command_of(e)
+        except Exception:  # noqa: BLE001 - a table event a game does not know: no decision
+            opened = None
+        if opened is not None and opened[0] == seat:
+            n += 1
+    return n
 
 
-def bot_command(game: Any, state: Any, seat: int, genesis: str, seq: int) -> Any:
+def bot_rng(genesis: str, index: int, seat: int) -> Rng:
+    """The bot's stream for ``seat``'s decision number ``index``
+    (:func:`decision_index`): from public values only (the game's genesis, the seat,
+    how many decisions it made before), so any player re-derives it, and no line the
+    host places, nor the order it applies other seats' moves in, changes it [CL-V10]."""
+    return Rng.derive(genesis, index, f"timeout-bot/{seat}")
+
+
+def bot_command(game: Any, state: Any, seat: int, genesis: str, index: int) -> Any:
     """The command the timeout bot plays for ``seat`` at ``state``, decided from the
-    seat's own view (never the referee's state) [CL-T2]; the same for the host and
-    for every ``verify`` that can fold that view."""
+    seat's own view (never the referee's state) [CL-T2], its tie-breaks from
+    :func:`bot_rng` at the seat's decision ``index`` [CL-V10]; the same for the host
+    and for every ``verify`` that can fold that view."""
     seen = game.view(state, seat)
-    return game.bots[TIMEOUT_BOT](game, seen, seat, bot_rng(genesis, seq, seat))
+    return game.bots[TIMEOUT_BOT](game, seen, seat, bot_rng(genesis, index, seat))
 
 
 def pending(game: Any, state: Any, seat: int) -> bool:

@@ -168,7 +168,7 @@ class Writer:
             source = chance_source(rec, loaded.events + events)
             if source.base is not None:
                 more, state = self._auto(game, rec, state, loaded.version + 2, source=source,
-                                         bot_seats=deadlines.bot_seats(loaded.events))
+                                         bot_seats=deadlines.bot_seats(loaded.events), history=[*loaded.events, *events])
                 events += more
             written = self._append(rec, game, loaded.version, events, state)
             self.store.add_signed(rec.id, written[0].seq, raw)
@@ -239,7 +239,8 @@ class Writer:
                         "seen yet: send the commands up to the draw, then the rest from the next view"
                     )
                 more, state = self._auto(game, rec, state, version + len(all_events) + len(produced) + 1, source=source,
-                                         bot_seats=deadlines.bot_seats(loaded.events))
+                                         bot_seats=deadlines.bot_seats(loaded.events),
+                                         history=[*loaded.events, *all_events, *produced])
                 all_events += [*produced, *more]
             written = self._append(rec, game, version, all_events, state)
             if rec.pbem:
@@ -276,8 +277,9 @@ class Writer:
             timed = msgspec.structs.replace(timed, signature=sign(deadlines.body(timed)))
             events: list[Any] = [timed]
             if rec.on_timeout in ("bot", "forfeit"):
-                first = loaded.version + 2
-                command = deadlines.bot_command(game, state, seat, rec.genesis, first)
+                # [CL-V10] the bot's tie-breaks by the seat's own decision count, never a seq
+                index = deadlines.decision_index(game, loaded.events, seat)
+                command = deadlines.bot_command(game, state, seat, rec.genesis, index)
                 try:
                     produced, state = checked_step(game, state, seat, command)
                 except IllegalCommand as exc:  # the bot must never propose an illegal move
@@ -287,6 +289,7 @@ class Writer:
                 game, rec, state, loaded.version + len(events) + 1,
                 # the timeout line is a placed line: the draws after it count it out [CL-V9]
                 source=chance_source(rec, [*loaded.events, timed]), bot_seats=deadlines.bot_seats([*loaded.events, timed]),
+                history=[*loaded.events, *events],
             )
             events += more
             written = self._append(rec, game, loaded.version, events, state)
@@ -306,6 +309,7 @@ class Writer:
                 game, rec, state, loaded.version + 2,
                 # the hand-over line is a placed line: the draws after it count it out [CL-V9]
                 source=chance_source(rec, [*loaded.events, handed]), bot_seats=deadlines.bot_seats([*loaded.events, handed]),
+                history=[*loaded.events, handed],
             )
             events += more
             written = self._append(rec, game, loaded.version, events, state)
@@ -508,11 +512,14 @@ class Writer:
         *,
         source: ChanceSource,
         bot_seats: frozenset[int] = frozenset(),
+        history: Sequence[Any] = (),
     ) -> tuple[list[Any], Any]:
         """Chance (seeded games) and bot decisions from ``state`` on, until a human acts.
         ``source``: where chance comes from (:func:`chance_source`).  ``bot_seats``:
         play-by-email seats handed to the timeout bot or forfeited, played from their
-        own views with public randomness (:func:`core.deadlines.bot_command`) [CL-T2]."""
+        own views with public randomness (:func:`core.deadlines.bot_command`) [CL-T2],
+        keyed by each seat's decision count over ``history`` (every line before
+        ``state``'s next) and the lines played here [CL-V10]."""
         policies = record.bots if policies is None else policies
         out: list[Any] = []
         for _ in range(MAX_AUTO_STEPS):
@@ -521,7 +528,8 @@ class Writer:
                 break
             handed = next((a for a in actors if a in bot_seats), None) if record.pbem and bot_seats else None
             if handed is not None and actors != (CHANCE,):
-                command = deadlines.bot_command(game, state, handed, record.genesis, seq)
+                index = deadlines.decision_index(game, [*history, *out], handed)  # [CL-V10]
+                command = deadlines.bot_command(game, state, handed, record.genesis, index)
                 try:
                     produced, state = checked_step(game, state, handed, command)
                 except IllegalCommand as exc:

@@ -239,7 +239,9 @@ def check_signed(
             if st is not None:
                 return line.seq, f"a decision the bot played for {_name(d, seat)} carries a signed move file"
             if states.can_check(seat) and not line.redacted:
-                expected = deadlines.bot_command(game, states.state(line.seq - 1), seat, genesis, line.seq)
+                # [CL-V10] its tie-breaks by the seat's decision count, which no placed line moves
+                index = deadlines.decision_index(game, events[:i], seat)
+                expected = deadlines.bot_command(game, states.state(line.seq - 1), seat, genesis, index)
                 if expected != command:
                     return line.seq, (
                         f"the bot's decision for {_name(d, seat)} is not the one the bot makes from "

@@ -565,11 +565,12 @@ class Agent:
         self._queue(mid, raw, [address], rec.id, kind, player, loaded.version)
 
     def held_players(self, game_id: str) -> set[str]:
-        """Players whose move for ``game_id`` waits in the inbox (held for a seat acting at the same time)."""
+        """Players whose move for ``game_id`` waits in the inbox (held for a seat acting at
+        the same time), counting only files the host would apply now [CL-S9]."""
         from cli.mail import held_players
 
         inbox = self.home / INBOX
-        return held_players(inbox, game_id) if inbox.is_dir() else set()
+        return held_players(inbox, game_id, self.svc) if inbox.is_dir() else set()
 
     def remind(self, game_id: str, player: str, seq: int, left: int, address: str) -> None:
         """Queue one reminder for ``player``'s decision at ``seq`` (once: its Message-ID)."""

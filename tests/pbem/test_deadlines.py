@@ -241,7 +241,7 @@ def test_an_honest_timeout_is_signed_the_bot_plays_and_every_view_verifies(pc: H
     assert timed.head == lo.records[version - 1].hash
     seat, command = lo.game.command_of(lo.events[version + 1])
     before = lo.game.fold(lo.events[:version])
-    assert seat == 1 and command == deadlines.bot_command(lo.game, before, 1, lo.record.genesis, version + 2)
+    assert seat == 1 and command == deadlines.bot_command(lo.game, before, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events[:version], 1))
     assert written[0].seq == version + 1
     assert "timed out" in pc.table.host.ok("log", gid)
     for who, (code, text) in verdicts(pc.table).items():
@@ -269,7 +269,7 @@ def test_a_timeout_not_signed_by_the_host_fails_every_verify(pc: Host) -> None:
     lo = pc.loaded()
     other = load_key(pc.table.players["alice"].key())
     e = pc.timed_out(1, pc.t0, pc.t0 + HOUR, signer=lambda body: sign(other, "timeout", body))
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(e, *lo.game.decide(lo.state, 1, command))
     _attacked(pc, "not signed by the host's key", ("alice", "bob", "host"))
 
@@ -278,7 +278,7 @@ def test_a_timeout_contrary_to_the_policy_fails_verify(pc: Host) -> None:
     """[CL-T1] A bot-policy game's timeout that says forfeit (the bot then plays bob to the end)."""
     lo = pc.loaded()
     e = pc.timed_out(1, pc.t0, pc.t0 + HOUR, action="forfeit")
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(e, *lo.game.decide(lo.state, 1, command))
     _attacked(pc, "the game's policy is 'bot'", ("alice", "bob", "host"))
 
@@ -287,7 +287,7 @@ def test_a_bot_command_other_than_the_bots_fails_the_seats_verify(pc: Host) -> N
     """[CL-T2] The host times bob out and plays a move of its choosing for him."""
     lo = pc.loaded()
     game, state = lo.game, lo.state
-    bots = deadlines.bot_command(game, state, 1, lo.record.genesis, lo.version + 2)
+    bots = deadlines.bot_command(game, state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     other = next(c for c in game.legal(state, 1) if c != bots)
     pc.write(pc.timed_out(1, pc.t0, pc.t0 + HOUR), *game.decide(state, 1, other))
     _attacked(pc, "is not the one the bot makes", ("bob", "host"))
@@ -295,7 +295,7 @@ def test_a_bot_command_other_than_the_bots_fails_the_seats_verify(pc: Host) -> N
 
 def test_a_timeout_before_the_deadline_by_the_hosts_own_claim_fails_verify(pc: Host) -> None:
     lo = pc.loaded()
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(pc.timed_out(1, pc.t0, pc.t0 + HOUR - 1), *lo.game.decide(lo.state, 1, command))
     _attacked(pc, "has not passed by the claimed clock", ("alice", "bob", "host"))
 
@@ -320,7 +320,7 @@ def test_a_claimed_clock_that_goes_back_fails_verify(pc: Host) -> None:
     apply_due(svc, gid, T0 + 5 * HOUR, pc.sign)
     bob_to_act(pc)
     lo = pc.loaded()
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(pc.timed_out(1, T0 + HOUR, T0 + 2 * HOUR), *lo.game.decide(lo.state, 1, command))
     _attacked(pc, "the claimed clock goes back", ("alice", "bob", "host"))
 
@@ -328,7 +328,7 @@ def test_a_claimed_clock_that_goes_back_fails_verify(pc: Host) -> None:
 def test_a_decision_of_a_silent_seat_without_a_timeout_still_fails(pc: Host) -> None:
     """[CL-S3] Without a timeout line a bot's move for bob is the host playing his seat."""
     lo = pc.loaded()
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 1)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(*lo.game.decide(lo.state, 1, command))
     _attacked(pc, "without bob's signed move file", ("bob", "host"))
 
@@ -338,7 +338,7 @@ def test_the_clock_is_the_hosts_word_a_claimed_late_clock_passes(pc: Host) -> No
     bob out the moment he is to act, claiming an hour has passed, verifies — what
     verify holds is only that the claims fit together and the deadline."""
     lo = pc.loaded()
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(pc.timed_out(1, pc.t0, pc.t0 + HOUR), *lo.game.decide(lo.state, 1, command))
     for who, (code, text) in verdicts(pc.table).items():
         assert code == 0 and "1 timeout signed by the host (its clock is its word)" in text, f"{who}: {text}"
@@ -431,7 +431,7 @@ def test_a_hand_over_signed_with_another_key_is_refused(pc: Host) -> None:
 def test_a_hand_over_the_host_writes_without_the_players_file_fails_verify(pc: Host) -> None:
     """[CL-T5] A host handing bob's seat to the bot on its own."""
     lo = pc.loaded()
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     pc.write(Handed(1, True), *lo.game.decide(lo.state, 1, command))
     _attacked(pc, "without bob's signed hand-over file", ("alice", "bob", "host"))
 
@@ -545,7 +545,7 @@ def test_a_hostile_timeout_line_fails_verify_in_one_line_never_a_crash(pc: Host)
     exit 3): each hostile line is written into a fork of the game, after its real head."""
     lo = pc.loaded()
     honest = pc.timed_out(1, pc.t0, pc.t0 + HOUR)
-    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, lo.version + 2)
+    command = deadlines.bot_command(lo.game, lo.state, 1, lo.record.genesis, deadlines.decision_index(lo.game, lo.events, 1))
     bots_move = lo.game.decide(lo.state, 1, command)
     for change in HOSTILE:
         fork = pc.svc.fork(pc.gid, lo.version)

@@ -264,8 +264,9 @@ def test_citylog_upgrade_never_goes_back(tmp_path: Path, monkeypatch: pytest.Mon
 
 # -- 3. the rules in effect judge a signed game's lines [CL-U6] ---------------------------
 def _last_legal(game: Any, state: Any, seat: int, rng: Rng) -> Any:
-    """A timeout bot unlike pc-3's: the last legal command."""
-    return list(game.legal(state, seat))[-1]
+    """A timeout bot unlike pc-3's: the first legal command pc-3's bot would not play."""
+    theirs = GAME.bots["greedy"](GAME, state, seat, rng)
+    return next(c for c in game.legal(state, seat) if c != theirs)
 
 
 def test_a_bots_decision_after_an_upgrade_is_checked_by_the_new_rules(
@@ -297,8 +298,9 @@ def test_a_bots_decision_after_an_upgrade_is_checked_by_the_new_rules(
         lo = svc.load(t.gid)
         assert lo.game is GAME and 1 in lo.game.to_act(lo.state)
         seq = lo.version + 2
-        old = deadlines.bot_command(GAME_PC2, lo.state, 1, lo.record.genesis, seq)
-        new = deadlines.bot_command(GAME, lo.state, 1, lo.record.genesis, seq)
+        index = deadlines.decision_index(GAME, lo.events, 1)  # the bot's stream [CL-V10]
+        old = deadlines.bot_command(GAME_PC2, lo.state, 1, lo.record.genesis, index)
+        new = deadlines.bot_command(GAME, lo.state, 1, lo.record.genesis, index)
     assert old != new, "the two rules' bots agree here: the test proves nothing"
     _handover_file(t, "bob", True, t.inbox / "away.json")
     t.host.ok("inbox", str(t.inbox))
