@@ -9,6 +9,8 @@ one after which the seat's decision did not change).  Nothing here writes:
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 
 from core import chance
@@ -34,6 +36,10 @@ class Admission:
     def __init__(self, repository: Repository) -> None:
         self.repository = repository
         self.store = repository.store
+        self._used: dict[tuple[str, str], tuple[int, bytes, frozenset[bytes]]] = {}
+        """(game id, genesis) -> (the last signed seq read, the sha256 of its file, every
+        signature of the game's signed files up to it): a replay check reads only the
+        files kept since."""
 
     def waiting_to_join(self, loaded: Loaded) -> list[str]:
         """Players of a play-by-email game who have not joined yet."""
@@ -234,14 +240,32 @@ class Admission:
         """``mv``'s signature (decoded bytes) is already in the game: a replay.
         (The store keeps every statement in its one encoding.)"""
         sig = hex_bytes(mv.signature, SIG_HEX)
-        for stored in self.store.signed(game_id).values():
+        # [CL-S3] every signature the game's kept files hold, read once per process: the
+        # files kept since the last check are read, and the memo is kept only while the
+        # last file it read is still there with the same bytes (a game re-created under
+        # the same id, a rolled-back transaction or a rewritten store starts it afresh)
+        key = (game_id, self.store.get_game(game_id).genesis)
+        last, digest, used = self._used.get(key, (0, b"", frozenset()))
+        rows = self.store.signed(game_id, after=max(last - 1, 0))  # the last one read, and every one since
+        if last and (last not in rows or hashlib.sha256(rows[last]).digest() != digest):
+            last, digest, used = 0, b"", frozenset()
+            rows = self.store.signed(game_id)
+        found: set[bytes] = set()
+        for seq, stored in rows.items():
+            if seq <= last:
+                continue
+            last, digest = seq, hashlib.sha256(stored).digest()
             try:
                 old = _peek_signature.decode(stored).signature
             except (msgspec.DecodeError, msgspec.ValidationError):
                 continue
-            if hex_bytes(old, SIG_HEX) == sig:
-                return True
-        return False
+            raw = hex_bytes(old, SIG_HEX)
+            if raw is not None:
+                found.add(raw)
+        if found:
+            used = used | found
+        self._used[key] = (last, digest, used)
+        return sig in used
 
     def check_position(self, loaded: Loaded, seat: int, seq: int, head: str) -> None:
         """A move made at (seq, head) may land now: the same position, or an older one

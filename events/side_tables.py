@@ -36,10 +36,10 @@ class SideTables:
                 (game_id, seq, statement),
             )
 
-    def signed(self, game_id: str) -> dict[int, bytes]:
-        """seq -> the signed statement behind the decision opening it."""
+    def signed(self, game_id: str, after: int = 0) -> dict[int, bytes]:
+        """seq -> the signed statement behind the decision opening it (those past ``after``)."""
         cur = self._conn.execute(
-            self._sql("SELECT seq, statement FROM signed WHERE game_id = ? ORDER BY seq"), (game_id,)
+            self._sql("SELECT seq, statement FROM signed WHERE game_id = ? AND seq > ? ORDER BY seq"), (game_id, after)
         )
         return {int(seq): bytes(st) for seq, st in cur}
 

@@ -315,8 +315,8 @@ class EventStore(Protocol):
         """Keep the signed move or join file behind the decision opening ``seq``."""
         ...
 
-    def signed(self, game_id: str) -> dict[int, bytes]:
-        """seq -> the signed statement behind the decision opening it."""
+    def signed(self, game_id: str, after: int = 0) -> dict[int, bytes]:
+        """seq -> the signed statement behind the decision opening it (those past ``after``)."""
         ...
 
     def put_analyses(self, game_id: str, items: Sequence[tuple[str, bytes]]) -> None:
