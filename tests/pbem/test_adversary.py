@@ -365,3 +365,21 @@ def test_the_host_verifies_its_own_honest_game_and_its_copy_and_import(tmp_path:
     gid = imported.get("game_id") or imported.get("id")
     out = other.ok("verify", str(gid))
     assert "deal proven" in out, out
+
+
+def test_the_honest_baseline_is_the_same_game_as_the_attacked_one_up_to_the_cheat(tmp_path: Path) -> None:
+    """The judge compares like with like: a game copied at round trip 13 and played
+    on honestly is the game played honestly from the start, event for event.  (A
+    committed join's entropy comes from the player's key and the genesis [CL-S7],
+    so the keys too must come from the case, not from the clock: with random keys
+    this harmless edit of the games row was judged "undetected", thorough profile.)"""
+    case = Case("card-city", ("ann", "ben"), ("--option", "decentralization=yes", "--option", "parking-meters=yes"),
+                choices=256, label="law-256")
+    with deterministic(case.label):
+        mail = Mail(tmp_path / "copy", case)
+        mail.start(13)
+        mail.play()
+    honest = adv.honest_start(case)
+    rows = "SELECT seq, type, payload, hash FROM events WHERE game_id = ? ORDER BY seq"
+    assert mail.sql(rows, mail.gid) == honest.sql(rows, honest.gid) != []
+    assert host_law(tmp_path / "law", "lineage_row", case, 13) == "harmless"

@@ -30,14 +30,22 @@ def _seq_of(path: Path) -> tuple[int, str]:
 
 @contextlib.contextmanager
 def deterministic(label: str) -> Iterator[None]:
-    """Every ``secrets.token_hex`` (game id, seed, salt, entropy) from a counter,
-    so an attacked game and the same game played honestly match up to the cheat."""
+    """Every ``secrets.token_hex`` (game id, seed, salt) and every key ``key new``
+    makes from a counter, so an attacked game and the same game played honestly
+    match up to the cheat.  (The keys matter: a committed join's entropy is derived
+    from the player's key and the genesis, which holds the host's key [CL-S7].)"""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     counter = iter(range(10**9))
+    keys = iter(range(10**9))
 
     def token_hex(n: int = 32) -> str:
         return hashlib.sha256(f"{label}-{next(counter)}".encode()).hexdigest()[: 2 * n].ljust(2 * n, "0")
 
-    with mock.patch.object(secrets, "token_hex", token_hex):
+    def new_private_key() -> Ed25519PrivateKey:
+        return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{label}-key-{next(keys)}".encode()).digest())
+
+    with mock.patch.object(secrets, "token_hex", token_hex), mock.patch("cli.keys.new_private_key", new_private_key):
         yield
 
 
