@@ -6,14 +6,14 @@ For every game, the human decisions of seeded random 2-player games are played
 twice in each round, into fresh SQLite files at the same durability:
 
 * in process: ``GameService.submit`` of each command (parsed beforehand);
-* through the protocol: a real ``citylog engine`` process on a pipe, one
-  ``move`` request a command, each answer read before the next request is sent
-  (what a bot pays for a move, JSON both ways and the pipe's round trip
+* through the protocol: one real ``citylog engine`` process on a pipe a round,
+  one ``move`` request a command, each answer read before the next request is
+  sent (what a bot pays for a move, JSON both ways and the pipe's round trip
   included; the process start and the ``new`` are not counted).
 
 Prints each game's median time a move both ways and the ratio engine / submit
 (goal: at most 2×), in wall time and in CPU time (the engine process's CPU
-less that of the same session without moves; CPU is what a loaded machine
+from /proc between its first and its last move; CPU is what a loaded machine
 inflates least, and it leaves out the client's side).  Not a test: it asserts
 nothing.
 """
@@ -63,13 +63,21 @@ def in_process(
     return seconds / len(moves), cpu / len(moves)
 
 
-def through_engine(
-    path: Path, name: str, seed: str, texts: list[tuple[str, str]], durability: str
-) -> tuple[float, float]:
-    """(wall seconds a move request's round trip, the engine process's CPU seconds).
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds process ``pid`` (one thread) has run so far, to the
+    nanosecond (Linux /proc/PID/schedstat; /proc/PID/stat counts 10 ms ticks)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
 
-    The CPU time is the whole process's (start, ``new`` and ``quit`` included):
-    :func:`engine_cpu` takes that of a session without moves off it."""
+
+def through_engine(
+    path: Path, name: str, plays: list[tuple[str, list[tuple[str, str]]]], durability: str
+) -> tuple[float, float]:
+    """(wall seconds a move request's round trip, the engine process's CPU seconds a
+    move), every play in one ``citylog engine`` session.
+
+    The CPU is read from /proc between the first and the last move (the engine is
+    waiting on its next line at both reads), so the process's start and each
+    ``new`` are left out, and so is the client's side."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "--db", str(path), "--durability", durability, "engine"],
@@ -86,16 +94,19 @@ def through_engine(
             raise SystemExit(f"engine refused {request}: {answer['error']['message']}")
         return answer
 
-    gid = ask({"op": "new", "game": name, "players": PLAYERS, "seed": seed})["game_id"]
-    t0 = time.perf_counter()
-    for player, text in texts:
-        ask({"op": "move", "game": gid, "player": player, "command": text})
-    seconds = time.perf_counter() - t0
+    games = [(ask({"op": "new", "game": name, "players": PLAYERS, "seed": seed})["game_id"], texts)
+             for seed, texts in plays]
+    ask({"op": "legal", "game": games[0][0], "player": PLAYERS[0]})  # modules a move needs: loaded
+    n = sum(len(texts) for _, texts in plays)
+    c0, t0 = _cpu_of(proc.pid), time.perf_counter()
+    for gid, texts in games:
+        for player, text in texts:
+            ask({"op": "move", "game": gid, "player": player, "command": text})
+    seconds, cpu = time.perf_counter() - t0, _cpu_of(proc.pid) - c0
     ask({"op": "quit"})
     proc.stdin.close()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return seconds / max(1, len(texts)), usage.ru_utime + usage.ru_stime
+    proc.wait()
+    return seconds / max(1, n), cpu / max(1, n)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -111,15 +122,17 @@ def main(argv: list[str] | None = None) -> None:
             plays = [(f"bench-engine/{k}", recorded(game, f"bench-engine/{k}")) for k in range(args.games)]
             ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
             for r in range(args.rounds):
+                wall = cpu = 0.0
                 for k, (seed, moves) in enumerate(plays):
-                    texts = [(PLAYERS[s], game.format_command(c)) for s, c in moves]
-                    wall, cpu = in_process(Path(tmp) / f"{name}-s{r}-{k}.db", name, seed, moves, args.durability)
-                    theirs.append(wall)
-                    theirs_cpu.append(cpu)
-                    wall, cpu = through_engine(Path(tmp) / f"{name}-e{r}-{k}.db", name, seed, texts, args.durability)
-                    _, idle = through_engine(Path(tmp) / f"{name}-i{r}-{k}.db", name, seed, [], args.durability)
-                    ours.append(wall)
-                    ours_cpu.append((cpu - idle) / len(texts))
+                    w, c = in_process(Path(tmp) / f"{name}-s{r}-{k}.db", name, seed, moves, args.durability)
+                    wall, cpu = wall + w * len(moves), cpu + c * len(moves)
+                n = sum(len(moves) for _, moves in plays)
+                theirs.append(wall / n)
+                theirs_cpu.append(cpu / n)
+                texts = [(seed, [(PLAYERS[s], game.format_command(c)) for s, c in moves]) for seed, moves in plays]
+                wall, cpu = through_engine(Path(tmp) / f"{name}-e{r}.db", name, texts, args.durability)
+                ours.append(wall)
+                ours_cpu.append(cpu)
             a, b = statistics.median(ours), statistics.median(theirs)
             ac, bc = statistics.median(ours_cpu), statistics.median(theirs_cpu)
             print(f"{name:<11} wall: engine move {a * 1e3:6.2f} ms, submit {b * 1e3:6.2f} ms = {a / b:.2f}x;  "

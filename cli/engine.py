@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+import gc
+
 import msgspec
 import typer
 
@@ -196,9 +198,12 @@ class Session:
         loaded = svc.load(gid)
         _check_player(loaded.players, player)
         seat = loaded.players.index(player)
-        command = loaded.game.parse_command(loaded.state, seat, text)  # BadCommandSyntax kept
-        written = svc.submit(gid, seat, command, expected_version=loaded.version if expected is None else expected)
-        loaded = svc.load(gid)  # the service's cached fold, moved on by the submit
+        # parsed where it is decided, in the submit's transaction (BadCommandSyntax kept)
+        written = svc.submit(gid, seat, text, expected_version=loaded.version if expected is None else expected,
+                             text=True)
+        loaded = svc.repository.cache.get(gid) or svc.load(gid)  # the fold the submit moved on
+        if loaded.version != written[-1].seq:
+            loaded = svc.load(gid)
         game = loaded.game
         events = []
         for w, e in zip(written, loaded.events[len(loaded.events) - len(written):], strict=True):
@@ -370,6 +375,7 @@ def serve(session: Session, inp: IO[bytes], out: IO[bytes]) -> None:
     import core.markup  # noqa: F401
     import replay.sources  # noqa: F401
 
+    gc.freeze()  # what is loaded now lives as long as the process: the collector need not walk it
     while not session.done:
         line = inp.readline(MAX_LINE + 1)
         if not line:

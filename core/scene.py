@@ -70,6 +70,9 @@ class Panel(msgspec.Struct, frozen=True):
     """The game coordinates of the grid's top-left square (a Card City frame moves)."""
     owner: int | None = None
     """The seat whose board or tableau this is (None: shared, or not a seat's)."""
+    summary: str = ""
+    """One line of what the panel holds that a decision reads (Point City: the cards a
+    payment names), for a screen too short to show the panel beside the board."""
 
 
 class Scene(msgspec.Struct, frozen=True):

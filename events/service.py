@@ -105,10 +105,12 @@ class GameService:
         *,
         expected_version: int | None = None,
         expected_hash: str | None = None,
+        text: bool = False,
     ) -> list[Recorded]:
-        """Decide ``command`` for ``seat``, play chance and bots after it, append it all."""
+        """Decide ``command`` for ``seat`` (with ``text``: as typed, parsed at the position
+        it is decided at), play chance and bots after it, append it all."""
         return self.writer.submit(
-            game_id, seat, command, expected_version=expected_version, expected_hash=expected_hash
+            game_id, seat, command, expected_version=expected_version, expected_hash=expected_hash, text=text
         )
 
     def autoplay(self, game_id: str, policy: str, seats: Sequence[int] | None = None) -> list[Recorded]:

@@ -326,8 +326,12 @@ class Writer:
         *,
         expected_version: int | None = None,
         expected_hash: str | None = None,
+        text: bool = False,
     ) -> list[Recorded]:
-        """Decide ``command`` for ``seat``, play chance and bots after it, append it all."""
+        """Decide ``command`` for ``seat``, play chance and bots after it, append it all.
+        With ``text``, ``command`` is the command as typed, parsed against the position
+        it is decided at (one load, in the same transaction: what an engine move
+        needs)."""
         with self.store.transaction():
             loaded = self.repository.load(game_id)
             if expected_version is not None and expected_version != loaded.version:
@@ -347,6 +351,8 @@ class Writer:
                     f"game {game_id} is played by email: moves come as signed move files ('citylog apply')"
                 )
             game, state = loaded.game, loaded.state
+            if text:
+                command = game.parse_command(state, seat, command)
             produced, state = step_as(game, state, seat, command)
             events = list(produced)
             more, state = self._auto(

@@ -26,6 +26,7 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cli.choices import Choice
+from cli.output import clean
 from core.engine import RulesError
 from core.scene import square_name
 from core.words import plural
@@ -88,6 +89,7 @@ class PlayPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="play-title")
+        yield Static("", id="play-holds")
         yield CommandList(id="legal")
         with Horizontal(id="confirm-row"):
             yield Button("send", id="play-send", variant="success", compact=True)
@@ -126,6 +128,14 @@ class PlayPanel(Vertical):
             self.step = None
             self.query_one("#confirm-row").display = False
             self.list_commands()
+
+    def holds(self, summary: str) -> None:
+        """Under the title, what the seat's own panel holds that the commands name (a
+        short screen, where that panel is scrolled off: Point City's cards for a payment)
+        [issue 26, item 3]; "" hides the line."""
+        line = self.query_one("#play-holds", Static)
+        line.update(Text(clean(summary), style="dim"))
+        line.display = bool(summary)
 
     def list_commands(self) -> None:
         """Fill the list from the play model (all commands, or the filtered square's)."""

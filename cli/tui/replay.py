@@ -192,7 +192,11 @@ class GameScreen(Screen[None]):
             return
         panel = self.query_one(PlayPanel)
         panel.show(model)
-        self.query_one(SceneView).show(model.scene(panel.play if panel.display else None))
+        scene = model.scene(panel.play if panel.display else None)
+        self.query_one(SceneView).show(scene)
+        seat = panel.seat if panel.display and panel.play is not None else None
+        own = [p.summary for p in scene.panels if seat is not None and p.owner == seat]
+        panel.holds(own[0] if own and self.has_class("-short") else "")
         self.query_one(StatusLine).show(model, model.game.spec.title if self.has_class("-short") else None)
         self.query_one(Timeline).show(model)
 

@@ -82,7 +82,17 @@ def _tableau(name: str, who: Seat, score: int, marks: tuple[str, ...], owner: in
     )
     cols = min(PER_ROW, max(len(who.buildings), len(who.resources), 1))
     return Panel(name, len(labels), cols, tuple(cells), row_labels=tuple(labels), notes=notes,
-                 marks=(*marks, "flow"), cell_width=2, owner=owner)
+                 marks=(*marks, "flow"), cell_width=2, owner=owner,
+                 summary=_summary(resources, who.buildings))
+
+
+def _summary(resources: tuple[int, ...], buildings: tuple[int, ...]) -> str:
+    """What a payment can use, short: the resource cards as the commands name them and
+    the permanent resources by type (``holds 148 Eco×2, 12 Ing · permanent Ene×2 Com``)."""
+    held = ", ".join(f"{_name(c).lstrip('#')} {ABBR[CARDS[c].resource]}"
+                     + (f"×{CARDS[c].symbols}" if CARDS[c].symbols > 1 else "") for c in resources)
+    perms = " ".join(f"{ABBR[t]}×{n}" if n > 1 else ABBR[t] for t, n in zip(TYPES, permanents(buildings)) if n)
+    return f"holds {held or 'nothing'} · permanent {perms or 'none'}"
 
 
 def market_panel(s: State) -> Panel:

@@ -37,40 +37,50 @@ SMALL = (80, 24)
 # 5x5 City: the offered tiles and the plans (every panel); Point City: your own tableau whole and
 # the market's grid (its notes, the deck and the civic-token list, continue below it and scroll
 # at 80x24: the market's 4x4 two-line cards alone fill the rows there are).
-DECISIONS: list[tuple[str, str]] = [
-    ("card-city", "split"),
-    ("card-city", "take"),
-    ("card-city", "build"),
-    ("point-city", "flip"),
-    ("point-city", "take"),
+# Late in a game of Point City the tableau no longer fits beside the market: what a payment
+# names (the resource cards held, the permanent resources) is then shown in the play panel.
+DECISIONS: list[tuple[str, str, int]] = [
+    ("card-city", "split", 0),
+    ("card-city", "take", 0),
+    ("card-city", "build", 0),
+    ("point-city", "flip", 0),
+    ("point-city", "take", 0),
+    ("point-city", "take", 14),
 ]
 if HAS_5X5:
-    DECISIONS += [("5x5-city", "choose"), ("5x5-city", "place")]
+    DECISIONS += [("5x5-city", "choose", 0), ("5x5-city", "place", 0)]
 
 
 def needed(name: str, seat: int, view: PanelView) -> Region | None:
-    """The part of ``view`` that must be on screen for ``seat``'s decision (None: none of it)."""
+    """The part of ``view`` that must be on screen for ``seat``'s decision (None: none of it;
+    Point City's own tableau: all of it, unless the play panel shows its summary)."""
     panel = view.panel
     if panel is None:
         return None
     region = view.region
-    if name != "point-city" or panel.owner == seat:
+    if name != "point-city":
         return region
+    if panel.owner == seat:
+        holds = view.screen.query_one("#play-holds")
+        shown = holds.display and panel.summary and panel.summary in str(holds.render())
+        return None if shown and wholly_visible(holds) else region
     if panel.owner is None:  # the market: its title and grid
         grid = view._lines(view.size.width)[1]
         return Region(region.x, region.y, region.width, min(region.height, 1 + len(grid.lines)))
     return None
 
 
-def decision_game(service: Any, name: str, word: str) -> str:
-    """A two-player game of ``name`` where the human seat 0 has a ``word …`` command to choose."""
+def decision_game(service: Any, name: str, word: str, after: int = 0) -> str:
+    """A two-player game of ``name`` where the human seat 0 has a ``word …`` command to choose,
+    after at least ``after`` decisions of its own."""
     game = registry.get(name)
-    gid = service.create(name, ["hu", "bo"], seed="place", bots={1: "random"}, game_id=f"{name}-{word}")
-    for _ in range(80):
+    gid = service.create(name, ["hu", "bo"], seed="place", bots={1: "random"},
+                         game_id=f"{name}-{word}" + (f"-{after}" if after else ""))
+    for made in range(80 + after):
         loaded = service.load(gid)
         commands = list(game.legal(game.view(loaded.state, 0), 0))
         assert commands, "the human seat must be to act"
-        if any(game.format_command(c).split()[0] == word for c in commands):
+        if made >= after and any(game.format_command(c).split()[0] == word for c in commands):
             return gid
         service.submit(gid, 0, commands[0], expected_version=loaded.version)
     raise AssertionError(f"no {word!r} decision for seat 0 in {name}")
@@ -94,11 +104,12 @@ def wholly_visible(widget: Widget, region: Region | None = None) -> bool:
     return True
 
 
-@pytest.mark.parametrize(("name", "word"), DECISIONS, ids=[f"{n}-{w}" for n, w in DECISIONS])
+@pytest.mark.parametrize(("name", "word", "after"), DECISIONS,
+                         ids=[f"{n}-{w}" + (f"-late{a}" if a else "") for n, w, a in DECISIONS])
 async def test_at_80x24_the_decision_and_what_it_depends_on_are_on_screen(
-    db: str, service: Any, name: str, word: str
+    db: str, service: Any, name: str, word: str, after: int
 ) -> None:
-    gid = decision_game(service, name, word)
+    gid = decision_game(service, name, word, after)
     app = CitylogApp(db, gid)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
