@@ -195,12 +195,13 @@ class Session:
             gid = svc.resolve(ref)
             if gid == ref:  # an exact id names the same game for ever ('last' and prefixes may not)
                 self._resolved[ref] = gid
-        loaded = svc.load(gid)
-        _check_player(loaded.players, player)
-        seat = loaded.players.index(player)
-        # parsed where it is decided, in the submit's transaction (BadCommandSyntax kept)
-        written = svc.submit(gid, seat, text, expected_version=loaded.version if expected is None else expected,
-                             text=True)
+        known = svc.repository.cache.get(gid)  # a game's players, from the last fold (checked again below)
+        players = known.players if known is not None else svc.load(gid).players
+        _check_player(players, player)
+        seat = players.index(player)
+        # one load: parsed where it is decided, in the submit's transaction (BadCommandSyntax kept),
+        # the seat checked to be the player's there
+        written = svc.submit(gid, seat, text, expected_version=expected, text=True, player=player)
         loaded = svc.repository.cache.get(gid) or svc.load(gid)  # the fold the submit moved on
         if loaded.version != written[-1].seq:
             loaded = svc.load(gid)

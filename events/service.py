@@ -106,11 +106,14 @@ class GameService:
         expected_version: int | None = None,
         expected_hash: str | None = None,
         text: bool = False,
+        player: str | None = None,
     ) -> list[Recorded]:
         """Decide ``command`` for ``seat`` (with ``text``: as typed, parsed at the position
-        it is decided at), play chance and bots after it, append it all."""
+        it is decided at; ``player``: the name believed to sit there), play chance and
+        bots after it, append it all."""
         return self.writer.submit(
-            game_id, seat, command, expected_version=expected_version, expected_hash=expected_hash, text=text
+            game_id, seat, command, expected_version=expected_version, expected_hash=expected_hash, text=text,
+            player=player,
         )
 
     def autoplay(self, game_id: str, policy: str, seats: Sequence[int] | None = None) -> list[Recorded]:

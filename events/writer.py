@@ -327,13 +327,17 @@ class Writer:
         expected_version: int | None = None,
         expected_hash: str | None = None,
         text: bool = False,
+        player: str | None = None,
     ) -> list[Recorded]:
         """Decide ``command`` for ``seat``, play chance and bots after it, append it all.
         With ``text``, ``command`` is the command as typed, parsed against the position
-        it is decided at (one load, in the same transaction: what an engine move
-        needs)."""
+        it is decided at; ``player`` is who the caller believes sits at ``seat`` (one
+        load, in the same transaction: what an engine move needs)."""
         with self.store.transaction():
             loaded = self.repository.load(game_id)
+            if player is not None and loaded.players[seat:seat + 1] != (player,):
+                raise StaleMove(f"stale move: seat {seat} of game {game_id} is not {player!r} any more; "
+                                "fetch the game again")
             if expected_version is not None and expected_version != loaded.version:
                 raise StaleMove(
                     f"stale move: it was made at seq {expected_version}, the game is at seq "

@@ -261,3 +261,23 @@ def test_a_request_without_an_op_says_so(db: Path) -> None:
     err = refused(session(db), "bad-request", id=1, cmd="hello")
     assert err["message"].startswith('no "op" field') and "None" not in err["message"]
     assert "unknown op 'teleport'" in refused(session(db), "bad-request", op="teleport")["message"]
+
+
+def test_a_move_is_never_decided_for_a_player_who_no_longer_sits_there(tmp_path: Path) -> None:
+    """The engine reads a game's players from its last fold and the submit checks them
+    in its own transaction: after another writer deletes the game and makes another
+    under the same id with the seats swapped, ann's move (legal for the seat she had,
+    now bob's, to act) is refused as stale, nothing written, never decided for bob."""
+    db = tmp_path / "c.db"
+    s = session(db)
+    gid = good(s, op="new", game="5x5-city", players=["ann", "bob"], seed="roster")["game_id"]
+    first = good(s, op="legal", game=gid, player="ann")["legal"][0]
+    good(s, op="move", game=gid, player="ann", command=first)  # the session's fold: ann at seat 0
+    other = GameService(open_store(str(db)))
+    other.delete(gid)
+    other.create("5x5-city", ["bob", "ann"], seed="roster", game_id=gid)  # seat 0, to act, is bob's now
+    assert first in good(s, op="legal", game=gid, player="bob")["legal"]
+    before = dump(db)
+    error = refused(s, "stale", op="move", game=gid, player="ann", command=first)
+    assert "is not 'ann' any more" in error["message"]
+    assert dump(db) == before
