@@ -780,6 +780,11 @@ def reveal_cmd(
     at = last_join_seq(events)
     gid = log.header.game_id or ""
     private = key_for(ctx, as_, key)
+    from cli.context import keys_folder, state
+    from cli.reveals import record_reveal
+
+    # [CL-S12] one position per commitment: a re-run of the joins is refused, nothing written
+    record_reveal(keys_folder(state(ctx).db), gid, genesis_hash(d), public_hex(private), at, log.lines[at - 1].hash)
     rv = statements.signed_reveal(private, gid, genesis_hash(d), as_, at, log.lines[at - 1].hash)
     path = out_path(out, f"{gid}-seq{at}-{as_}-reveal.json")
     write_file(path, statements.encode(rv), force)

@@ -274,8 +274,10 @@ class Agent:
         player to reveal: her entropy and salt derive from her key and the genesis,
         so the agent makes the signed reveal and sends it to the host at once."""
         from cli.keys import key_for
+        from cli.reveals import record_reveal
         from core.seats import last_join_seq, must_reveal
         from events.envelope import genesis_hash
+        from events.signing import public_hex
 
         d = log.header.definition
         seat = d.players.index(player)
@@ -287,6 +289,9 @@ class Agent:
         if self.ledger.was_queued(mid):
             return  # revealed already (the view came twice)
         private = key_for(self.ctx, player, None)
+        # [CL-S12] one position per commitment: asked at another, the agent refuses (the host is told why)
+        record_reveal(keys_folder(state(self.ctx).db), game_id, genesis_hash(d), public_hex(private), at,
+                      log.lines[at - 1].hash)
         rv = statements.signed_reveal(private, game_id, genesis_hash(d), player, at, log.lines[at - 1].hash)
         mid, raw = self._mail(
             game=game_id, seq=at, seat=player, kind="reveal", to=p.sender,

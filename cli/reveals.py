@@ -1,0 +1,80 @@
+"""A player's record of the positions she revealed her entropy at [CL-S12].
+
+Her entropy and salt for a game derive from her key and the game's genesis
+(:func:`events.statements.join_entropy`), so every game of one genesis — the one
+she joined, or a re-run of it the host made from a backup of its database, with
+her old join replayed — commits her to the same entropy.  Once she revealed it,
+the host knows it; a re-run in which the host's own seat joins after that could
+choose the deal.  Law: a player opens her commitment of a game (her key, its
+genesis) at one position only, the position after the last join that she first
+revealed at; asked at another (the joins were re-run), she refuses.  The same
+position again is harmless (the same commitments are chained before it), and
+makes the same file.
+
+The record is a file beside her keys (``keys/revealed.jsonl``), one JSON line
+per reveal: ``{"genesis", "public_key", "seq", "hash"}``; ``citylog reveal`` and
+the mail agent both read and write it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from events.service import ServiceError
+from events.signing import same_hex
+
+RECORD = "revealed.jsonl"
+
+MAX_RECORD = 16 << 20
+"""A record longer than this is refused unread (a reveal a game: ~250 bytes a line)."""
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    try:
+        if path.stat().st_size > MAX_RECORD:
+            raise ServiceError(f"{path}: the record of your reveals is over {MAX_RECORD >> 20} MiB; "
+                               "no reveal is made before it is readable [CL-S12]")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ServiceError(f"{path}: the record of your reveals cannot be read ({exc}); "
+                           "no reveal is made without it [CL-S12]") from None
+    out = []
+    for line in text.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue  # a line cut by a crash: the reveal it named was not sent
+        if isinstance(item, dict):
+            out.append(item)
+    return out
+
+
+def record_reveal(folder: Path, game_id: str, genesis: str, public_key: str, seq: int, head: str) -> None:
+    """Check, then record, that this key reveals its entropy of ``genesis`` at
+    (``seq``, ``head``): ServiceError (one line, nothing recorded) if it revealed
+    it at another position before [CL-S12].  Call it before the reveal is written
+    or sent."""
+    path = folder / RECORD
+    for item in _lines(path):
+        if item.get("genesis") != genesis or item.get("public_key") != public_key:
+            continue
+        if item.get("seq") == seq and isinstance(item.get("hash"), str) and same_hex(str(item["hash"]), head, 64):
+            return  # the same position: the same file, harmless
+        raise ServiceError(
+            f"you revealed your entropy of game {game_id} (genesis {genesis[:12]}…) at seq {item.get('seq')} "
+            f"already; asked again at another position (seq {seq}, {head[:12]}…), the host re-ran the "
+            "game's joins after seeing it and could choose the deal: no reveal is made (ask for a new game) [CL-S12]"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    line = json.dumps({"genesis": genesis, "public_key": public_key, "seq": seq, "hash": head},
+                      sort_keys=True) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,127 @@
+"""Red team, round 22d (round 5): attacks on commit-then-reveal entropy [CL-S7], the
+admission replay memo, held invitations [CL-S10] and the TUI's signed move [CL-S11];
+each hole as a test that fails on the code before its fix.
+
+1. [CL-S12] A host that re-runs a game under the same genesis (a backup of its
+   database taken before the joins, restored) re-used every honest join file and
+   asked the players to reveal again: an honest entropy derives from her key and
+   the genesis alone, so the second reveal showed what the first had shown, and
+   the host's puppet, joining the re-run last, committed to an entropy ground
+   against the revealed ones: a deal of the host's choosing that every ``verify``
+   called proven.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from pbem_mail import Table
+
+from core import chance
+from core.rng import deal_seed
+from events import statements
+from events.signing import load_private_pem
+from events.sqlite_store import SqliteStore
+
+
+def _key(path: Path) -> Any:
+    return load_private_pem(path.read_bytes(), path.name)
+
+
+def _backup(src: Path, dst: Path) -> None:
+    """A consistent copy of a SQLite database (WAL included)."""
+    with contextlib.closing(sqlite3.connect(src)) as a, contextlib.closing(sqlite3.connect(dst)) as b:
+        a.backup(b)
+
+
+def _revealed(t: Table) -> list[str]:
+    shown = [json.loads(x) for x in t.host.ok("log", t.gid, "--json").splitlines()]
+    return [e["event"]["entropy"] for e in shown if e["type"] == "seat.revealed"]
+
+
+# -- 1. [CL-S12] a re-run under the same genesis ----------------------------------------
+
+
+def test_a_host_re_running_the_game_under_the_same_genesis_cannot_grind_its_puppets_entropy(tmp_path: Path) -> None:
+    """The host keeps a backup of its database from before the joins.  It plays the
+    game to the honest reveals (its puppet carol never reveals), learns alice's and
+    bob's entropy, restores the backup — the same game id, seed and salt, so the same
+    genesis — replays their join files, and has carol join last with a commitment to
+    an entropy it ground against theirs.  Then it asks for the reveals again.  Law
+    [CL-S12]: a player opens her commitment of a game (her key, its genesis) at one
+    position only; asked at another, her ``reveal`` refuses in one line, and nothing
+    is sent (her reveal would hand the deal to whoever joined after it was known)."""
+    t = Table(tmp_path, "card-city", ["alice", "bob", "carol"])
+    snapshot = tmp_path / "backup.db"
+    _backup(t.host.db, snapshot)
+    invites = t.invite()
+    t.host.ok("key", "new", "carol")  # the puppet: a key of the host's
+    puppet = _key(t.host.key("carol"))
+    carol_secret = json.loads(invites["carol"].read_bytes())["seat_secret"]
+    joins: dict[str, bytes] = {}
+    for name in ("alice", "bob"):
+        path = t.inbox / f"{name}-join.json"
+        t.players[name].ok("join", str(invites[name]), "--as", name, "-o", str(path))
+        joins[name] = path.read_bytes()
+    t.host.ok("join", str(invites["carol"]), "--as", "carol", "--key", str(t.host.key("carol")),
+              "-o", str(t.inbox / "carol-join.json"))
+    t.host.ok("inbox", str(t.inbox))
+    t.host.ok("outbox", t.gid, str(t.outbox))
+    for name in ("alice", "bob"):
+        view = t.outbox / f"{t.gid}-seq4-{name}.jsonl"
+        t.players[name].ok("reveal", str(view), "--as", name, "-o", str(t.inbox / f"{name}-reveal.json"))
+    t.host.ok("inbox", str(t.inbox))
+    # asked again at the same position, she makes the same file again (harmless)
+    again = tmp_path / "again.json"
+    t.players["alice"].ok("reveal", str(t.outbox / f"{t.gid}-seq4-alice.jsonl"), "--as", "alice", "-o", str(again))
+    assert again.read_bytes() == (t.inbox / "applied" / "alice-reveal.json").read_bytes()
+    known = _revealed(t)
+    assert len(known) == 2  # carol withholds: the host has what it needs
+
+    # the re-run: the backup restored, the honest joins replayed, carol's entropy ground
+    _backup(snapshot, t.host.db)
+    for old in t.outbox.glob("*"):
+        old.unlink()
+    rec = SqliteStore(t.host.db).get_game(t.gid)
+    secret = chance.game_secret(rec.seed or "", rec.salt, rec.secrets)
+    candidates = [hashlib.sha256(f"grind-{k}".encode()).hexdigest()[:32] for k in range(64)]
+    chosen = min(candidates, key=lambda e: deal_seed(secret, [*known, e]))
+    salt = "5a" * 16
+    ground = statements.signed_committed_join(puppet, t.gid, rec.genesis, "carol", carol_secret, (chosen, salt))
+    rerun = tmp_path / "rerun"
+    rerun.mkdir()
+    for name, data in joins.items():
+        (rerun / f"{name}-join.json").write_bytes(data)
+    (rerun / "carol-join.json").write_bytes(statements.encode(ground))
+    t.host.ok("inbox", str(rerun))  # the old joins fit: same genesis, same seat secrets
+    t.host.ok("outbox", t.gid, str(t.outbox))
+    refused = 0
+    for name in ("alice", "bob"):
+        view = t.outbox / f"{t.gid}-seq4-{name}.jsonl"
+        code, out, err = t.players[name].run("reveal", str(view), "--as", name, "-o",
+                                             str(rerun / f"{name}-reveal.json"), "--force")
+        if code != 0:
+            text = (err + out).strip()
+            assert code == 2 and len(text.splitlines()) == 1 and "CL-S12" in text, (code, text)
+            assert not (rerun / f"{name}-reveal.json").exists()
+            refused += 1
+    if refused < 2:  # what the host got: its chosen deal, proven to every player
+        t.host.ok("inbox", str(rerun))
+        from events.service import GameService
+        loaded = GameService(SqliteStore(t.host.db)).load(t.gid)
+        at = 4
+        rv = statements.signed_reveal(puppet, t.gid, rec.genesis, "carol", at, loaded.records[at - 1].hash,
+                                      (chosen, salt))
+        (rerun / "carol-reveal.json").write_bytes(statements.encode(rv))
+        t.host.ok("inbox", str(rerun))
+        assert _revealed(t) == [*known, chosen]
+        view = t.outbox / "alice-now.jsonl"
+        t.host.ok("export", t.gid, "--as", "alice", "-o", str(view), "--key", str(t.host.key()))
+        verdict = t.players["alice"].run("verify", str(view))
+        raise AssertionError(f"an honest player revealed a known entropy again, at another position: the "
+                             f"host chose the deal and alice's verify says {verdict}")
