@@ -9,6 +9,10 @@ each hole as a test that fails on the code before its fix.
    the host's puppet, joining the re-run last, committed to an entropy ground
    against the revealed ones: a deal of the host's choosing that every ``verify``
    called proven.
+2. [CL-S13] The admission replay memo read only the signed rows past the last one
+   it had read, and was kept while that row was unchanged: a file whose bytes the
+   host put in a row behind the last was admitted again (a replay the check from
+   scratch refuses), and a deleted or rewritten row kept being called a replay.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pbem_mail import Table
 
 from core import chance
@@ -125,3 +130,104 @@ def test_a_host_re_running_the_game_under_the_same_genesis_cannot_grind_its_pupp
         verdict = t.players["alice"].run("verify", str(view))
         raise AssertionError(f"an honest player revealed a known entropy again, at another position: the "
                              f"host chose the deal and alice's verify says {verdict}")
+
+
+# -- 2. [CL-S13] the admission replay memo equals the check from scratch ------------------
+
+
+def _service_game(tmp_path: Path, moves: int) -> tuple[Any, str, list[Any], list[Any]]:
+    """A game of Card City by email through the service API, ``moves`` signed moves
+    in: (service, game id, the seats' keys, the move files applied)."""
+    import random
+
+    from core import registry
+    from events.service import GameService
+    from events.signing import new_private_key, public_hex
+    from tests.helpers.pbem import join_seats
+
+    svc = GameService(SqliteStore(tmp_path / "host.db"))
+    players = ["alice", "bob"]
+    host = new_private_key()
+    gid = svc.create("card-city", players, seed="r22d", host_key=public_hex(host))
+    rec = svc.store.get_game(gid)
+    keys = [new_private_key() for _ in players]
+    join_seats(svc, gid, [(keys[i], p, f"{i + 7:032x}", statements.seat_secret(rec.seed or "", rec.salt,
+                                                                             rec.genesis, i))
+                          for i, p in enumerate(players)])
+    game = registry.get("card-city")
+    rng = random.Random(5)
+    applied = []
+    for _ in range(moves):
+        mv = _next_move(svc, gid, keys, game, rng)
+        svc.submit_move(mv)
+        applied.append(mv)
+    return svc, gid, keys, applied
+
+
+def _next_move(svc: Any, gid: str, keys: list[Any], game: Any, rng: Any) -> Any:
+    loaded = svc.load(gid)
+    seat = game.to_act(loaded.state)[0]
+    legal = list(game.legal(loaded.state, seat))
+    cmd = game.format_command(legal[rng.randrange(len(legal))])
+    return statements.signed_move(keys[seat], gid, loaded.players[seat], loaded.version, loaded.head_hash, (cmd,))
+
+
+def _decision(admission: Any, mv: Any) -> str:
+    try:
+        admission.admit_move(mv)
+    except Exception as exc:  # noqa: BLE001 - the refusal is the decision
+        return f"{type(exc).__name__}: {exc}"
+    return "admitted"
+
+
+def _edit(svc: Any, gid: str, how: str, fresh: bytes) -> None:
+    """One edit of the host's signed rows (its own database: anything goes)."""
+    conn = svc.store._conn
+    rows = svc.store.signed(gid)
+    seqs = sorted(rows)
+    middle = seqs[len(seqs) // 2]
+    free = next(s for s in range(seqs[0], seqs[-1]) if s not in rows)  # a chance line's seq
+    with svc.store.transaction():
+        if how == "delete a middle row":
+            conn.execute("DELETE FROM signed WHERE game_id = ? AND seq = ?", (gid, middle))
+        elif how == "a middle row rewritten":
+            conn.execute("UPDATE signed SET statement = ? WHERE game_id = ? AND seq = ?", (fresh, gid, middle))
+        elif how == "a row inserted behind the last":
+            conn.execute("INSERT INTO signed (game_id, seq, statement) VALUES (?, ?, ?)", (gid, free, fresh))
+        elif how == "rows re-inserted out of order":
+            conn.execute("DELETE FROM signed WHERE game_id = ? AND seq >= ?", (gid, middle))
+            for seq in reversed(seqs[seqs.index(middle):]):
+                conn.execute("INSERT INTO signed (game_id, seq, statement) VALUES (?, ?, ?)",
+                             (gid, seq, fresh if seq == middle else rows[seq]))
+        elif how == "the last row replaced under its seq":
+            conn.execute("UPDATE signed SET statement = ? WHERE game_id = ? AND seq = ?", (fresh, gid, seqs[-1]))
+        else:
+            raise AssertionError(how)
+
+
+EDITS = ["delete a middle row", "a middle row rewritten", "a row inserted behind the last",
+         "rows re-inserted out of order", "the last row replaced under its seq"]
+
+
+@pytest.mark.parametrize("how", EDITS)
+def test_law_the_replay_memo_decides_as_the_check_from_scratch_after_any_edit_of_the_signed_rows(
+        tmp_path: Path, how: str) -> None:
+    """Law [CL-S13]: whatever the host did to its signed rows between two checks, the
+    admission a long-lived process keeps (the agent, one inbox run) decides every
+    file exactly as a fresh one computing it from scratch: same verdict, same
+    reason.  The candidates: every file applied, and a fresh move for the position
+    now (which an edit may have planted in the rows, making it a replay)."""
+    from core import registry
+    from events.admission import Admission
+    import random
+
+    svc, gid, keys, applied = _service_game(tmp_path, 8)
+    fresh = _next_move(svc, gid, keys, registry.get("card-city"), random.Random(9))
+    candidates = [*applied, fresh]
+    warm = svc.admission
+    for mv in candidates:  # the memo read every row
+        _decision(warm, mv)
+    _edit(svc, gid, how, statements.encode(fresh))
+    for mv in candidates:
+        scratch = _decision(Admission(svc.repository), mv)
+        assert _decision(warm, mv) == scratch, (how, mv.seq, scratch)
