@@ -1,4 +1,7 @@
-"""A player's record of the positions she revealed her entropy at [CL-S12].
+"""The player's side of committed entropy: no join shows its entropy [CL-S15], and
+a commitment is opened at one position only [CL-S12].
+
+A player's record of the positions she revealed her entropy at [CL-S12].
 
 Her entropy and salt for a game derive from her key and the game's genesis
 (:func:`events.statements.join_entropy`), so every game of one genesis — the one
@@ -21,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from events.service import ServiceError
 from events.signing import same_hex
@@ -78,3 +82,20 @@ def record_reveal(folder: Path, game_id: str, genesis: str, public_key: str, seq
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def refuse_clear_entropy(definition: Any, what: str) -> None:
+    """[CL-S15] No join citylog makes shows its entropy.  A game whose definition
+    says its joins carry their entropy in the clear (``citylog-join/2``, the scheme
+    of games made before CL-S7) lets the host read every join before its own seat
+    (a puppet no player can tell apart) joins with an entropy ground against them:
+    the host would choose the deal, and every ``verify`` would call it proven.  The
+    host writes the definition, so the player's side refuses: ServiceError."""
+    from core.chance import COMMITTED_ENTROPY
+
+    if definition.entropy != COMMITTED_ENTROPY:
+        raise ServiceError(
+            f"{what} is to a game whose joins show their entropy in the clear (citylog-join/2): the host "
+            "could read yours and choose the deal; citylog joins only games whose joins commit to their "
+            "entropy (ask the host for a new game) [CL-S15]"
+        )

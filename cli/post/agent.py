@@ -27,7 +27,6 @@ import hashlib
 import io
 import json as _json
 import os
-import secrets
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -310,11 +309,13 @@ class Agent:
         from cli.keys import key_for
         from events.envelope import genesis_hash
         from events.signing import KEY_HEX, public_hex, same_hex
-        from core.chance import COMMITTED_ENTROPY
-        from events.statements import ENTROPY_HEX, signed_committed_join, signed_join
+        from events.statements import signed_committed_join
 
         if not inv.signed():
             raise ServiceError("the invitation is not signed by the host key it names")
+        from cli.reveals import refuse_clear_entropy
+
+        refuse_clear_entropy(inv.definition, f"the invitation to game {inv.game_id}")  # [CL-S15]
         if not (keys_folder(state(self.ctx).db) / f"{inv.player}.key").is_file():
             raise ServiceError(f"an invitation for {inv.player}, whose key this data directory does not hold "
                                f"(citylog key new {inv.player})")
@@ -340,12 +341,8 @@ class Agent:
         if self.ledger.was_queued(mid):
             return  # answered already (the invitation came twice, under another Message-ID)
         genesis = genesis_hash(inv.definition)
-        jf: statements.AnyJoin
-        if inv.definition.entropy == COMMITTED_ENTROPY:  # a commitment only; revealed later [CL-S7]
-            jf = signed_committed_join(private, inv.game_id, genesis, inv.player, inv.seat_secret)
-        else:
-            jf = signed_join(private, inv.game_id, genesis, inv.player, secrets.token_hex(ENTROPY_HEX // 2),
-                             inv.seat_secret)
+        # a commitment only; revealed later [CL-S7] (no clear join: CL-S15)
+        jf = signed_committed_join(private, inv.game_id, genesis, inv.player, inv.seat_secret)
         data = statements.encode(jf)
         mid, raw = self._mail(
             game=inv.game_id, seq=0, seat=inv.player, kind="join", to=sender, extra=host_key[:16],

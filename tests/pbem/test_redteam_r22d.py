@@ -13,6 +13,10 @@ each hole as a test that fails on the code before its fix.
    it had read, and was kept while that row was unchanged: a file whose bytes the
    host put in a row behind the last was admitted again (a replay the check from
    scratch refuses), and a deleted or rewritten row kept being called a replay.
+3. [CL-S15] A new game of the clear-entropy scheme (the host writes the definition;
+   the service still makes them, for the games made before CL-S7) had every join
+   show its entropy to the host: CL-S7 undone by the host's choice, and a
+   player's ``join`` answered it.
 """
 
 from __future__ import annotations
@@ -231,3 +235,30 @@ def test_law_the_replay_memo_decides_as_the_check_from_scratch_after_any_edit_of
     for mv in candidates:
         scratch = _decision(Admission(svc.repository), mv)
         assert _decision(warm, mv) == scratch, (how, mv.seq, scratch)
+
+
+# -- 3. [CL-S15] a new game of the clear scheme: the downgrade ------------------------------
+
+
+def test_a_player_never_joins_a_game_whose_join_shows_her_entropy_in_the_clear(tmp_path: Path) -> None:
+    """CL-S7 protects a game only if its definition says ``entropy: 2``, and the host
+    writes the definition: a new game of the old clear scheme (``citylog-join/2``,
+    still verified for the games made before) has every join show its entropy to
+    the host, whose puppet seat joins last with an entropy ground against them, and
+    every ``verify`` calls the deal proven.  Law [CL-S15]: no join citylog makes
+    shows its entropy; ``join`` refuses a clear-scheme invitation in one line and
+    writes nothing."""
+    from events.service import GameService
+
+    t = Table(tmp_path, "card-city", ["alice", "bob"])
+    svc = GameService(SqliteStore(t.host.db))  # the host's own code: any definition it likes
+    gid = svc.create("card-city", ["alice", "bob"], host_key=svc.store.get_game(t.gid).host_key, entropy=1)
+    svc.store.close()
+    assert SqliteStore(t.host.db).get_game(gid).entropy == 1
+    t.host.ok("outbox", gid, str(t.outbox))
+    invite = t.outbox / f"{gid}-invite-alice.json"
+    out = tmp_path / "alice-join.json"
+    code, o, e = t.players["alice"].run("join", str(invite), "--as", "alice", "-o", str(out))
+    text = (e + o).strip()
+    assert code == 2 and len(text.splitlines()) == 1 and "CL-S15" in text, (code, text)
+    assert not out.exists()
