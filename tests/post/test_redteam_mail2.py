@@ -7,6 +7,10 @@ moves from [CL-S11].
    opened "the newest view her agent received" among them: a forged view of a
    higher seq (or a forged final) than the genuine host's was the one she played
    and signed, not the game she chose.
+2. [CL-S12] by mail: the agent revealed a player's entropy of one genesis at a
+   second position (a twin of the game under a new id, the same definition, its
+   carol seat the host's puppet with another commitment), which the host knew
+   already from the first game's reveal.
 """
 
 from __future__ import annotations
@@ -111,3 +115,63 @@ def test_after_accepting_the_genuine_host_key_no_forged_view_is_the_one_she_play
     header = json.loads(found[0].read_text().splitlines()[0])
     assert header["definition"]["host_key"] == real, \
         "alice's commands open a view sealed by the forged host key she no longer trusts"
+
+
+def _same_definition_under_a_new_id(db: Path, gid: str, new: str) -> None:
+    """The host's own SQL: game ``gid`` at its creation, again under the id ``new``
+    (the same definition, seed and salt: the same genesis)."""
+    import contextlib
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        for table, where in (("games", "id = ?"), ("events", "game_id = ? AND seq = 1")):
+            cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+            key = "id" if table == "games" else "game_id"
+            picked = ", ".join("?" if c == key else c for c in cols)
+            conn.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {picked} FROM {table} WHERE {where}",
+                         (new, gid))
+        conn.execute("UPDATE games SET head_seq = 1, head_hash = (SELECT hash FROM events WHERE game_id = ? "
+                     "AND seq = 1) WHERE id = ?", (new, new))
+
+
+def test_the_agent_never_reveals_one_genesis_at_two_positions(tmp_path: Path) -> None:
+    """[CL-S12] by mail: the host keeps its game's definition aside (the same seed and
+    salt under a new id: the same genesis, so the same entropy for every key), lets
+    the first game run to the reveals, then invites the players to the second, where
+    its puppet holds carol's seat (it knows every seat secret) with another
+    commitment.  Alice's agent joins it (a new game id) but refuses to reveal the
+    entropy she already revealed at another position; nothing goes out."""
+    from events.sqlite_store import SqliteStore
+
+    t = MailTable(tmp_path, players=("alice", "bob", "carol"))
+    twin = t.gid[:4] + "beef"
+    _same_definition_under_a_new_id(t.host.db, t.gid, twin)
+    for i in range(3):
+        t.round(random.Random(i))
+    shown = [json.loads(x) for x in t.host.ok("log", t.gid, "--json").splitlines()]
+    assert len([e for e in shown if e["type"] == "seat.revealed"]) == 3  # alice's entropy is known
+    t.host.ok("mail", "invite", twin, f"--to=alice={t.players['alice'].address}",
+              f"--to=bob={t.players['bob'].address}", "--to=carol=puppet@example.test")
+    rec = SqliteStore(t.host.db).get_game(twin)
+    from events.signing import new_private_key
+
+    puppet = new_private_key()
+    secret = statements.seat_secret(rec.seed or "", rec.salt, rec.genesis, 2)
+    join = statements.signed_committed_join(puppet, twin, rec.genesis, "carol", secret, ("ab" * 16, "cd" * 16))
+    folder = tmp_path / "puppet"
+    folder.mkdir()
+    (folder / "carol.json").write_bytes(statements.encode(join))
+    t.carry()
+    for name in ("alice", "bob"):
+        t.players[name].sync()  # they join the twin: their joins commit to what they revealed
+    t.carry()
+    t.host.sync()
+    t.host.ok("inbox", str(folder))
+    t.host.sync()  # the views asking for the reveals
+    t.carry()
+    before = set(t.players["alice"].outmail.glob("*.eml"))
+    code, out, err = t.players["alice"].run("mail", "sync")
+    assert "[CL-S12]" in out + err, out + err
+    sent = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in set(t.players["alice"].outmail.glob("*.eml")) - before]
+    assert not [m for m in sent if m["X-Citylog-Kind"] == "reveal"], "alice revealed a known entropy again"
