@@ -752,7 +752,9 @@ def reveal_cmd(
 
     Your entropy and its salt derive from your key and the game, so the view
     after the last join is all you need; the host refuses a reveal that does
-    not open your chained commitment [CL-S7].
+    not open your chained commitment [CL-S7].  Each reveal is recorded beside
+    your keys (keys/revealed.jsonl): asked to reveal the same game's entropy at
+    another position (the host re-ran the joins), it refuses [CL-S12].
 
     \b
     Example:
