@@ -36,16 +36,14 @@ MAX_RECORD = 16 << 20
 
 
 def _lines(path: Path) -> list[dict[str, object]]:
-    try:
-        if path.stat().st_size > MAX_RECORD:
-            raise ServiceError(f"{path}: the record of your reveals is over {MAX_RECORD >> 20} MiB; "
-                               "no reveal is made before it is readable [CL-S12]")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    from replay.bounded import FileRefused, read_regular
+
+    if not os.path.lexists(path):
         return []
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ServiceError(f"{path}: the record of your reveals cannot be read ({exc}); "
-                           "no reveal is made without it [CL-S12]") from None
+    try:
+        text = read_regular(path, MAX_RECORD, "record of your reveals").decode("utf-8")
+    except (FileRefused, UnicodeDecodeError) as exc:
+        raise ServiceError(f"{exc}; no reveal is made without the record of your reveals [CL-S12]") from None
     out = []
     for line in text.splitlines():
         try:
