@@ -28,8 +28,9 @@ class _Signature(msgspec.Struct):
 _peek_signature = msgspec.json.Decoder(_Signature)
 
 
-MEMO_ROWS = 200_000
-"""The replay check remembers the signatures of at most this many rows (then starts afresh)."""
+MEMO_ROWS = 20_000
+"""The replay check remembers the signatures of at most this many rows (a row is some
+600 bytes: about 12 MB; then it starts afresh)."""
 
 _UNREAD = b"unread"
 """No signature decodes to these bytes (a signature is 64 bytes): a row not decoded yet."""
