@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import secrets
 import time
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -34,7 +33,6 @@ from events.limits import FieldTooLong
 from events.service import GameService, ServiceError, StaleMove
 from events.signing import KEY_HEX, is_public_hex, public_hex, same_hex, sign
 from events.statements import (
-    ENTROPY_HEX,
     INVITE_FORMAT,
     CommittedJoin,
     HandOver,
@@ -45,7 +43,6 @@ from events.statements import (
     Reveal,
     seat_secret,
     signed_committed_join,
-    signed_join,
 )
 from core.chance import COMMITTED_ENTROPY
 from events.store import GameNotFound
@@ -176,18 +173,17 @@ def join(
     if inv.definition.table:
         raise ServiceError(f"{invite_file} invites you to a game whose chance the host types in (a table game): "
                            "a game by email draws it from the committed seed and the players' entropy")
+    from cli.reveals import refuse_clear_entropy
+
+    refuse_clear_entropy(inv.definition, str(invite_file))  # [CL-S15] no join shows its entropy
     private = key_for(ctx, as_, key)
     public = public_hex(private)
     if inv.player_key and not same_hex(inv.player_key, public, KEY_HEX):
         raise ServiceError(f"{invite_file} is for the key {inv.player_key[:12]}…, not yours ({public[:12]}…)")
     genesis = genesis_hash(inv.definition)
-    jf: statements.AnyJoin
-    if inv.definition.entropy == COMMITTED_ENTROPY:
-        # [CL-S7] only a commitment: the entropy (from her key and the genesis) is
-        # revealed once every seat's commitment is chained ('citylog reveal')
-        jf = signed_committed_join(private, inv.game_id, genesis, as_, inv.seat_secret)
-    else:
-        jf = signed_join(private, inv.game_id, genesis, as_, secrets.token_hex(ENTROPY_HEX // 2), inv.seat_secret)
+    # [CL-S7] only a commitment: the entropy (from her key and the genesis) is
+    # revealed once every seat's commitment is chained ('citylog reveal')
+    jf = signed_committed_join(private, inv.game_id, genesis, as_, inv.seat_secret)
     path = out_path(out, f"{inv.game_id}-join-{as_}.json")
     write_file(path, statements.encode(jf), force)
     if json:
@@ -756,7 +752,9 @@ def reveal_cmd(
 
     Your entropy and its salt derive from your key and the game, so the view
     after the last join is all you need; the host refuses a reveal that does
-    not open your chained commitment [CL-S7].
+    not open your chained commitment [CL-S7].  Each reveal is recorded beside
+    your keys (keys/revealed.jsonl): asked to reveal the same game's entropy at
+    another position (the host re-ran the joins), it refuses [CL-S12].
 
     \b
     Example:
@@ -780,6 +778,11 @@ def reveal_cmd(
     at = last_join_seq(events)
     gid = log.header.game_id or ""
     private = key_for(ctx, as_, key)
+    from cli.context import keys_folder, state
+    from cli.reveals import record_reveal
+
+    # [CL-S12] one position per commitment: a re-run of the joins is refused, nothing written
+    record_reveal(keys_folder(state(ctx).db), gid, genesis_hash(d), public_hex(private), at, log.lines[at - 1].hash)
     rv = statements.signed_reveal(private, gid, genesis_hash(d), as_, at, log.lines[at - 1].hash)
     path = out_path(out, f"{gid}-seq{at}-{as_}-reveal.json")
     write_file(path, statements.encode(rv), force)

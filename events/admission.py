@@ -9,8 +9,6 @@ one after which the seat's decision did not change).  Nothing here writes:
 
 from __future__ import annotations
 
-import hashlib
-
 import msgspec
 
 from core import chance
@@ -30,16 +28,23 @@ class _Signature(msgspec.Struct):
 _peek_signature = msgspec.json.Decoder(_Signature)
 
 
+MEMO_ROWS = 20_000
+"""The replay check remembers the signatures of at most this many rows (a row is some
+600 bytes: about 12 MB; then it starts afresh)."""
+
+_UNREAD = b"unread"
+"""No signature decodes to these bytes (a signature is 64 bytes): a row not decoded yet."""
+
+
 class Admission:
     """The checks of signed files against one repository's games."""
 
     def __init__(self, repository: Repository) -> None:
         self.repository = repository
         self.store = repository.store
-        self._used: dict[tuple[str, str], tuple[int, bytes, frozenset[bytes]]] = {}
-        """(game id, genesis) -> (the last signed seq read, the sha256 of its file, every
-        signature of the game's signed files up to it): a replay check reads only the
-        files kept since."""
+        self._signature_of: dict[bytes, bytes | None] = {}
+        """A signed row's bytes -> the signature they decode to (None: none), for the
+        replay check, which reads every row each time but decodes each once [CL-S13]."""
 
     def waiting_to_join(self, loaded: Loaded) -> list[str]:
         """Players of a play-by-email game who have not joined yet."""
@@ -238,34 +243,29 @@ class Admission:
 
     def _already_used(self, game_id: str, mv: MoveFile | HandOver | Reveal) -> bool:
         """``mv``'s signature (decoded bytes) is already in the game: a replay.
-        (The store keeps every statement in its one encoding.)"""
+        (The store keeps every statement in its one encoding.)
+
+        [CL-S13] Law: the decision is the one computed from scratch, whatever was done
+        to the store's signed rows between two checks (rows deleted, rewritten,
+        inserted behind the last, a game re-created or imported under the same id):
+        every row the game holds now is read, every time.  What is remembered is only
+        a function of a row's bytes — the signature they decode to — so a row is
+        decoded once per process, and a changed row is a new key."""
         sig = hex_bytes(mv.signature, SIG_HEX)
-        # [CL-S3] every signature the game's kept files hold, read once per process: the
-        # files kept since the last check are read, and the memo is kept only while the
-        # last file it read is still there with the same bytes (a game re-created under
-        # the same id, a rolled-back transaction or a rewritten store starts it afresh)
-        key = (game_id, self.store.get_game(game_id).genesis)
-        last, digest, used = self._used.get(key, (0, b"", frozenset()))
-        rows = self.store.signed(game_id, after=max(last - 1, 0))  # the last one read, and every one since
-        if last and (last not in rows or hashlib.sha256(rows[last]).digest() != digest):
-            last, digest, used = 0, b"", frozenset()
-            rows = self.store.signed(game_id)
-        found: set[bytes] = set()
-        for seq, stored in rows.items():
-            if seq <= last:
-                continue
-            last, digest = seq, hashlib.sha256(stored).digest()
-            try:
-                old = _peek_signature.decode(stored).signature
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                continue
-            raw = hex_bytes(old, SIG_HEX)
-            if raw is not None:
-                found.add(raw)
-        if found:
-            used = used | found
-        self._used[key] = (last, digest, used)
-        return sig in used
+        memo = self._signature_of
+        if len(memo) > MEMO_ROWS:
+            memo.clear()
+        for stored in self.store.signed(game_id).values():
+            raw = memo.get(stored, _UNREAD)
+            if raw is _UNREAD:
+                try:
+                    raw = hex_bytes(_peek_signature.decode(stored).signature, SIG_HEX)
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    raw = None
+                memo[stored] = raw
+            if raw is not None and raw == sig:
+                return True
+        return False
 
     def check_position(self, loaded: Loaded, seat: int, seq: int, head: str) -> None:
         """A move made at (seq, head) may land now: the same position, or an older one

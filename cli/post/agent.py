@@ -27,7 +27,6 @@ import hashlib
 import io
 import json as _json
 import os
-import secrets
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -274,8 +273,10 @@ class Agent:
         player to reveal: her entropy and salt derive from her key and the genesis,
         so the agent makes the signed reveal and sends it to the host at once."""
         from cli.keys import key_for
+        from cli.reveals import record_reveal
         from core.seats import last_join_seq, must_reveal
         from events.envelope import genesis_hash
+        from events.signing import public_hex
 
         d = log.header.definition
         seat = d.players.index(player)
@@ -287,6 +288,9 @@ class Agent:
         if self.ledger.was_queued(mid):
             return  # revealed already (the view came twice)
         private = key_for(self.ctx, player, None)
+        # [CL-S12] one position per commitment: asked at another, the agent refuses (the host is told why)
+        record_reveal(keys_folder(state(self.ctx).db), game_id, genesis_hash(d), public_hex(private), at,
+                      log.lines[at - 1].hash)
         rv = statements.signed_reveal(private, game_id, genesis_hash(d), player, at, log.lines[at - 1].hash)
         mid, raw = self._mail(
             game=game_id, seq=at, seat=player, kind="reveal", to=p.sender,
@@ -305,11 +309,13 @@ class Agent:
         from cli.keys import key_for
         from events.envelope import genesis_hash
         from events.signing import KEY_HEX, public_hex, same_hex
-        from core.chance import COMMITTED_ENTROPY
-        from events.statements import ENTROPY_HEX, signed_committed_join, signed_join
+        from events.statements import signed_committed_join
 
         if not inv.signed():
             raise ServiceError("the invitation is not signed by the host key it names")
+        from cli.reveals import refuse_clear_entropy
+
+        refuse_clear_entropy(inv.definition, f"the invitation to game {inv.game_id}")  # [CL-S15]
         if not (keys_folder(state(self.ctx).db) / f"{inv.player}.key").is_file():
             raise ServiceError(f"an invitation for {inv.player}, whose key this data directory does not hold "
                                f"(citylog key new {inv.player})")
@@ -335,12 +341,8 @@ class Agent:
         if self.ledger.was_queued(mid):
             return  # answered already (the invitation came twice, under another Message-ID)
         genesis = genesis_hash(inv.definition)
-        jf: statements.AnyJoin
-        if inv.definition.entropy == COMMITTED_ENTROPY:  # a commitment only; revealed later [CL-S7]
-            jf = signed_committed_join(private, inv.game_id, genesis, inv.player, inv.seat_secret)
-        else:
-            jf = signed_join(private, inv.game_id, genesis, inv.player, secrets.token_hex(ENTROPY_HEX // 2),
-                             inv.seat_secret)
+        # a commitment only; revealed later [CL-S7] (no clear join: CL-S15)
+        jf = signed_committed_join(private, inv.game_id, genesis, inv.player, inv.seat_secret)
         data = statements.encode(jf)
         mid, raw = self._mail(
             game=inv.game_id, seq=0, seat=inv.player, kind="join", to=sender, extra=host_key[:16],

@@ -207,7 +207,14 @@ class Ledger:
             (game, address, host_key))
 
     def pin_host(self, game: str, address: str, host_key: str) -> None:
-        """The player's own choice of a game's host key [CL-S10]: it replaces the one pinned."""
+        """The player's own choice of a game's host key [CL-S10]: it replaces the one pinned.
+        Every view the ledger holds of the game was sealed by the key trusted when it
+        came (the agent keeps no other), so when the key changes they go: a view the
+        other key sealed is no longer one she plays, nor is she told it is her turn
+        in it [CL-S14]."""
+        known = self.host(game)
+        if known is not None and known[1] != host_key:
+            self.conn.execute("DELETE FROM views WHERE game = ?", (game,))
         self.conn.execute("INSERT OR REPLACE INTO hosts VALUES (?, ?, ?)", (game, address, host_key))
 
     def hold_invitation(self, game: str, host_key: str, sender: str, message_id: str, data: bytes) -> None:
