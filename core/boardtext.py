@@ -47,25 +47,36 @@ def _is_header(words: list[str], size: int) -> bool:
     return numbers == list(range(numbers[0], numbers[0] + size)) and numbers[0] != 1
 
 
-def _layout(text: str, size: int) -> tuple[int | None, bool]:
-    """The header line's number (None: no header) and whether rows start with a label."""
+def _layout(text: str, size: int) -> tuple[int | None, bool, frozenset[int]]:
+    """The header line's number (None: no header), whether rows start with a label, and
+    the numbers of the board's row lines when they do.
+
+    A board copied from ``show`` is found wherever it is in the file: a header followed by
+    ``size`` labelled rows; the lines around it (the player's name above, the next player
+    or the legend below) are left out, as :func:`frame_tokens` leaves them.
+
+    >>> _layout("ann (0 parks, token held)\\n   A B\\n 1 H .\\n 2 . P\\nlegend: …\\n", 2)
+    (2, True, frozenset({3, 4}))
+    """
     lines = [(n, raw.split("#", 1)[0].split()) for n, raw in enumerate(text.splitlines(), start=1)]
     lines = [(n, w) for n, w in lines if w]
-    if not lines or not _is_header(lines[0][1], size):
-        return None, False
-    rows = lines[1:]
-    labelled = bool(rows) and all(len(w) == size + 1 for _, w in rows[:size])
-    return (lines[0][0], True) if labelled else (None, False)
+    for i, (number, words) in enumerate(lines):
+        rows = lines[i + 1:i + 2 + size]  # one more: a row too many is refused, not left out
+        if _is_header(words, size) and len(rows) >= size and all(len(w) == size + 1 for _, w in rows[:size]):
+            if len(rows) > size and (len(rows[size][1]) != size + 1 or not rows[size][1][0].lstrip("-").isdigit()):
+                rows = rows[:size]
+            return number, True, frozenset(n for n, _ in rows)
+    return None, False, frozenset()
 
 
 def board_labels(text: str, size: int = 5) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The row and column labels of a board copied from ``show`` (None: a bare board file)."""
-    header, labelled = _layout(text, size)
+    header, labelled, board = _layout(text, size)
     if header is None or not labelled:
         return None
     lines = [raw.split("#", 1)[0].split() for raw in text.splitlines()]
     cols = tuple(lines[header - 1])
-    rows = tuple(w[0] for w in lines[header:] if w)[:size]
+    rows = tuple(lines[n - 1][0] for n in sorted(board))[:size]
     return rows, cols
 
 
@@ -73,11 +84,11 @@ def board_tokens(text: str, source: str, size: int = 5) -> list[list[Token]]:
     """The ``size`` × ``size`` tokens of a board file, or ``BoardFileError``."""
     rows: list[list[Token]] = []
     last_line = 0
-    header, labelled = _layout(text, size)
+    header, labelled, board = _layout(text, size)
     for number, raw in enumerate(text.splitlines(), start=1):
         last_line = number
         body = raw.split("#", 1)[0].replace("·", ".")
-        if not body.strip() or number == header:
+        if not body.strip() or number == header or (labelled and number not in board):
             continue
         if len(rows) == size:
             raise BoardFileError(source, number, 1, f"a board has {size} rows; this is a row too many")

@@ -98,6 +98,21 @@ def format_deadline(seconds: int) -> str:
     return f"{seconds}s"
 
 
+def format_wait(seconds: int) -> str:
+    """How long a seat waited, as a person reads it: days, hours, minutes and seconds,
+    the zero ones left out (a host's clock gives any number of seconds, rarely a whole unit).
+
+    >>> format_wait(345601), format_wait(3 * 86400), format_wait(263021), format_wait(0)
+    ('4d 1s', '3d', '3d 1h 3m 41s', '0s')
+    """
+    parts = []
+    for unit in ("d", "h", "m", "s"):
+        n, seconds = divmod(seconds, _UNITS[unit])
+        if n:
+            parts.append(f"{n}{unit}")
+    return " ".join(parts) or "0s"
+
+
 def policy_problem(spec: GameSpec, policy: str) -> str | None:
     """Why ``spec``'s game cannot honour ``policy`` on timeout, or None."""
     if policy not in POLICIES:
@@ -219,7 +234,7 @@ def describe(e: Any, players: Sequence[str]) -> str | None:
             "forfeit": f"{who} forfeits: the bot plays the seat to the end",
             "skip": "the decision is skipped",
         }.get(e.action, e.action)
-        waited = format_deadline(max(0, e.at - e.since)) if e.at > e.since else "0s"
+        waited = format_wait(max(0, e.at - e.since))
         return f"{who}'s decision at seq {e.seq} timed out after {waited} (host's clock): {done} [CL-T1]"
     if type(e) is Handed:
         who = players[e.seat] if 0 <= e.seat < len(players) else f"seat {e.seat}"

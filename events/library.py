@@ -127,10 +127,11 @@ class Library:
         order = self.with_forks(game_id)
         if len(order) > 1 and not with_forks:
             forks = [g for g in order if g != game_id]
+            them = "them" if len(forks) != 1 else "it"
             raise ServiceError(
                 f"game {game_id} has {len(forks)} fork{'s' if len(forks) != 1 else ''} "
                 f"({', '.join(forks[:10])}{', …' if len(forks) > 10 else ''}); "
-                "add --with-forks to delete them too, or delete them first"
+                f"add --with-forks to delete {them} too, or delete {them} first"
             )
         return order
 

@@ -19,7 +19,8 @@ def seat_lines(who: Seat) -> tuple[ScoreLine, ...]:
     lines = [ScoreLine("buildings", vp, f"{len(who.buildings)} built")]
     for t in who.tokens:
         tok = TOKENS[t]
-        lines.append(ScoreLine(f"token: {tok.name}", points(tok, perms, wild), f"#{t}"))
+        # t18, as show's civic tokens line and a payment (pay B1=…,t18) name it; #18 is a card
+        lines.append(ScoreLine(f"token: {tok.name}", points(tok, perms, wild), f"t{t}"))
     return tuple(lines)
 
 

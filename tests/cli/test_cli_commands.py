@@ -386,3 +386,32 @@ def test_score_reads_the_board_show_prints_5x5_city(db: Path, tmp_path: Path) ->
     assert not s["planning"]  # a basic game: the board is the whole score
     assert scored["total"] == state["scores"][0]
     assert "{" not in " ".join(scored["details"].values()) and "[" not in " ".join(scored["details"].values())
+
+
+@pytest.mark.skipif("5x5-city" not in __import__("core.registry", fromlist=["available"]).available(),
+                    reason="5x5-city is not available in this build")
+def test_score_leaves_out_the_lines_around_a_5x5_city_board_copied_from_show(db: Path, tmp_path: Path) -> None:
+    """As ``score --help`` and the README say: the player's name above a copied board
+    (``eve (0 parks, token held)``, five words, like a bare row) and the next player and
+    the legend below are left out, as for Card City."""
+    gid = json.loads(ok(db, "new", "5x5-city", "--players", "eve,fay", "--seed", "b", "--bots",
+                        "eve=random,fay=random", "--json"))["game_id"]
+    state = json.loads(ok(db, "show", gid, "--json"))
+    shown = ok(db, "show", gid)
+    lines = shown.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("eve"))
+    assert len(lines[at].split()) == 5  # the name line reads like a bare board's row
+    board = tmp_path / "eve.txt"
+    board.write_text("\n".join(lines[at:]) + "\n")  # her name, her board, fay's, the legend
+    args = ["score", "5x5-city", str(board), "--sides", state["state"]["sides"], "--json"]
+    assert json.loads(ok(db, *args))["total"] == state["scores"][0]
+    whole = tmp_path / "show.txt"
+    whole.write_text(shown)  # the whole of show's output: the first board printed, eve's
+    assert json.loads(ok(db, "score", "5x5-city", str(whole), "--sides", state["state"]["sides"], "--json"))[
+        "total"] == state["scores"][0]
+    # a labelled row too many is still refused, not left out
+    rows = [x for x in lines[at + 1:at + 7]]
+    extra = tmp_path / "six.txt"
+    extra.write_text("\n".join([*rows, " 6" + rows[-1][2:]]) + "\n")
+    code, _, err = run(db, "score", "5x5-city", str(extra))
+    assert code == 2 and "a row too many" in err

@@ -231,6 +231,7 @@ def test_delete_refuses_a_parent_of_forks_unless_with_forks(db: str) -> None:
     ok("tag", "aaaa", "keep", "--db", db)
     err = refused("delete", "aaaa", "--yes", "--db", db)
     assert "fork" in err and fork in err and "--with-forks" in err
+    assert f"has 1 fork ({fork}); add --with-forks to delete it too, or delete it first" in err
     assert listed(db) == ["aaaa0000", "bbbb0000", fork]
     assert "--yes" in refused("delete", "bbbb", "--db", db)  # no terminal to confirm at: nothing deleted
     assert listed(db) == ["aaaa0000", "bbbb0000", fork]

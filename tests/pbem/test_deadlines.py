@@ -49,6 +49,16 @@ def test_a_deadline_is_a_number_and_a_unit() -> None:
     assert deadlines.format_deadline(3 * 86400) == "3d"
 
 
+def test_a_timeout_line_says_how_long_the_seat_waited_in_days_hours_minutes() -> None:
+    """A host's clock rarely gives a whole unit: 4 days and a second read as such, not 345601s."""
+    line = TimedOut(seat=1, seq=42, head="0" * 64, since=1000, at=1000 + 4 * 86400 + 1, action="bot", signature="")
+    text = deadlines.describe(line, ["alice", "bob"])
+    assert text is not None and "bob's decision at seq 42 timed out after 4d 1s (host's clock)" in text
+    late = TimedOut(seat=0, seq=7, head="0" * 64, since=0, at=3 * 86400 + 3600 + 3 * 60 + 41, action="forfeit",
+                    signature="")
+    assert "after 3d 1h 3m 41s" in (deadlines.describe(late, ["alice", "bob"]) or "")
+
+
 @pytest.mark.parametrize("name", ["card-city", "5x5-city", "point-city"])
 def test_every_game_declares_its_policies_and_refuses_skip_naming_why(name: str) -> None:
     """[CL-T3] No game can skip every decision; the refusal cites the ruling."""

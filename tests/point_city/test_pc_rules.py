@@ -217,8 +217,10 @@ def test_token_points() -> None:
 
     assert TOKENS[10].types == ("community", "energy") and TOKENS[3].types == ("community",)
     who = Seat(tuple(wild), (*com, *ene), tuple(ids.values()))
-    lines = {x.detail: x.points for x in seat_lines(who) if x.detail.startswith("#")}
-    assert lines == {"#10": 3, "#19": 2, "#21": 12, "#22": 0, "#3": 4, "#8": 4}
+    # a token is named t10, as show's civic tokens line and a payment (pay B1=…,t10) name it;
+    # #10 would be a card
+    lines = {x.detail: x.points for x in seat_lines(who) if x.label.startswith("token: ")}
+    assert lines == {"t10": 3, "t19": 2, "t21": 12, "t22": 0, "t3": 4, "t8": 4}
     vp = sum(CARDS[b].vp for b in (*com, *ene))
     assert seat_lines(who)[0].points == vp
 
