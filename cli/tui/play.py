@@ -74,6 +74,9 @@ class PlayPanel(Vertical):
         """The two-step choice whose variants are listed (its default pending)."""
         self.note: tuple[str, str] | None = None
         """(title, message) shown in place of the commands: a view's move file written (issue 24)."""
+        self._title: Text | None = None
+        """The title while the seat is to act here (None: another title is shown)."""
+        self._holds = ""
 
     @property
     def seat(self) -> int | None:
@@ -89,7 +92,6 @@ class PlayPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="play-title")
-        yield Static("", id="play-holds")
         yield CommandList(id="legal")
         with Horizontal(id="confirm-row"):
             yield Button("send", id="play-send", variant="success", compact=True)
@@ -102,6 +104,7 @@ class PlayPanel(Vertical):
         self.model = model
         seat = model.acting_seat()
         title = self.query_one("#play-title", Static)
+        self._title = None
         if self.note is not None:
             for part in ("#legal", "#typed", "#confirm-row"):
                 self.query_one(part).display = False
@@ -112,7 +115,7 @@ class PlayPanel(Vertical):
         playing = seat is not None and model.at_end
         self.query_one("#legal", OptionList).display = playing
         self.query_one("#typed", Input).display = playing
-        self.query_one("#confirm-row").display = self.pending is not None
+        self._confirming(self.pending is not None)
         if seat is None:
             self.display = False
             return
@@ -120,22 +123,45 @@ class PlayPanel(Vertical):
         if not model.at_end:
             title.update(Text(f"{model.names([seat])} to act at seq {model.version}: press End to play"))
             return
-        title.update(Text(f"{model.names([seat])} to act", style="bold"))
+        self._title = Text.assemble((f"{model.names([seat])} to act", "bold"))
+        self._draw_title()
         play = model.play(seat)
         if play is not self.play:
             self.play = play
             self.pending = None
             self.step = None
-            self.query_one("#confirm-row").display = False
+            self._confirming(False)
             self.list_commands()
 
     def holds(self, summary: str) -> None:
-        """Under the title, what the seat's own panel holds that the commands name (a
+        """After the title, what the seat's own panel holds that the commands name (a
         short screen, where that panel is scrolled off: Point City's cards for a payment)
-        [issue 26, item 3]; "" hides the line."""
-        line = self.query_one("#play-holds", Static)
-        line.update(Text(clean(summary), style="dim"))
-        line.display = bool(summary)
+        [issue 26, item 3]; "" shows the title alone."""
+        self._holds = clean(summary)
+        self._draw_title()
+
+    def _draw_title(self) -> None:
+        if self._title is None:
+            return
+        title = self._title.copy()
+        if self._holds:
+            title.append(" · " + self._holds, style="dim")
+        self.query_one("#play-title", Static).update(title)
+
+    def _confirming(self, on: bool) -> None:
+        """The send/cancel row while a command waits for its confirmation; on a short
+        screen the command input leaves the panel meanwhile (the lines it frees show the
+        command whole; Escape brings it back)."""
+        self.query_one("#confirm-row").display = on
+        if self.short() and self.note is None:
+            self.query_one("#typed", Input).display = not on and self.model is not None and self.model.at_end
+        if on:
+            options = self.query_one("#legal", OptionList)
+            self.call_after_refresh(options.scroll_to_highlight)
+
+    def short(self) -> bool:
+        """A short terminal (80x24): the panel's lines say only what they must."""
+        return self.screen.has_class("-short")
 
     def list_commands(self) -> None:
         """Fill the list from the play model (all commands, or the filtered square's)."""
@@ -168,9 +194,11 @@ class PlayPanel(Vertical):
         if self.play is None or self.model is None:
             return
         self.pending = command
-        self.query_one("#confirm-row").display = True
+        self._confirming(True)
         text = self.model.game.format_command(command)
-        if self.step is not None:
+        if self.step is not None and self.short():  # the footer names the keys
+            self.say(f"send «{text}»?")
+        elif self.step is not None:
             syntax = self.model.game.syntax
             which = f" ({syntax.default or 'the default'})" if command == self.step.default else ""
             self.say(f"send «{text}»{which}? Enter/y sends · or choose another {syntax.second_step or 'variant'} "
@@ -185,7 +213,7 @@ class PlayPanel(Vertical):
         options = self.query_one("#legal", OptionList)
         options.clear_options()
         syntax = self.model.game.syntax if self.model is not None else None
-        default = f"  ({syntax.default})" if syntax is not None and syntax.default else "  (default)"
+        default = f"  ({syntax.default})" if syntax is not None and syntax.default and not self.short() else "  (default)"
         options.add_options([Option(Text(choice.tail(i) + (default if i == 0 else "")))
                              for i in range(len(choice.commands))])
         options.highlighted = 0
@@ -212,7 +240,7 @@ class PlayPanel(Vertical):
         if self.pending is None and self.step is None:
             return False
         self.pending = None
-        self.query_one("#confirm-row").display = False
+        self._confirming(False)
         self.close_step()
         self.say("cancelled")
         self.query_one("#legal", OptionList).focus()
@@ -253,7 +281,7 @@ class PlayPanel(Vertical):
         if self.play is not None and self.pending is not None:
             command, self.pending = self.pending, None
             self.step = None
-            self.query_one("#confirm-row").display = False
+            self._confirming(False)
             self.post_message(self.Chosen(self.play.seat, command))
 
     def pick_square(self, square: Square) -> None:

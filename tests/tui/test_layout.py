@@ -61,9 +61,9 @@ def needed(name: str, seat: int, view: PanelView) -> Region | None:
     if name != "point-city":
         return region
     if panel.owner == seat:
-        holds = view.screen.query_one("#play-holds")
-        shown = holds.display and panel.summary and panel.summary in str(holds.render())
-        return None if shown and wholly_visible(holds) else region
+        title = view.screen.query_one("#play-title")
+        shown = panel.summary and panel.summary in str(title.render())
+        return None if shown and wholly_visible(title) else region
     if panel.owner is None:  # the market: its title and grid
         grid = view._lines(view.size.width)[1]
         return Region(region.x, region.y, region.width, min(region.height, 1 + len(grid.lines)))
@@ -127,6 +127,36 @@ async def test_at_80x24_the_decision_and_what_it_depends_on_are_on_screen(
         for wid in ("#legal", "#typed", "#play-message"):
             assert wholly_visible(screen.query_one(wid)), wid
         assert app.focused is screen.query_one("#legal")
+
+
+@pytest.mark.parametrize(("name", "word", "after"), DECISIONS,
+                         ids=[f"{n}-{w}" + (f"-late{a}" if a else "") for n, w, a in DECISIONS])
+async def test_at_80x24_a_command_waiting_to_be_sent_is_shown_whole(
+    db: str, service: Any, name: str, word: str, after: int
+) -> None:
+    """Choosing a ``word …`` entry (and, for a two-step one, its default variant): the
+    command that ``y`` would send is on screen whole, in the message, beside the
+    highlighted entry and the send button."""
+    gid = decision_game(service, name, word, after)
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        panel = app.screen.query_one(PlayPanel)
+        entries = [text for text, _ in panel.commands]
+        index = next(i for i, text in enumerate(entries) if text.split()[0] == word)
+        for _ in range(index):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.pending is not None
+        text = panel.model.game.format_command(panel.pending)
+        message = app.screen.query_one("#play-message")
+        assert text in " ".join(str(message.render()).split()), (text, str(message.render()))
+        for wid in ("#play-message", "#play-send", "#legal"):
+            assert wholly_visible(app.screen.query_one(wid)), wid
+        legal = app.screen.query_one("#legal")
+        assert legal.highlighted is not None and legal.scroll_offset.y <= legal.highlighted < (
+            legal.scroll_offset.y + legal.scrollable_content_region.height), "the chosen entry is scrolled off"
 
 
 SHORTCUTS = "tdfvxwqhbc?"
