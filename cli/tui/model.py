@@ -308,14 +308,17 @@ class GameModel:
             parts.append(f"to act: {self.names(actors)}")
         else:
             result = self.game.result(state)
-            if result is not None and len(self.players) == 1:  # solo: the score and the book's verdict [CC-9]
-                from cli.results import verdict
+            if result is not None:
+                # the result first, the round left out: at 80 columns the line keeps who won
+                if len(self.players) == 1:  # solo: the score and the book's verdict [CC-9]
+                    from cli.results import verdict
 
-                parts.append(f"game over — {verdict(self.game, self.players, state, result)}")
-            elif result is not None:
-                winners = self.names(result.winners) or "nobody"
-                scores = ", ".join(str(s) for s in result.scores)
-                parts.append(f"game over — scores {scores}; winner: {winners}")
+                    over = f"game over — {verdict(self.game, self.players, state, result)}"
+                else:
+                    won = len(result.winners)
+                    who = f"{self.names(result.winners)} {'wins' if won == 1 else 'tie'}" if won else "nobody wins"
+                    over = f"game over — {who} ({', '.join(str(s) for s in result.scores)})"
+                parts = [over, parts[0]]
             else:  # an automatic step: income, development, a pawn passed, the final count…
                 start = decision_start(self.game, self.events, self.seq)
                 after = f"after seq {start}" if start > 1 else "at the start"

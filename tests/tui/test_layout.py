@@ -261,3 +261,23 @@ async def test_the_diff_of_unrelated_games_says_so_and_counts_nothing(db: str) -
             body = str(screen.query_one("#differences-text").render())
             assert "different games" in status
             assert " difference" not in status and "the same" not in body  # no count at all
+
+
+@pytest.mark.parametrize("gid", ["cc-demo", "pc-demo", *(["55-demo"] if HAS_5X5 else [])])
+async def test_at_80x24_a_finished_games_status_line_names_its_winners_whole(db: str, gid: str) -> None:
+    """The status line of a finished game (a short screen puts the game's name first)
+    says who won and the scores within the columns there are: the result comes first."""
+    from cli.tui.board import StatusLine
+
+    app = CitylogApp(db, gid)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("end")
+        await settle(pilot)
+        model = app.screen.model
+        result = model.game.result(model.state)
+        assert result is not None, "the demo game is over"
+        line = app.screen.query_one(StatusLine)
+        shown = str(line.render())[: line.content_region.width]
+        assert all(model.players[w] in shown for w in result.winners), shown
+        assert ", ".join(str(s) for s in result.scores) in shown, shown
