@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from core.words import plural
 from core import registry
 from core.engine import CHANCE, IllegalCommand, RulesError, checked_decide
 from core import chance
@@ -260,7 +261,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
     bad_seq, signed = check_signed(log, game, events, memo)
     if bad_seq is not None:
         return _bad(bad_seq, str(signed), n)
-    signed_note = f"; {signed} joins and moves signed by their players" if d.host_key else ""
+    signed_note = (f"; {plural(signed, 'line')} signed by their players (joins, reveals, moves, hand-overs)"
+                   if d.host_key else "")
     timeouts = sum(type(e) is TimedOut for e in events)
     if timeouts:  # [CL-T1] each checked by check_signed: the host's signature, the policy, the claimed clock
         signed_note += f"; {timeouts} timeout{'s' if timeouts > 1 else ''} signed by the host (its clock is its word)"
