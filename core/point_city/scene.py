@@ -43,7 +43,7 @@ def _resource(cid: int, row: int, col: int) -> Cell:
 def _building(cid: int, row: int, col: int) -> Cell:
     card = CARDS[cid]
     cost = " ".join(f"{n if n > 1 else ''}{ABBR[t]}" for t, n in card.cost) or "free"
-    what = f"→{ABBR[card.produces]}" if card.produces else f"{card.vp}VP"
+    what = (f"→{ABBR[card.produces]}" + (f" {card.vp}VP" if card.vp else "")) if card.produces else f"{card.vp}VP"
     return Cell(
         row, col, f"building:{card.kind}", "#fbf6e9",
         f"#{cid} {what}\n{cost}", ("building",),
@@ -136,6 +136,6 @@ def scene(s: State, seat: int | None) -> Scene:
         status.append("to act: " + ("the draw" if actors == (-1,) else ", ".join(s.players[a] for a in actors)))
     legend = tuple((COLOUR[t], f"{ABBR[t]} {'Ingenuity (wild: any type)' if t == WILD else t}")
                    for t in (*TYPES, WILD)) + (
-        ("#fbf6e9", "building side: →produces or VP, then its cost"),
+        ("#fbf6e9", "building side: →what it produces and its VP (or its VP alone), then its cost"),
     )
     return Scene("Point City", tuple(status), tuple(panels), tuple(scores), legend=legend, notation=LEGEND)
