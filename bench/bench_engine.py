@@ -1,6 +1,6 @@
 """A move through ``citylog engine`` against ``GameService.submit`` in process (issue 26).
 
-    python bench/bench_engine.py [--games 4] [--rounds 3] [--durability normal|full]
+    python bench/bench_engine.py [--games 4] [--rounds 3] [--durability normal|full] [--game NAME]
 
 For every game, the human decisions of seeded random 2-player games are played
 twice in each round, into fresh SQLite files at the same durability:
@@ -114,10 +114,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--durability", choices=["normal", "full"], default="normal")
+    parser.add_argument("--game", default="all", help="one game, or all (default)")
     args = parser.parse_args(argv)
     print(f"durability={args.durability}; median time a move over {args.games} games x {args.rounds} rounds")
     with tempfile.TemporaryDirectory() as tmp:
-        for name in registry.available():
+        for name in registry.available() if args.game == "all" else [args.game]:
             game = registry.get(name)
             plays = [(f"bench-engine/{k}", recorded(game, f"bench-engine/{k}")) for k in range(args.games)]
             ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
