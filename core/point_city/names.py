@@ -19,8 +19,8 @@ ABBR = {"community": "Com", "economy": "Eco", "energy": "Ene", "ecology": "Ecl",
 
 LEGEND = (
     "market cells A1–D4 (column letter, row number); a resource side shows #id and its symbols (Eco×2), "
-    "a building side #id, →what it produces or its VP, then its cost (2Eco Ene: two Economy and one Energy) · "
-    "a player's row B: buildings, row R: resource cards · "
+    "a building side #id, →what it produces and its VP (or its VP alone), then its cost (2Eco Ene: two Economy "
+    "and one Energy) · a player's buildings (row B of a board) and resource cards (row R) · "
     "t4 civic token 4 · pay B1=12,15,p40,t7: building B1 paid with resource cards 12 and 15, "
     "building 40's permanent resource and token 7 [PC-3]"
 )
