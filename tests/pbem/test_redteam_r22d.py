@@ -17,6 +17,9 @@ each hole as a test that fails on the code before its fix.
    the service still makes them, for the games made before CL-S7) had every join
    show its entropy to the host: CL-S7 undone by the host's choice, and a
    player's ``join`` answered it.
+4. [CL-S16] (round 6) The record of reveals CL-S12 keeps was read, then appended
+   to, unlocked: two reveals at once both passed at two positions; and a line
+   appended to one a crash had cut read with it as one non-JSON line, skipped.
 """
 
 from __future__ import annotations
