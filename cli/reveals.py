@@ -59,27 +59,40 @@ def record_reveal(folder: Path, game_id: str, genesis: str, public_key: str, seq
     """Check, then record, that this key reveals its entropy of ``genesis`` at
     (``seq``, ``head``): ServiceError (one line, nothing recorded) if it revealed
     it at another position before [CL-S12].  Call it before the reveal is written
-    or sent."""
+    or sent.
+
+    [CL-S16] The check and the record are one step: both are made holding the
+    record's lock (``revealed.jsonl.lock``), so two reveals at once (the mail
+    agent and ``citylog reveal``, two agents of one data directory) never both
+    pass the check at two positions; and the line is written on a line of its
+    own (after a newline when a crash cut the last one), so a cut line never
+    swallows the next record."""
+    from cli.locks import held
+
     path = folder / RECORD
-    for item in _lines(path):
-        if item.get("genesis") != genesis or item.get("public_key") != public_key:
-            continue
-        if item.get("seq") == seq and isinstance(item.get("hash"), str) and same_hex(str(item["hash"]), head, 64):
-            return  # the same position: the same file, harmless
-        raise ServiceError(
-            f"you revealed your entropy of game {game_id} (genesis {genesis[:12]}…) at seq {item.get('seq')} "
-            f"already; asked again at another position (seq {seq}, {head[:12]}…), the host re-ran the "
-            "game's joins after seeing it and could choose the deal: no reveal is made (ask for a new game) [CL-S12]"
-        )
     folder.mkdir(parents=True, exist_ok=True)
-    line = json.dumps({"genesis": genesis, "public_key": public_key, "seq": seq, "hash": head},
-                      sort_keys=True) + "\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, line.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    with held(folder / (RECORD + ".lock"), 60, "another reveal has held the record of your reveals"):
+        for item in _lines(path):
+            if item.get("genesis") != genesis or item.get("public_key") != public_key:
+                continue
+            if item.get("seq") == seq and isinstance(item.get("hash"), str) and same_hex(str(item["hash"]), head, 64):
+                return  # the same position: the same file, harmless
+            raise ServiceError(
+                f"you revealed your entropy of game {game_id} (genesis {genesis[:12]}…) at seq {item.get('seq')} "
+                f"already; asked again at another position (seq {seq}, {head[:12]}…), the host re-ran the "
+                "game's joins after seeing it and could choose the deal: no reveal is made (ask for a new game) [CL-S12]"
+            )
+        line = json.dumps({"genesis": genesis, "public_key": public_key, "seq": seq, "hash": head},
+                          sort_keys=True) + "\n"
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = "\n" + line  # [CL-S16] the cut line stays a line of its own, skipped
+            os.write(fd, line.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def refuse_clear_entropy(definition: Any, what: str) -> None:

@@ -17,6 +17,9 @@ each hole as a test that fails on the code before its fix.
    the service still makes them, for the games made before CL-S7) had every join
    show its entropy to the host: CL-S7 undone by the host's choice, and a
    player's ``join`` answered it.
+4. [CL-S16] (round 6) The record of reveals CL-S12 keeps was read, then appended
+   to, unlocked: two reveals at once both passed at two positions; and a line
+   appended to one a crash had cut read with it as one non-JSON line, skipped.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -262,3 +266,73 @@ def test_a_player_never_joins_a_game_whose_join_shows_her_entropy_in_the_clear(t
     text = (e + o).strip()
     assert code == 2 and len(text.splitlines()) == 1 and "CL-S15" in text, (code, text)
     assert not out.exists()
+
+
+# -- round 6: the record of reveals itself [CL-S16] ---------------------------------------
+
+_GENESIS, _PUBLIC = "ab" * 32, "cd" * 32
+_FIRST, _SECOND = (6, "11" * 32), (6, "22" * 32)  # one seq, two heads: a re-run of the joins
+
+
+def _positions(folder: Path) -> set[tuple[int, str]]:
+    from cli.reveals import _lines
+
+    return {(int(str(i["seq"])), str(i["hash"])) for i in _lines(folder / "revealed.jsonl")
+            if i.get("genesis") == _GENESIS and i.get("public_key") == _PUBLIC}
+
+
+def test_two_reveals_at_once_never_both_pass_the_record_at_two_positions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record was read, then appended to, with nothing between two runs: the mail
+    agent and ``citylog reveal`` (or two agents of one data directory) asked at two
+    positions at once both read a record without either and both revealed — the
+    re-run CL-S12 refuses.  Law [CL-S16]: the check and the record are one step, the
+    record locked across both.  Here the other run comes between this run's read and
+    its write whenever the lock lets it; then it must be refused."""
+    import fcntl
+
+    from cli import reveals
+    from events.service import ServiceError
+
+    original = reveals._lines
+    other: list[str] = []
+
+    def racing(path: Path) -> list[dict[str, object]]:
+        items = original(path)
+        if other:
+            return items
+        lock = os.open(tmp_path / "revealed.jsonl.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            other.append("locked out")  # the other run waits for this one: tried after it below
+            return items
+        finally:
+            os.close(lock)
+        other.append("ran")
+        reveals.record_reveal(tmp_path, "G2", _GENESIS, _PUBLIC, *_SECOND)  # the other run, whole, in between
+        return items
+
+    monkeypatch.setattr(reveals, "_lines", racing)
+    reveals.record_reveal(tmp_path, "G1", _GENESIS, _PUBLIC, *_FIRST)
+    monkeypatch.setattr(reveals, "_lines", original)
+    if other == ["locked out"]:
+        with pytest.raises(ServiceError, match=r"CL-S12"):
+            reveals.record_reveal(tmp_path, "G2", _GENESIS, _PUBLIC, *_SECOND)
+    assert _positions(tmp_path) == {_FIRST}, (other, _positions(tmp_path))
+
+
+def test_a_record_line_cut_by_a_crash_never_swallows_the_next_reveal(tmp_path: Path) -> None:
+    """A crash while the record was written leaves its last line cut, with no newline;
+    the next reveal's line was appended to it, and the two read as one line that is
+    not JSON, skipped: that reveal was not in the record, and a re-run's reveal at
+    another position passed.  Law [CL-S16]: every record line is a line of its own."""
+    from cli import reveals
+    from events.service import ServiceError
+
+    (tmp_path / "revealed.jsonl").write_text('{"genesis": "' + "ef" * 20)  # cut mid-line
+    reveals.record_reveal(tmp_path, "G1", _GENESIS, _PUBLIC, *_FIRST)
+    with pytest.raises(ServiceError, match=r"CL-S12"):
+        reveals.record_reveal(tmp_path, "G2", _GENESIS, _PUBLIC, *_SECOND)
+    assert _positions(tmp_path) == {_FIRST}
+    reveals.record_reveal(tmp_path, "G1", _GENESIS, _PUBLIC, *_FIRST)  # the same position again: harmless
