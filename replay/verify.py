@@ -259,8 +259,8 @@ def verify(log: LogFile, sealed: bool = True) -> Verdict:
                     "only from revealed entropies, every one fixed before any was shown [CL-S7]", n)
     memo = SignedMemo()
     bad_seq, signed = check_signed(log, game, events, memo)
-    if bad_seq is not None:
-        return _bad(bad_seq, str(signed), n)
+    if bad_seq is not None or not isinstance(signed, int):
+        return _bad(bad_seq or 0, str(signed), n)
     signed_note = (f"; {plural(signed, 'line')} signed by their players (joins, reveals, moves, hand-overs)"
                    if d.host_key else "")
     timeouts = sum(type(e) is TimedOut for e in events)
