@@ -100,6 +100,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if name in SLOW_ELSEWHERE:
             item.add_marker(pytest.mark.slow)
             found.add(name)
+    # The slow tests first (a stable sort: otherwise collection order): under
+    # pytest-xdist's worksteal the long ones start at once on both workers and the
+    # short ones fill in around them, rather than one long test ending the run alone.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     stale = [n for n in SLOW_ELSEWHERE if n.split("::", 1)[0] in files and n not in found]
     narrowed = config.getoption("keyword") or config.getoption("markexpr") or any("::" in a for a in config.args)
     if stale and not narrowed:

@@ -59,26 +59,62 @@ def _swap(e: Any, a: int, b: int) -> Any:
     return e
 
 
-_HORIZON: dict[tuple[int, int, int, int], int] = {}
+_REPLAY: dict[tuple[int, int, int], tuple[int, dict[int, Any]]] = {}
+_MENTIONS: dict[int, dict[int, list[int]]] = {}
 
 
-def horizon(events: list[Any], states: list[Any], seat: int, a: int, b: int) -> int:
-    """How many leading events of the game with cards ``a`` and ``b`` exchanged are a game
-    the seat cannot tell from ``events``: every decision re-decided gives exactly its
-    events, and each event redacts for the seat as the true one does.  A prefix of
-    such a game is such a game, so one replay answers for every prefix."""
-    key = (id(events), seat, a, b)
-    if key in _HORIZON:
-        return _HORIZON[key]
-    other = [_swap(e, a, b) for e in events]
-    first = next((i for i, (x, y) in enumerate(zip(events, other)) if x != y), len(events))
+def _mentions(events: list[Any]) -> dict[int, list[int]]:
+    """Card id → the indices of the events that name it (what :func:`_swap` can change)."""
+    key = id(events)
+    if key not in _MENTIONS:
+        index: dict[int, list[int]] = {}
+        for i, e in enumerate(events):
+            for c in _cards_in(e):
+                index.setdefault(c, []).append(i)
+        _MENTIONS[key] = index
+    return _MENTIONS[key]
+
+
+def _cards_in(e: Any) -> set[int]:
+    """The card ids event ``e`` names (those :func:`_swap` exchanges)."""
+    match e:
+        case ev.StartCardsDealt(cards=cs) | ev.OpponentTook(cards=cs):
+            return set(cs)
+        case ev.CardRevealed(card=c) | ev.MarketDealt(card=c) | ev.Flipped(card=c) | ev.DeckTaken(card=c) | \
+                ev.SecondTaken(card=c) | ev.Refilled(card=c):
+            return {c}
+        case ev.CardsTaken(cards=cs, pays=ps):
+            return {*cs, *(c for p in ps for c in p.cards)}
+    return set()
+
+
+def _swapped(events: list[Any], a: int, b: int) -> dict[int, Any]:
+    """Index → event, for the events that exchanging cards ``a`` and ``b`` changes."""
+    index = _mentions(events)
+    out = {}
+    for i in sorted({*index.get(a, ()), *index.get(b, ())}):
+        e = _swap(events[i], a, b)
+        if e != events[i]:
+            out[i] = e
+    return out
+
+
+def _replay(events: list[Any], states: list[Any], a: int, b: int) -> tuple[int, dict[int, Any]]:
+    """How many leading events of the game with cards ``a`` and ``b`` exchanged replay
+    under the rules (every decision re-decided gives exactly its events), and the
+    changed events.  Seat-independent, so computed once for every seat."""
+    key = (id(events), a, b)
+    if key in _REPLAY:
+        return _REPLAY[key]
+    changed = _swapped(events, a, b)
+    first = min(changed, default=len(events))
     while first > 1 and GAME.command_of(events[first]) is None:
         first -= 1  # start at the decision the first change belongs to
     s = states[first - 1]
     i = first
     out_n = len(events)
-    while i < len(other):
-        opened = GAME.command_of(other[i])
+    while i < len(events):
+        opened = GAME.command_of(changed.get(i, events[i]))
         try:
             out = GAME.decide(s, *opened) if opened is not None else None
         except RulesError:  # the changed hidden card makes the command illegal
@@ -86,19 +122,27 @@ def horizon(events: list[Any], states: list[Any], seat: int, a: int, b: int) -> 
         if out is None:
             out_n = i
             break
-        got = tuple(other[i : i + len(out)])
+        got = [changed.get(j, events[j]) for j in range(i, min(i + len(out), len(events)))]
         k = next((j for j, (x, y) in enumerate(zip(got, out)) if x != y), len(got))
-        # (an event the exchange left alone redacts as the true one: only changed ones are redacted)
-        if k < len(got) or any(x != y and GAME.redact(x, seat) != GAME.redact(y, seat)
-                               for x, y in zip(events[i : i + k], got)):
-            bad = [j for j in range(k) if GAME.redact(events[i + j], seat) != GAME.redact(got[j], seat)]
-            out_n = i + min(bad + [k])
+        if k < len(got):
+            out_n = i + k
             break
         for e in out:
             s = GAME.apply(s, e)
         i += len(out)
-    _HORIZON[key] = out_n
-    return out_n
+    _REPLAY[key] = (out_n, changed)
+    return out_n, changed
+
+
+def horizon(events: list[Any], states: list[Any], seat: int, a: int, b: int) -> int:
+    """How many leading events of the game with cards ``a`` and ``b`` exchanged are a game
+    the seat cannot tell from ``events``: every decision re-decided gives exactly its
+    events (:func:`_replay`), and each event redacts for the seat as the true one does
+    (only the changed events can redact otherwise).  A prefix of such a game is such a
+    game, so one replay answers for every prefix."""
+    out_n, changed = _replay(events, states, a, b)
+    bad = (j for j in sorted(changed) if j < out_n and GAME.redact(events[j], seat) != GAME.redact(changed[j], seat))
+    return next(bad, out_n)
 
 
 def _places(state: Any, v: Any) -> dict[tuple[str, int], tuple[list[int], list[int]]]:
@@ -117,14 +161,22 @@ def _places(state: Any, v: Any) -> dict[tuple[str, int], tuple[list[int], list[i
     return out
 
 
+_FOLDED: dict[tuple[int, int, int], tuple[int, Any]] = {}
+
+
 def _fold_swapped(events: list[Any], states: list[Any], upto: int, a: int, b: int) -> Any:
     """The fold of the first ``upto`` events with cards ``a`` and ``b`` exchanged.  The
     events before the first one the exchange changes are the true ones, so their
-    fold is the true state there (``states``); the fold goes on from it."""
-    first = next((i for i, e in enumerate(events[:upto]) if _swap(e, a, b) != e), upto)
-    s = states[first - 1] if first else None
-    for e in events[first:upto]:
-        s = GAME.apply(s, _swap(e, a, b))
+    fold is the true state there (``states``); the fold goes on from it, or from
+    the last fold asked of the same exchange (positions are checked in order)."""
+    changed = _swapped(events, a, b)
+    first = min((i for i in changed if i < upto), default=upto)
+    done, s = _FOLDED.get((id(events), a, b), (0, None))
+    if not first < done <= upto:
+        done, s = first, states[first - 1] if first else None
+    for i in range(done, upto):
+        s = GAME.apply(s, changed.get(i, events[i]))
+    _FOLDED[(id(events), a, b)] = (upto, s)
     return s
 
 
@@ -179,7 +231,9 @@ def check_game(events: list[Any], n: int, stride: int) -> tuple[int, int, int]:
     for e in events:
         state = GAME.apply(state, e)
         states.append(state)
-    _HORIZON.clear()
+    _REPLAY.clear()
+    _MENTIONS.clear()
+    _FOLDED.clear()
     for i, state in enumerate(states):
         if i % stride:
             continue
