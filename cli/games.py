@@ -330,17 +330,21 @@ def log(
     game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players
     judged: dict[int, str] = {}
+    rows: dict[int, list[dict[str, Any]]] = {}
     if analysis:  # what 'citylog analyse' stored, or the file carries [CL-X1, CL-X2]
         from replay import analyses
         from replay.sources import judgements
 
-        judged = analyses.by_seq(analyses.shown(judgements(svc, ref, lg), as_))
+        shown = analyses.shown(judgements(svc, ref, lg), as_)
+        judged = analyses.by_seq(shown)
+        for j in shown:  # --json: every field, as show --json and analyse --json give them
+            rows.setdefault(j.seq, []).append(analyses.row(j, players))
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)
         if json:
             row = {"game_id": lg.header.game_id, "seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)}
             if line.seq in judged:
-                row["analysis"] = judged[line.seq]
+                row["analysis"] = rows[line.seq]
             emit_json(row)
         else:
             note = f"  {judged[line.seq]}" if line.seq in judged else ""

@@ -50,6 +50,9 @@ def test_show_and_log_for_a_player_are_their_files(tmp_path: Path, name: str) ->
         assert "[bob " not in from_db and '"player": "bob"' not in from_db.replace('":"', '": "')
     text = ok(db, "log", gid, "--as", "alice", "--analysis")
     assert "[alice win" in text
+    rows = [json.loads(x) for x in ok(db, "log", gid, "--as", "alice", "--analysis", "--json").splitlines()]
+    judged = [j for r in rows for j in r.get("analysis", [])]
+    assert judged and {j["player"] for j in judged} == {"alice"} and all(set(j["before"]) == {"alice", "bob"} for j in judged)
     shown = json.loads(ok(db, "show", gid, "--as", "alice", "--json"))
     assert shown["analysis"] and {r["player"] for r in shown["analysis"]} == {"alice"}
     # the referee sees every seat's judgement
