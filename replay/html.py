@@ -520,20 +520,20 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
                                          fill: "none", stroke: colour, "stroke-width": 2, class: "series", "data-player": p}));
       pts.forEach(([s]) => seqs.push(Math.max(1, s)));
     });
-    Object.entries(a.marks).forEach(([s, m]) => {
-      const pts = a.series[m[2]] || [], at = pts.find(([q]) => q === Number(s));
-      const dot = svgEl("circle", {cx: gx(Number(s)), cy: gy(at ? at[1] : 0.5), r: 4, class: "mark " + m[0],
-                                   fill: {inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#d55e00"}[m[0]], "data-seq": s});
-      dot.appendChild(svgEl("title", {})).textContent = m[2] + " #" + s + ": " + m[0] + " " + m[1];
+    Object.entries(a.marks).forEach(([key, m]) => {
+      const at = Number(key), pts = a.series[m[2]] || [], point = pts.find(([q]) => q === at);
+      const dot = svgEl("circle", {cx: gx(at), cy: gy(point ? point[1] : 0.5), r: 4, class: "mark " + m[0],
+                                   fill: {inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#d55e00"}[m[0]], "data-seq": key});
+      dot.appendChild(svgEl("title", {})).textContent = m[2] + " #" + key + ": " + m[0] + " " + m[1];
       svg.appendChild(dot);
     });
     cursor = svgEl("line", {y1: 0, y2: GH, stroke: "#ff6d00", "stroke-width": 2, class: "cursor"});
     svg.appendChild(cursor);
     svg.addEventListener("click", e => {  // the nearest judged step to the click
       const r = svg.getBoundingClientRect(), vx = (e.clientX - r.left) / r.width * GW;
-      const s = 1 + (vx - GP) / (GW - 2 * GP) * (n - 1);  // gx's inverse
-      let best = seqs.length ? seqs[0] : Math.round(s);
-      seqs.forEach(q => { if (Math.abs(q - s) < Math.abs(best - s)) best = q; });
+      const x = 1 + (vx - GP) / (GW - 2 * GP) * (n - 1);  // gx's inverse
+      let best = seqs.length ? seqs[0] : Math.round(x);
+      seqs.forEach(q => { if (Math.abs(q - x) < Math.abs(best - x)) best = q; });
       show(best);
     });
     graph.appendChild(svg);

@@ -18,7 +18,7 @@ from events.codec import decoder_for
 from events.envelope import genesis_hash
 from events.service import GameService, ServiceError
 from events.store import GameNotFound, GameRecord, Note, new_game_id
-from replay import analyses, logfile
+from replay import logfile
 from core.upgrade import rules_for
 from replay.logfile import FORMAT, Header, LogFile
 from replay.verify import decode_events, verify
@@ -63,6 +63,8 @@ def export(
         secret = loaded.record.line_secret
         lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
         log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+    from replay import analyses  # loaded on use (start-up)
+
     judged = analyses.from_store(service.store, game_id, None if player is None else loaded.players[seat])
     if judged:  # its reader's judgements, beside the chain [CL-X2]
         log.header = msgspec.structs.replace(log.header, analyses={k: msgspec.Raw(v) for k, v in judged.items()})
@@ -96,6 +98,8 @@ def view_of(log: LogFile, player: str, source: str = "log") -> LogFile:
     game, events = decoded
     secret = log.line_secret
     lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
+    from replay import analyses
+
     reveal = h.status == "over"  # as header_of: the seed is the player's once the game is over
     header = msgspec.structs.replace(
         h, seed=h.seed if reveal else None, reseeds=h.reseeds if reveal else (),
@@ -116,6 +120,8 @@ def _carried(items: dict[str, bytes]) -> Any:
 def checked_analyses(log: LogFile, source: str = "log") -> dict[str, bytes]:
     """The judgements a file carries, checked against its game [CL-X1]; a view's
     its player's own only [CL-X2].  ServiceError names the first that does not fit."""
+    from replay import analyses
+
     items = analyses.from_log(log)
     if not items:
         return {}
@@ -133,6 +139,8 @@ def judgements(service: GameService | None, ref: str, log: LogFile) -> dict[str,
     recomputed: a file's own (its header, a record's annotations), a stored game's
     from its ``analyses`` table; a view's its player's own only [CL-X2]; checked
     against the game [CL-X1]."""
+    from replay import analyses
+
     if service is not None and not Path(ref).is_file() and log.header.analyses is msgspec.UNSET:
         stored = analyses.from_store(service.store, ref, log.header.view)
         log = LogFile(msgspec.structs.replace(log.header, analyses=_carried(stored)), log.lines)
