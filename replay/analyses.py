@@ -30,7 +30,7 @@ from typing import Any
 import msgspec
 
 from core import analysis as an
-from core.engine import CHANCE, Game, RulesError, decisions
+from core.engine import CHANCE, Game, RulesError, checked_decide, decisions
 
 Judged = an.DecisionJudgement | an.ChanceJudgement
 _DECODE = msgspec.json.Decoder(Judged)
@@ -132,7 +132,7 @@ def _command(game: Game[Any, Any, Any], state: Any, seat: int, text: str, what: 
     """``text`` must be a legal command of ``seat`` at ``state``, in its own spelling."""
     try:
         command = game.parse_command(state, seat, text)
-        game.decide(state, seat, command)
+        checked_decide(game, state, seat, command)  # the guards in their order, then legality
     except RulesError as exc:  # the parse and legality errors only: anything else is a bug
         raise AnalysisError(f"{what} {text!r} is not a legal command here ({exc})") from None
     if game.format_command(command) != text:
