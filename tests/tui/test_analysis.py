@@ -114,3 +114,17 @@ async def test_judgements_that_do_not_fit_are_not_shown(db: str, service: GameSe
         await settle(pilot)
         model = app.screen.model  # type: ignore[attr-defined]
         assert model.judged == [] and "CL-X1" in model.status()
+
+
+def test_a_players_file_shows_their_own_judgements(db: str, service: GameService) -> None:
+    """``tui FILE`` (a view received by email): the judgements the file carries, its player's [CL-X2]."""
+    from cli.tui.model import GameModel
+
+    gid = analysed(service)
+    view = export(service, gid, "ben")
+    model = GameModel.of_view(view, "ben.jsonl")
+    stored = GameModel.from_loaded(service.load(gid, history=True), None, (), service.store.analyses(gid))
+    stored.viewer = 1
+    assert model.judged and {j.player for j in model.judged} == {"ben"}
+    assert model.shown_judgements() == stored.shown_judgements()
+    assert model.win_series() == stored.win_series() and set(model.win_series()) == {"ben"}
