@@ -25,20 +25,12 @@ from cli.options import GameOrFile, Json
 from cli.output import emit_json, say
 from core import analysis as an
 from events.service import GameService, ServiceError
+from replay.analyses import store_key
 from replay.logfile import LogFile
 from replay.sources import export, fold_log, read_path, view_of, view_seat
 
 Judged = an.DecisionJudgement | an.ChanceJudgement
 _DECODE = msgspec.json.Decoder(Judged)
-
-
-def store_key(player: str, task: an.Task, budget: int, rules: str) -> str:
-    """A stored judgement's key: the seat, the kind and seq, the budget, the rules
-    and the engine version (a game's chain only grows, so (game, seq) names a prefix;
-    a chance run is named by its first and last seq, since a run at the head of an
-    unfinished game may grow)."""
-    at = str(task.first) if task.kind == "decision" else f"{task.first}-{task.last}"
-    return f"{player}|{task.kind}|{at}|{budget}|{rules}|{an.ENGINE_VERSION}"
 
 
 def _views(svc: GameService | None, ref: str, as_: str | None) -> tuple[list[LogFile], str | None]:
@@ -172,36 +164,6 @@ def describe(data: dict[str, Any]) -> list[str]:
         out.append(f"{p}: accuracy {acc} over {s['decisions']} decisions ({marks}); "
                    f"luck {s['luck']:+.0%}, skill {s['skill']:+.0%}")
     return out
-
-
-def stored_marks(svc: GameService, game_id: str, player: str | None) -> dict[int, str]:
-    """seq -> a short annotation of the stored judgements (``log --analysis``): at a
-    decision the mover's win chance before and after, the best command, the mark;
-    at a chance run each judged seat's luck.  The largest budget stored for this
-    engine; ``player``: that seat's only (another seat's judgement is made from
-    what it saw)."""
-    best: dict[tuple[int, str, str], tuple[tuple[int, int], Judged]] = {}
-    for key, data in svc.store.analyses(game_id).items():
-        who, kind, at, budget, _, engine = key.split("|")
-        if engine != an.ENGINE_VERSION or (player is not None and who != player):
-            continue
-        first, _, last = at.partition("-")
-        rank = (int(last or first), int(budget))
-        slot = (int(first), kind, who)
-        if slot not in best or rank > best[slot][0]:
-            best[slot] = (rank, _DECODE.decode(data))
-    out: dict[int, list[str]] = {}
-    for (seq, _, who), (_, j) in sorted(best.items(), key=lambda kv: (kv[0][0], kv[0][1] != "decision", kv[0][2])):
-        s = j.seat
-        if isinstance(j, an.DecisionJudgement):
-            text = f"[{who} win {j.before[s]:.0%} → {j.after[s]:.0%}"
-            if j.best != j.played:
-                text += f", best {j.best}"
-            text += f", {j.mark}]" if j.mark else "]"
-        else:
-            text = f"[{who} luck {j.luck:+.0%}: win {j.before[s]:.0%} → {j.after[s]:.0%}]"
-        out.setdefault(seq, []).append(text)
-    return {seq: " ".join(texts) for seq, texts in out.items()}
 
 
 def analyse(

@@ -217,6 +217,16 @@ def load_view(svc: GameService, ref: str, at: int | None, player: str | None) ->
     }
 
 
+def _judged_at(ctx: typer.Context, ref: str, v: dict[str, Any]) -> list[Any]:
+    """Each seat's latest judgement up to the shown seq (its own only with --as) [CL-X2]."""
+    from replay import analyses
+    from replay.sources import judgements
+
+    svc = None if Path(ref).is_file() else service(ctx, readonly=True)
+    items = judgements(svc, ref, v["log"])
+    return analyses.latest(analyses.shown(items, v["log"].header.view), v["seq"]) if items else []
+
+
 def show(
     ctx: typer.Context,
     ref: GameOrFile,
@@ -237,6 +247,7 @@ def show(
     v = load_view(service(ctx, readonly=True), ref, at, as_)
     game, state, shown = v["game"], v["state"], v["shown"]
     result = game.result(state)
+    judged = _judged_at(ctx, ref, v)
     to_act = seat_names(v["players"], game.to_act(state))
     joining = waiting_to_join(v["log"], v["events"][: v["seq"]], v["players"])
     revealing = waiting_to_reveal(v["log"], v["events"][: v["seq"]], v["players"])
@@ -263,6 +274,10 @@ def show(
             out["winners"] = [v["players"][w] for w in result.winners]
             out["breakdowns"] = msgspec.to_builtins(result.breakdowns)
             out["verdict"] = verdict(game, v["players"], state, result)
+        if judged:
+            from replay.analyses import row
+
+            out["analysis"] = [row(j, v["players"]) for j in judged]
         emit_json(out)
         return
     say_markup(game.render(shown, v["seat"]))
@@ -283,6 +298,11 @@ def show(
             say(f"seq {v['seq']}; game over — scores {', '.join(map(str, result.scores))}; winner: {winners}")
         for line in result_lines(game, v["players"], state, result):
             say_markup(line)
+    if judged:
+        from replay.analyses import note
+
+        for j in judged:
+            say(f"analysis at #{j.seq}: {note(j)}")
 
 
 def log(
@@ -297,7 +317,8 @@ def log(
     Without --as this is the host's (referee's) log: every hidden card shown.
     With --json, one object per line.  --analysis: the mover's win chance
     before and after each decision, the best command and the mark, as
-    'citylog analyse' stored them (with --as, that player's own only).
+    'citylog analyse' stored them or the file carries them (with --as, that
+    player's own only).
 
     \b
     Example:
@@ -309,18 +330,21 @@ def log(
     game, events, _ = fold_log(lg, ref)
     players = lg.header.definition.players
     judged: dict[int, str] = {}
-    if analysis:
-        if Path(ref).is_file():
-            raise ServiceError("analyses are stored with a game: give a game id (or run 'citylog analyse FILE')")
-        from cli.analyse import stored_marks
+    rows: dict[int, list[dict[str, Any]]] = {}
+    if analysis:  # what 'citylog analyse' stored, or the file carries [CL-X1, CL-X2]
+        from replay import analyses
+        from replay.sources import judgements
 
-        judged = stored_marks(svc, ref, as_)
+        shown = analyses.shown(judgements(svc, ref, lg), as_)
+        judged = analyses.by_seq(shown)
+        for j in shown:  # --json: every field, as show --json and analyse --json give them
+            rows.setdefault(j.seq, []).append(analyses.row(j, players))
     for line, e in zip(lg.lines, events, strict=True):
         text = game.describe(e, players)
         if json:
             row = {"game_id": lg.header.game_id, "seq": line.seq, "type": line.type, "text": text, "event": msgspec.to_builtins(e)}
             if line.seq in judged:
-                row["analysis"] = judged[line.seq]
+                row["analysis"] = rows[line.seq]
             emit_json(row)
         else:
             note = f"  {judged[line.seq]}" if line.seq in judged else ""

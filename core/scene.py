@@ -127,6 +127,31 @@ def board_panel(scene: Scene, seat: int) -> int | None:
     return shared
 
 
+def mark_best(scene: Scene, index: int, square: tuple[int, int]) -> Scene:
+    """Panel ``index`` with ``square`` marked ``best``: the better move an analysis
+    found at a marked decision (issue 25); the grid widened to hold it as
+    :func:`mark_targets` widens it, its other marks kept.
+
+    >>> p = Panel("c", 1, 1, (Cell(0, 0, "R", "#fff", "R", ("target",)),), row_labels=("0",), col_labels=("0",))
+    >>> q = mark_best(Scene("t", panels=(p,)), 0, (0, 1)).panels[0]
+    >>> [(c.col, c.marks) for c in q.cells]
+    [(0, ('target',)), (1, ('best',))]
+    """
+    p = scene.panels[index]
+    targets = [(c.row, c.col) for c in p.cells if "target" in c.marks]
+    if square not in {(c.row, c.col) for c in p.cells}:  # widen the grid to hold it, as mark_targets does
+        selected = next(((c.row, c.col) for c in p.cells if "selected" in c.marks), None)
+        scene = mark_targets(scene, index, [*targets, square], selected)
+    wide = scene.panels[index]
+
+    def marked(c: Cell) -> Cell:
+        kept = tuple(m for m in c.marks if m != "target" or square in targets)
+        return replace(c, marks=(*kept, "best"))
+
+    cells = tuple(marked(c) if (c.row, c.col) == square else c for c in wide.cells)
+    return replace(scene, panels=scene.panels[:index] + (replace(wide, cells=cells),) + scene.panels[index + 1:])
+
+
 def _extend_labels(labels: tuple[str, ...], first: int, start: int, count: int) -> tuple[str, ...]:
     """``labels`` (for grid positions from ``first``) carried on to ``count`` positions from ``start``,
     when they are consecutive numbers (``3 4 5``) or letters (``C D E``); otherwise unchanged."""

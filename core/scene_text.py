@@ -3,7 +3,8 @@
 One layout serves the CLI (rich markup, :func:`panel_markup`) and the TUI board
 widget (styled segments and the cell under a click, :func:`layout`).  A cell is
 ``left + label + right``: ``left`` is ``▶`` on the selected square and ``+`` on
-a legal target, ``right`` is ``●`` on a square the last decision changed.
+a legal target, ``right`` is ``●`` on a square the last decision changed and
+``★`` on the better move an analysis found (issue 25).
 Empty legal targets are filled with :data:`TARGET`.
 
 >>> from core.scene import Cell, Panel
@@ -25,6 +26,8 @@ TARGET = "#ffe066"
 """The fill of an empty square a command may name."""
 SELECTED = "#ff9f1c"
 """The fill of the square a player picked."""
+BEST = "#81c784"
+"""An empty square the better move found would have used (issue 25), with ``★``."""
 LEGEND = "+ legal target · ▶ selected · ● changed by the last move · ? hidden from this view"
 
 
@@ -68,8 +71,9 @@ def _cell_lines(cell: Cell | None, w: int, h: int, pad: int = 0) -> list[Seg]:
         return [Seg(" " * w)] * h
     marks = cell.marks
     left = "▶" if "selected" in marks else "+" if "target" in marks else " "
-    right = "●" if "last" in marks else " "
+    right = "★" if "best" in marks else "●" if "last" in marks else " "
     bg = TARGET if "target" in marks and cell.kind == "empty" else cell.colour
+    bg = BEST if "best" in marks and cell.kind == "empty" else bg
     bg = SELECTED if "selected" in marks else bg
     if cell.kind == "empty" and bg == cell.colour and (cell.row + cell.col) % 2:
         bg = _shade(bg)  # a chequer, so empty squares read as squares
@@ -78,7 +82,7 @@ def _cell_lines(cell: Cell | None, w: int, h: int, pad: int = 0) -> list[Seg]:
     out = []
     for i, part in enumerate(parts[:h]):
         text = (left if i == pad else " ") + part.center(w - 2) + (right if i == pad else " ")
-        out.append(Seg(text, bg, cell.ink, "selected" in marks or "last" in marks))
+        out.append(Seg(text, bg, cell.ink, "selected" in marks or "last" in marks or "best" in marks))
     return out
 
 

@@ -456,10 +456,12 @@ class Writer:
         hashes: Sequence[str],
         signed: Iterable[tuple[int, bytes]] = (),
         notes: Iterable[tuple[int, str]] = (),
+        analyses: Sequence[tuple[str, bytes]] = (),
     ) -> list[Recorded]:
         """A new game ``record`` holding verified ``(type, payload)`` lines (an
         import), refused unless the store chains them to ``hashes``; its status
-        from the fold, then its signed statements and notes; all or nothing."""
+        from the fold, then its signed statements, notes and the judgements its
+        file carried (checked by the caller [CL-X1]); all or nothing."""
         with self.store.transaction():
             self.store.create_game(record)
             written = self.store.append(record.id, 0, list(lines))
@@ -471,6 +473,8 @@ class Writer:
             self.finish(record, loaded.game, loaded.state)
             for seq, text in notes:
                 self.store.add_note(record.id, seq, text)
+            if analyses:
+                self.store.put_analyses(record.id, analyses)
         return written
 
     def copy_in(self, record: GameRecord, source: list[Recorded], start: int, exists: bool, batch: int) -> None:

@@ -31,6 +31,17 @@ category, each line's detail under its points) appears at the end of a finished
 game; each view's table is scored from that view (a player's page: what that
 player may see).
 
+**An analysed game** (``citylog analyse``, issue 25; read through
+:mod:`replay.analyses`, never recomputed, checked against the game [CL-X1])
+adds, per view: an evaluation graph under the board (each player's win chance
+over the game from their own view; the marks as dots; a click jumps to the
+nearest judged step), the marks (``?!``, ``?``, ``??``) and the judgements in the
+move list, and the better move at a marked decision starred on the board (the
+``best`` mark) and named under the graph.  A view shows its player's judgements
+only, so a player's page holds their own [CL-X2].  Test hooks: ``#graph
+polyline.series[data-player]``, ``#graph circle[data-seq]``, ``#graph
+line.cursor``, ``#events .mark``, ``#picture rect.best``.
+
 The pictures are many and alike, so they travel as one gzip'd JSON bundle in
 base64 that the page unpacks with the browser's ``DecompressionStream``; every
 name and note reaches the page through ``textContent``, never as markup.  The
@@ -53,14 +64,17 @@ from msgspec.structs import replace
 from core import registry
 from core.upgrade import Upgraded
 from core.engine import CHANCE, decisions
-from core.scene import Scene, board_panel, mark_targets, scene_at
+from core.analysis import DecisionJudgement
+from core.engine import RulesError
+from core.scene import Scene, board_panel, mark_best, mark_targets, scene_at
 from core.words import plurals
 from events.service import GameService
 from events.store import Note
 from replay.logfile import LogFile
 from replay.picture import seat_of
 from replay.record import result_text
-from replay.sources import export, fold_log
+from replay import analyses
+from replay.sources import checked_analyses, export, fold_log
 from replay.svg import esc, render
 
 Square = tuple[int, int]
@@ -134,6 +148,40 @@ def _without_targets(scene: Scene) -> Scene:
     return replace(scene, panels=panels)
 
 
+def better_squares(game: Any, states: Sequence[Any], shown: Sequence[analyses.Shown]) -> dict[int, Square]:
+    """seq -> the square of the better move found at each marked decision (issue 25),
+    read from the mover's view of the position before it."""
+    out: dict[int, Square] = {}
+    for s in shown:
+        j = s.judged
+        if not s.mark or not isinstance(j, DecisionJudgement) or j.best == j.played or j.seq < 2:
+            continue
+        seen = game.view(states[j.seq - 2], j.seat)
+        try:
+            square = game.square_of(game.parse_command(seen, j.seat, j.best))
+        except RulesError:  # checked on reading [CL-X1]; only a parse error is caught here
+            continue
+        if square is not None:
+            out[j.seq] = (int(square[0]), int(square[1]))
+    return out
+
+
+def analysis_data(shown: Sequence[analyses.Shown], players: Sequence[str], better: dict[int, Square]) -> dict[str, Any]:
+    """A view's judgements as the page draws them: each player's win chance over the
+    game (the graph), a note and a mark by each judged line, the better moves."""
+    notes: dict[str, list[str]] = {}
+    for s in shown:
+        notes.setdefault(str(s.seq), []).append(analyses.note(s))
+    return {
+        "series": {p: [[q, round(w, 4)] for q, w in points] for p, points in analyses.series(shown, players).items()},
+        "notes": notes,
+        "marks": {str(s.seq): [s.mark, analyses.sign(s.mark), s.player] for s in analyses.marked(shown)},
+        "best": {str(s.seq): s.judged.best for s in analyses.marked(shown)
+                 if isinstance(s.judged, DecisionJudgement)},
+        "squares": {str(q): list(sq) for q, sq in sorted(better.items())},
+    }
+
+
 def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
     """What the page embeds (the bundle), as plain data."""
     game, events, states = fold_log(log)
@@ -173,9 +221,12 @@ def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
     svgs: list[str] = []
     index: dict[str, int] = {}
     bundle_views = []
+    judged = checked_analyses(log)  # what the file carries, checked [CL-X1]; never recomputed
     for name, seat in views:
         steps, lines, moves = [], [], {}
         cache: dict[int, Scene] = {}
+        shown = analyses.shown(judged, None if seat is None else players[seat]) if judged else []  # [CL-X2]
+        better = better_squares(game, states, shown)
         for seq in range(1, n + 1):
             scene = scene_at(game, events, states, seq, seat, players, cache)
             i = seq - 1
@@ -184,6 +235,10 @@ def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
                 panel = board_panel(scene, actor[i])
                 if panel is not None:
                     scene = mark_targets(_without_targets(scene), panel, squares)
+            if seq in better:
+                panel = board_panel(scene, actor[i])
+                if panel is not None:
+                    scene = mark_best(scene, panel, better[seq])
             svg = render(scene)
             steps.append(index.setdefault(svg, len(index)))
             if len(index) > len(svgs):
@@ -197,6 +252,7 @@ def page_data(log: LogFile, notes: Sequence[Note] = ()) -> dict[str, Any]:
         bundle_views.append(
             {"name": name, "steps": steps, "events": lines, "moves": moves,
              "scores": score_table(game, final, players)}
+            | ({"analysis": analysis_data(shown, players, better)} if shown else {})
         )
     note_map: dict[str, list[str]] = {}
     for note in notes if log.header.view is None else ():
@@ -304,6 +360,15 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
 #events li:hover { background: #eef3fb; }
 #events li.span { background: #fff4e8; }
 #events li.current { background: #ffe0c2; outline: 2px solid #ff6d00; color: #222; }
+#graph { background: #fff; border: 1px solid #d5d9de; border-radius: 6px; margin-top: 6px; padding: 4px 6px; font-size: 12px; color: #444; }
+#graph svg { display: block; width: 100%; height: 96px; cursor: pointer; }
+#graph .key { display: inline-block; width: 14px; height: 3px; vertical-align: 3px; margin: 0 4px 0 10px; }
+#graph .better { color: #2e7d32; font-weight: bold; margin-left: 10px; }
+#events .mark { font-weight: bold; margin-left: 4px; padding: 0 3px; border-radius: 3px; color: #fff; }
+#events .mark.inaccuracy { background: #56b4e9; }
+#events .mark.mistake { background: #e69f00; }
+#events .mark.blunder { background: #d55e00; }
+#events .judged { display: block; color: #2f5d8a; font-size: 11px; font-style: normal; }
 #events .note { display: block; margin: 2px 0 2px 0; padding: 2px 6px; background: #fff7d6; border-left: 3px solid #e0b040;
                 font-style: italic; white-space: pre-wrap; color: #333; }
 </style>
@@ -323,7 +388,8 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
 </div>
 <div class="hint"><kbd>←</kbd> <kbd>→</kbd> decision · <kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd> round ·
   <kbd>↑</kbd> <kbd>↓</kbd> event · <kbd>Home</kbd> <kbd>End</kbd> · click a line to jump · the address links to the step shown</div>
-<main><div id="left"><div id="scores" hidden></div><div id="picture">loading…</div><div id="marks"></div></div>
+<main><div id="left"><div id="scores" hidden></div><div id="picture">loading…</div><div id="marks"></div>
+<div id="graph" hidden></div></div>
 <div id="events"></div></main>
 <script id="bundle" type="application/octet-stream">%BUNDLE%</script>
 <script>
@@ -341,7 +407,7 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
   }
   const $ = id => document.getElementById(id);
   const pic = $("picture"), list = $("events"), slider = $("slider"), pos = $("pos"), select = $("view");
-  const scores = $("scores"), marks = $("marks");
+  const scores = $("scores"), marks = $("marks"), graph = $("graph");
   const n = data.kinds.length;
   const starts = [], roundStarts = [];
   for (let i = 0; i < n; i++) {
@@ -377,6 +443,12 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
         li.textContent = line;
       }
       (data.notes[String(seq)] || []).forEach(t => li.appendChild(el("span", "note", t)));
+      const a = view.analysis;
+      if (a) {  // citylog analyse's judgements: the mark after the move, the win chances under it (issue 25)
+        const m = a.marks[String(seq)];
+        if (m) { const sp = el("span", "mark " + m[0], m[1]); sp.title = m[2] + ": " + m[0]; (li.querySelector(".desc") || li).before(sp); }
+        (a.notes[String(seq)] || []).forEach(t => li.appendChild(el("span", "judged", t)));
+      }
       li.addEventListener("click", () => show(seq));
       ol.appendChild(li);
     });
@@ -428,6 +500,51 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
     more.appendChild(pad);
     scores.append(table, el("div", "verdict", t.result), more);
   }
+  const SVG = "http://www.w3.org/2000/svg", COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00"];
+  const svgEl = (tag, attrs) => { const e = document.createElementNS(SVG, tag); Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v)); return e; };
+  const GW = 600, GH = 96, GP = 6;
+  const gx = s => GP + (n > 1 ? (s - 1) / (n - 1) : 0) * (GW - 2 * GP), gy = w => GP + (1 - w) * (GH - 2 * GP);
+  let cursor = null;
+  function fillGraph() {
+    // the evaluation graph: each player's win chance from their own view, a click jumps there
+    const a = view.analysis;
+    graph.textContent = ""; graph.hidden = !a; cursor = null;
+    if (!a) return;
+    const svg = svgEl("svg", {viewBox: "0 0 " + GW + " " + GH, preserveAspectRatio: "none", role: "img"});
+    svg.appendChild(svgEl("rect", {x: 0, y: 0, width: GW, height: GH, fill: "#fafafa"}));
+    svg.appendChild(svgEl("line", {x1: GP, x2: GW - GP, y1: gy(0.5), y2: gy(0.5), stroke: "#bbb", "stroke-dasharray": "3 3"}));
+    const seqs = [];
+    Object.entries(a.series).forEach(([p, pts]) => {
+      const colour = COLOURS[data.players.indexOf(p) % COLOURS.length];
+      svg.appendChild(svgEl("polyline", {points: pts.map(([s, w]) => gx(Math.max(1, s)) + "," + gy(w)).join(" "),
+                                         fill: "none", stroke: colour, "stroke-width": 2, class: "series", "data-player": p}));
+      pts.forEach(([s]) => seqs.push(Math.max(1, s)));
+    });
+    Object.entries(a.marks).forEach(([key, m]) => {
+      const at = Number(key), pts = a.series[m[2]] || [], point = pts.find(([q]) => q === at);
+      const dot = svgEl("circle", {cx: gx(at), cy: gy(point ? point[1] : 0.5), r: 4, class: "mark " + m[0],
+                                   fill: {inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#d55e00"}[m[0]], "data-seq": key});
+      dot.appendChild(svgEl("title", {})).textContent = m[2] + " #" + key + ": " + m[0] + " " + m[1];
+      svg.appendChild(dot);
+    });
+    cursor = svgEl("line", {y1: 0, y2: GH, stroke: "#ff6d00", "stroke-width": 2, class: "cursor"});
+    svg.appendChild(cursor);
+    svg.addEventListener("click", e => {  // the nearest judged step to the click
+      const r = svg.getBoundingClientRect(), vx = (e.clientX - r.left) / r.width * GW;
+      const x = 1 + (vx - GP) / (GW - 2 * GP) * (n - 1);  // gx's inverse
+      let best = seqs.length ? seqs[0] : Math.round(x);
+      seqs.forEach(q => { if (Math.abs(q - x) < Math.abs(best - x)) best = q; });
+      show(best);
+    });
+    graph.appendChild(svg);
+    const legend = el("div", "legend", "win chance, each from their own view:");
+    Object.keys(a.series).forEach(p => {
+      const k = el("span", "key"); k.style.background = COLOURS[data.players.indexOf(p) % COLOURS.length];
+      legend.append(k, p);
+    });
+    legend.appendChild(el("span", "better"));
+    graph.appendChild(legend);
+  }
   function show(target) {
     seq = Math.max(1, Math.min(n, Math.trunc(Number(target)) || 1));
     pic.innerHTML = data.svgs[view.steps[seq - 1]];
@@ -451,6 +568,11 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
       marks.append(el("span", "t"), " " + t.length + " square" + (t.length === 1 ? "" : "s") + " " + data.players[a] +
                    " could have chosen", el("span", "l"), " what the decision changed");
     }
+    if (cursor) {
+      cursor.setAttribute("x1", gx(seq)); cursor.setAttribute("x2", gx(seq));
+      const a = view.analysis, b = a && a.best[String(seq)], better = graph.querySelector(".better");
+      if (better) better.textContent = b ? "★ better: " + b : "";
+    }
     document.body.dataset.seq = seq;
     document.body.dataset.view = view.name;
     document.body.dataset.decision = k + 1;
@@ -460,7 +582,7 @@ main { display: flex; gap: 14px; padding: 8px 18px 12px 18px; align-items: flex-
   }
   function setView(i) {
     viewIndex = i; view = data.views[i]; select.value = String(i);
-    fillList(); fillScores();
+    fillList(); fillScores(); fillGraph();
   }
   function fromHash() {
     const m = /^#seq=([0-9]{1,9})(?:&view=([^&#]{1,300}))?$/.exec(location.hash);

@@ -5,7 +5,8 @@ Header (line 1)::
     {"format": "citylog-log/1", "game_id": …, "definition": {…}, "seed": … (referee
      exports only), "reseeds": [[seq, seed], …] (referee only), "bots": {…},
      "parent": …, "fork_at": …, "view": null | "PLAYER", "status": …,
-     "salt": … (with the seed), "seal": … (play by email: the host's signature)}
+     "salt": … (with the seed), "seal": … (play by email: the host's signature),
+     "analyses": {KEY: {…}, …} (citylog analyse's judgements, if any)}
 
 Event lines::
 
@@ -66,6 +67,10 @@ class Header(msgspec.Struct, frozen=True):
     seal: str | None = None
     """Play by email: the host's signature over (game id, seq, head hash, view)
     (:mod:`replay.trust`), so a cut-off or re-headed export is detected."""
+    analyses: dict[str, msgspec.Raw] | msgspec.UnsetType = msgspec.UNSET
+    """``citylog analyse``'s judgements, key -> judgement (:mod:`replay.analyses`):
+    derived, outside the chain, checked against the game when read [CL-X1]; a
+    view carries its player's own only [CL-X2].  Absent (not written) when none."""
 
 
 class Line(msgspec.Struct, frozen=True):

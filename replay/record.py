@@ -20,6 +20,12 @@ they are re-decided on import.  A comment follows the decision it is about; one
 on an automatic event inside a decision says so with ``{@SEQ …}``.  Tag values
 are JSON strings; comments escape ``\\``, ``}`` and newlines with a backslash.
 
+``citylog analyse``'s judgements follow the line they judge as annotations, in
+PGN's ``[%eval …]`` shape: ``{[%an alice|decision|6|60|card-city/2|an-1 {…}]}``,
+the stored key then the judgement's JSON, exact (:mod:`replay.analyses`).  A note
+that starts with ``[`` is escaped (``{\\[…}``), so it never reads as one; reading
+checks each against the re-decided game and refuses one that does not fit [CL-X1].
+
 Reading re-decides the record from its first line and checks the result and the
 head hash against the tags: :func:`read` returns an ordinary
 :class:`~replay.logfile.LogFile` (plus the notes), which import verifies again
@@ -45,6 +51,7 @@ from core.upgrade import Upgraded
 from events.codec import to_item
 from events.envelope import GameDefinition, chain
 from events.store import Note
+from replay import analyses
 from replay.logfile import FORMAT as LOG_FORMAT
 from replay.logfile import Header, LogFile, LogFileError, from_records
 
@@ -74,7 +81,7 @@ def _tag(name: str, value: str) -> str:
 
 
 def escape_comment(text: str) -> str:
-    """One line: backslash, ``}``, a leading ``@`` and every unprintable character
+    """One line: backslash, ``}``, a leading ``@`` or ``[`` and every unprintable character
     (newlines included) escaped; :func:`unescape_comment` is its inverse."""
     out: list[str] = []
     for ch in text:
@@ -89,7 +96,8 @@ def escape_comment(text: str) -> str:
         else:
             out.append(f"\\U{ord(ch):08x}")
     escaped = "".join(out)
-    return "\\" + escaped if escaped.startswith("@") else escaped
+    # a leading "@" would name a seq, a leading "[" an annotation ({[%an …]})
+    return "\\" + escaped if escaped.startswith(("@", "[")) else escaped
 
 
 def unescape_comment(text: str) -> str:
@@ -173,7 +181,14 @@ def write(log: LogFile, notes: Sequence[Note] = ()) -> str:
     for n in notes:
         by_seq.setdefault(n.seq, []).append(n.text)
 
+    judged: dict[int, list[tuple[str, bytes]]] = {}
+    for key, data in analyses.from_log(log).items():
+        judged.setdefault(analyses.parse_key(key).first, []).append((key, data))
+
     def comments(first: int, last: int) -> None:
+        for key, data in judged.get(first, ()):  # the judgements of the line, as PGN's [%eval] [CL-X1]
+            # escaped as a comment is, but for its leading "[", which makes it an annotation
+            body.append("{" + escape_comment(analyses.annotation(key, data)).removeprefix("\\") + "}")
         for seq in range(first, last + 1):
             for text in by_seq.get(seq, ()):
                 at = "" if seq == first else f"@{seq} "
@@ -386,8 +401,11 @@ class _Replay:
         self.state = game.apply(None, created)
         self.events: list[Any] = [created]
         self.notes: list[Note] = []
+        self.analyses: dict[str, bytes] = {}
+        """The ``{[%an …]}`` annotations: key -> judgement, checked once the game is read [CL-X1]."""
         self.last_first = 1
         """The first seq of the last decision read: where a comment belongs."""
+        self.lines_of: dict[str, int] = {}
 
     def line(self, number: int, line: str) -> None:
         """One non-blank body line: a comment, a reseed or a decision."""
@@ -414,6 +432,9 @@ class _Replay:
         if inner is None:
             raise RecordError(f"{source}:{number}: a comment is one line, '{{…}}', with '}}' escaped as '\\}}' inside")
         seq = self.last_first
+        if inner.startswith(analyses.ANNOTATION):
+            self.annotation(number, unescape_comment(inner))
+            return
         m = re.match(r"^@(\d+) ", inner)
         if m:
             seq = int(m.group(1))
@@ -429,6 +450,19 @@ class _Replay:
         if len(note) > MAX_NOTE:
             raise RecordError(f"{source}:{number}: a comment is at most {MAX_NOTE} characters, not {len(note)}")
         self.notes.append(Note(seq, note))
+
+    def annotation(self, number: int, inner: str) -> None:
+        """A judgement of the line before it: a decision's, or a chance run's first [CL-X1]."""
+        try:
+            key, data = analyses.parse_annotation(inner)
+        except analyses.AnalysisError as exc:
+            raise RecordError(f"{self.source}:{number}: {exc}") from None
+        first = analyses.parse_key(key).first
+        if first != self.last_first or key in self.analyses:
+            raise RecordError(f"{self.source}:{number}: the annotation {key} does not follow its line "
+                              f"(#{first}), or is given twice [CL-X1]")
+        self.analyses[key] = data
+        self.lines_of[key] = number
 
     def reseed(self, number: int, rnd: int, seq: int, text: str) -> None:
         game, events = self.game, self.events
@@ -500,6 +534,25 @@ def _checked_against_tags(tags: _Tags, played: _Replay) -> None:
         raise RecordError(f"{tags.source}: the moves give {len(played.events)} events, the Events tag says {count}")
 
 
+def _checked_annotations(tags: _Tags, played: _Replay) -> Any:
+    """The annotations, checked against the re-decided game [CL-X1]: the header's
+    ``analyses`` (unset when there are none)."""
+    import msgspec
+
+    if not played.analyses:
+        return msgspec.UNSET
+    states, state = [], None
+    for e in played.events:
+        state = played.game.apply(state, e)
+        states.append(state)
+    for key, data in played.analyses.items():
+        try:
+            analyses.check(played.game, played.events, states, played.players, tags.one("Rules"), {key: data})
+        except analyses.AnalysisError as exc:
+            raise RecordError(f"{tags.source}:{played.lines_of[key]}: {exc} [CL-X1]") from None
+    return {k: msgspec.Raw(v) for k, v in sorted(played.analyses.items())}
+
+
 def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
     """Re-decide a record into a log (and its notes); ``RecordError`` names the line."""
     lines = text.splitlines()
@@ -518,6 +571,7 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         if raw.strip():
             played.line(number, raw.strip())
     _checked_against_tags(tags, played)
+    judged = _checked_annotations(tags, played)
     header = Header(
         format=LOG_FORMAT,
         definition=definition,
@@ -529,6 +583,7 @@ def read(text: str, source: str = "record") -> tuple[LogFile, list[Note]]:
         status="active" if game.to_act(played.state) else "over",
         salted=tags.yes_no("Salted", "yes"),
         salt=tags.one("Salt", "") or None,
+        analyses=judged,
     )
     try:
         secret = nonce_secret(seed, header.salt, definition.secrets, header.salted)

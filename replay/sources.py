@@ -63,6 +63,11 @@ def export(
         secret = loaded.record.line_secret
         lines = list(logfile.redacted_lines(loaded.records, loaded.events, loaded.game.redact, seat, secret))
         log = LogFile(header_of(loaded.record, loaded.players[seat]), lines)
+    from replay import analyses  # loaded on use (start-up)
+
+    judged = analyses.from_store(service.store, game_id, None if player is None else loaded.players[seat])
+    if judged:  # its reader's judgements, beside the chain [CL-X2]
+        log.header = msgspec.structs.replace(log.header, analyses={k: msgspec.Raw(v) for k, v in judged.items()})
     if loaded.record.pbem:
         from replay.trust import attach_signed, seal
 
@@ -93,16 +98,53 @@ def view_of(log: LogFile, player: str, source: str = "log") -> LogFile:
     game, events = decoded
     secret = log.line_secret
     lines = list(logfile.redacted_lines(log.records(), events, game.redact, players.index(player), secret))
+    from replay import analyses
+
     reveal = h.status == "over"  # as header_of: the seed is the player's once the game is over
     header = msgspec.structs.replace(
         h, seed=h.seed if reveal else None, reseeds=h.reseeds if reveal else (),
         salt=h.salt if reveal else None, view=player, seal=None,
+        analyses=_carried(analyses.only(analyses.from_log(log), player)),  # P's own only [CL-X2]
     )
     view = LogFile(header, lines)
     from replay.trust import attach_signed, signed_bytes
 
     attach_signed(view, {x.seq: signed_bytes(x.signed) for x in log.lines if x.signed is not None})
     return view
+
+
+def _carried(items: dict[str, bytes]) -> Any:
+    return {k: msgspec.Raw(v) for k, v in items.items()} if items else msgspec.UNSET
+
+
+def checked_analyses(log: LogFile, source: str = "log") -> dict[str, bytes]:
+    """The judgements a file carries, checked against its game [CL-X1]; a view's
+    its player's own only [CL-X2].  ServiceError names the first that does not fit."""
+    from replay import analyses
+
+    items = analyses.from_log(log)
+    if not items:
+        return {}
+    game, events, states = fold_log(log, source)
+    try:
+        analyses.check(game, events, states, log.header.definition.players, log.header.definition.rules_version,
+                       items, log.header.view)
+    except analyses.AnalysisError as exc:
+        raise ServiceError(f"{source}: {exc} [CL-X1]") from None
+    return items
+
+
+def judgements(service: GameService | None, ref: str, log: LogFile) -> dict[str, bytes]:
+    """The judgements to show beside ``log`` (``ref``'s log, or a view of it), never
+    recomputed: a file's own (its header, a record's annotations), a stored game's
+    from its ``analyses`` table; a view's its player's own only [CL-X2]; checked
+    against the game [CL-X1]."""
+    from replay import analyses
+
+    if service is not None and not Path(ref).is_file() and log.header.analyses is msgspec.UNSET:
+        stored = analyses.from_store(service.store, ref, log.header.view)
+        log = LogFile(msgspec.structs.replace(log.header, analyses=_carried(stored)), log.lines)
+    return checked_analyses(log, ref)
 
 
 def view_seat(log: LogFile) -> int | None:
@@ -209,6 +251,7 @@ def import_log(
     verdict = verify(log)
     if not verdict.ok:
         raise ServiceError(f"not imported: {verdict.message('file')}")
+    judged = checked_analyses(log, "file")  # refused before anything is written [CL-X1]
     h = log.header
     parent = _lineage(service, log)
     record = GameRecord.of(
@@ -237,6 +280,7 @@ def import_log(
         [x.hash for x in log.lines],
         signed=[(x.seq, signed_bytes(x.signed)) for x in log.lines if x.signed is not None],
         notes=[(note.seq, note.text) for note in notes or ()],
+        analyses=list(judged.items()),
     )
     return record.id
 

@@ -3,7 +3,8 @@ browser or image library needed; integer coordinates and a fixed layout, so the
 same scene always gives the same bytes (python-chess ``chess.svg``'s shape).
 
 Marks: ``last`` — a thick orange outline; ``hidden`` — grey hatching and ``?``;
-``target`` — a dashed outline; a panel marked ``active`` has a ▶ before its
+``target`` — a dashed outline; ``best`` — a green outline and ★ (the better
+move an analysis found, issue 25); a panel marked ``active`` has a ▶ before its
 title, ``you`` a "(you)" after it.
 """
 
@@ -20,6 +21,7 @@ GAP = 24
 MAX_WIDTH = 980
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 LAST = "#ff6d00"
+BEST = "#2e7d32"
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -94,6 +96,12 @@ def _cell(c: Cell, x: int, y: int, w: int) -> list[str]:
             f'<rect class="last" x="{x + 2}" y="{y + 2}" width="{w - 4}" height="{SQ - 4}" rx="5" fill="none" '
             f'stroke="{LAST}" stroke-width="4"/>'
         )
+    if "best" in c.marks:  # the better move found (issue 25)
+        out.append(
+            f'<rect class="best" x="{x + 5}" y="{y + 5}" width="{w - 10}" height="{SQ - 10}" rx="4" fill="none" '
+            f'stroke="{BEST}" stroke-width="3"/>'
+        )
+        out.append(_text(x + w - 9, y + 14, "★", 13, "middle", "bold", BEST))
     out.append("</g>")
     return out
 

@@ -17,7 +17,7 @@ from replay.verify import verify
 
 GOLDEN = Path(__file__).parent / "golden"
 NAMES = sorted(p.stem for p in GOLDEN.glob("*.jsonl"))
-ID = r"(?:GN|CC|FC|PC|CL|FL|PL|GL|CB|FB)-[VSTU]?\d+"
+ID = r"(?:GN|CC|FC|PC|CL|FL|PL|GL|CB|FB)-[VSTUX]?\d+"
 ANY_ID = re.compile(rf"(?<![\w-]){ID}(?![\w-])")
 TAG = re.compile(rf"\[({ID})\]")
 OLD_SECTIONS = ("Zoning Laws", "Phase 1", "Phase 2", "Phase 3", "Phase 5", "engine", "Game Setup",

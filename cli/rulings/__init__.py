@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 SOURCES = ("RULINGS.md", "citylog-rulings.md")
-_ID = re.compile(r"^- ((?:GN|CC|FC|PC|CL|FL|PL|GL|CB|FB)-[VSTU]?\d+)\b")
+_ID = re.compile(r"^- ((?:GN|CC|FC|PC|CL|FL|PL|GL|CB|FB)-[VSTUX]?\d+)\b")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from events.service import GameService
 from events.backends import open_store
+from replay.analyses import from_store
 from replay.diff import diff
 from replay.hint import describe, hint
 from replay.sources import export, open_log
@@ -74,13 +75,15 @@ class Backend:
 
     def load(self, game_id: str, cursor: int | None = None) -> GameModel:
         with self.service() as svc:
-            return GameModel.from_loaded(svc.load(game_id, history=True), cursor, svc.store.notes(game_id))
+            return GameModel.from_loaded(svc.load(game_id, history=True), cursor, svc.store.notes(game_id),
+                                         from_store(svc.store, game_id))
 
     def submit(self, game_id: str, seat: int, command: Any, expected_version: int) -> GameModel:
         """Submit, then reload with the cursor at the new end (bots have moved too)."""
         with self.service() as svc:
             svc.submit(game_id, seat, command, expected_version=expected_version)
-            return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id))
+            return GameModel.from_loaded(svc.load(game_id, history=True), None, svc.store.notes(game_id),
+                                         from_store(svc.store, game_id))
 
     def new(self, game: str, players: list[str], bots: dict[int, str]) -> str:
         with self.service() as svc:

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from cli.output import clean
 from cli.tui.model import GameModel
+from replay.analyses import MARK_SIGNS
 
 
 def markup(text: str) -> Text:
@@ -36,8 +37,31 @@ class Board(VerticalScroll):
         self.query_one(".board-text", Static).update(text)
 
 
+BARS = "▁▂▃▄▅▆▇█"
+MARK_STYLES = {"inaccuracy": "bold cyan", "mistake": "bold yellow", "blunder": "bold red"}
+
+
+def sparkline(points: list[tuple[int, float]], events: int, width: int, cursor: int) -> Text:
+    """A win chance over the game in ``width`` cells (cell ``c`` covers an equal share of
+    the seqs; each shows the last judged chance up to its end), the cursor's cell reversed."""
+    out = Text()
+    if width < 1 or not points:
+        return out
+    k = 0
+    value = points[0][1]
+    for c in range(width):
+        end = (c + 1) * events / width
+        while k < len(points) and points[k][0] <= end:
+            value = points[k][1]
+            k += 1
+        here = c * events / width < cursor <= end
+        out.append(BARS[min(len(BARS) - 1, max(0, int(value * len(BARS))))], style="reverse" if here else "")
+    return out
+
+
 class StatusLine(Static):
-    """Seq, round, whose turn or the result, and whose view is shown."""
+    """Seq, round, whose turn or the result, and whose view is shown; under it, once the
+    game is analysed (issue 25), each seat's win chance over the game as a sparkline."""
 
     def show(self, model: GameModel, game: str | None = None) -> None:
         """``game``: the game's name first (a short terminal hides the title row)."""
@@ -45,7 +69,32 @@ class StatusLine(Static):
         if game:
             text.append(f"{game} {model.game_id} · ", style="bold")
         text.append(clean(model.status()))
+        series = model.win_series()
+        self.set_class(bool(series), "-analysed")
+        if series:  # two rows: the status, cut to one row, then the sparklines
+            text.truncate(self._width(), overflow="ellipsis")
+            text.append("\n")
+            text.append_text(self.sparklines(model, series))
         self.update(text)
+
+    def _width(self) -> int:
+        return max(20, self.size.width - 2) if self.size.width else 78
+
+    def sparklines(self, model: GameModel, series: dict[str, list[tuple[int, float]]]) -> Text:
+        """``alice ▃▄▆▇ 62%  bob ▅▄▂▁ 38%``: each seat's own view, the chance at the cursor."""
+        width = self._width()
+        out = Text("win ", style="dim")
+        room = width - 4
+        share = room // len(series)
+        for i, (player, points) in enumerate(series.items()):
+            now = next((w for q, w in reversed(points) if q <= model.seq), points[0][1])
+            label = f"{clean(player)} "
+            tail = f" {now:.0%}" + ("  " if i + 1 < len(series) else "")
+            cells = max(4, share - len(label) - len(tail))
+            out.append(label, style="bold")
+            out.append_text(sparkline(points, len(model.events), cells, model.seq))
+            out.append(tail)
+        return out
 
 
 class Timeline(Widget, can_focus=True):
@@ -90,7 +139,15 @@ class Timeline(Widget, can_focus=True):
         head = Text(f"{index + 1:>5} ", style="dim")
         if model.notes.get(index + 1):  # a note here; its text is on the status line
             head += Text("✎ ", style="bold yellow")
+        judged = model.judged_at(index) if model.judged else None
+        mark = judged.mark if judged is not None else None
+        if mark:  # citylog analyse's mark on the decision (issue 25)
+            head += Text(f"{MARK_SIGNS[mark]} ", style=MARK_STYLES[mark])
         body = head + Text(clean(" ".join(model.line(index).split())))
+        if mark and judged is not None:  # what the mark is for: the better move and the chance lost
+            j = judged.judged
+            body += Text(f" — {mark}: win {j.before[j.seat]:.0%} → {j.after[j.seat]:.0%}, best {clean(j.best)}",
+                         style=MARK_STYLES[mark].replace("bold ", "italic "))
         indent = 6
         rows = body.wrap(self.app.console, max(indent + 8, width), overflow="fold")
         out = [rows[0]] if rows else [head]

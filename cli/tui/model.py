@@ -16,7 +16,7 @@ from cli.choices import Choice, choices
 from core.engine import CHANCE, checked_decide, decide_as
 from events.service import Loaded, ServiceError
 from events.store import GameRecord, Note
-from core.scene import Scene, board_panel, decision_start, mark_targets, scene_at, scene_differences
+from core.scene import Scene, board_panel, decision_start, mark_best, mark_targets, scene_at, scene_differences
 from replay.explain import explain_at
 from replay.logfile import LogFile
 
@@ -107,6 +107,11 @@ class GameModel:
     """A view's choices so far (formatted); their events follow the view's records."""
     closed: bool = False
     """A view whose move file is written: nothing more is decided on it."""
+    judged: list[Any] = field(default_factory=list)
+    """``citylog analyse``'s judgements of the game (``replay.analyses.Shown``, every
+    seat's; checked against the game [CL-X1]); a player's view shows its own [CL-X2]."""
+    analysis_problem: str = ""
+    """Why the stored or carried judgements are not shown (they do not fit the game) [CL-X1]."""
     _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
     _play: dict[int, PlayModel] = field(default_factory=dict, repr=False)
 
@@ -145,11 +150,13 @@ class GameModel:
         return model
 
     @classmethod
-    def from_loaded(cls, loaded: Loaded, cursor: int | None = None, notes: Sequence[Note] = ()) -> GameModel:
+    def from_loaded(cls, loaded: Loaded, cursor: int | None = None, notes: Sequence[Note] = (),
+                    judged: dict[str, bytes] | None = None) -> GameModel:
         states = loaded.history or [loaded.state]
         model = cls(loaded.record, loaded.game, loaded.records, loaded.events, list(states))
         for n in notes:
             model.notes[n.seq] = (*model.notes.get(n.seq, ()), n.text)
+        model.take_judgements(judged or {})
         model.cursor = model.last if cursor is None else max(0, min(cursor, model.last))
         return model
 
@@ -167,7 +174,25 @@ class GameModel:
                                fork_at=h.fork_at, status=h.status if h.status in ("active", "over") else "active")
         model = cls(record, game, log.records(), events, states, viewer=seat, own_view=True)
         model.cursor = model.last
+        from replay.analyses import from_log
+
+        model.take_judgements(from_log(log), h.view)
         return model
+
+    def take_judgements(self, items: dict[str, bytes], view: str | None = None) -> None:
+        """Keep ``items`` (stored or carried judgements) if they fit the game [CL-X1];
+        ones that do not are dropped, said on the status line (the game still shows)."""
+        from replay import analyses
+
+        if not items:
+            return
+        try:
+            analyses.check(self.game, self.events, self.states, self.players, self.record.definition.rules_version,
+                           items, view)
+        except analyses.AnalysisError as exc:
+            self.analysis_problem = f"analysis not shown: {exc} [CL-X1]"
+            return
+        self.judged = analyses.shown(items)
 
     def decided(self, seat: int, command: Any) -> GameModel:
         """This view with ``seat``'s ``command`` played out on it (its own events, as the
@@ -250,6 +275,58 @@ class GameModel:
         i = bisect.bisect_left(self.round_starts, self.cursor)
         return self.go(self.round_starts[i - 1] if i > 0 else 0)
 
+    # -- analysis (issue 25) ---------------------------------------------------
+    def shown_judgements(self) -> list[Any]:
+        """The judgements the viewer may see: the referee every seat's, a player their own [CL-X2]."""
+        if self.viewer is None:
+            return self.judged
+        me = self.players[self.viewer]
+        return [j for j in self.judged if j.player == me]
+
+    def judged_at(self, index: int) -> Any | None:
+        """The marked judgement of the decision opening at event ``index`` the viewer may see."""
+        seq = index + 1
+        return next((j for j in self.shown_judgements() if j.seq == seq and j.mark), None)
+
+    def mark_at(self, index: int) -> str | None:
+        """The mark (inaccuracy, mistake, blunder) of the decision opening at event ``index``."""
+        judged = self.judged_at(index)
+        return None if judged is None else judged.mark
+
+    def next_mark(self) -> int | None:
+        """Move to the next marked decision after the cursor (wrapping to the first); None: no mark."""
+        seqs = sorted({j.seq for j in self.shown_judgements() if j.mark})
+        if not seqs:
+            return None
+        later = [q for q in seqs if q > self.seq]
+        return self.go((later[0] if later else seqs[0]) - 1)
+
+    def judgement_here(self) -> Any | None:
+        """The judgement of the decision opening at the cursor, if the viewer may see one."""
+        from replay.analyses import at_decision
+
+        return at_decision(self.shown_judgements(), self.seq)
+
+    def win_series(self) -> dict[str, list[tuple[int, float]]]:
+        from replay.analyses import series
+
+        return series(self.shown_judgements(), self.players)
+
+    def better_square(self) -> tuple[int, Square] | None:
+        """(seat, square) of the better move at a marked decision at the cursor, from the mover's view."""
+        from core.engine import RulesError
+
+        j = self.judgement_here()
+        if j is None or not j.mark or j.judged.best == j.judged.played or self.cursor < 1:
+            return None
+        seat = j.judged.seat
+        try:
+            command = self.game.parse_command(self.game.view(self.states[self.cursor - 1], seat), seat, j.judged.best)
+        except RulesError:  # checked when read [CL-X1]: only a parse error is caught here
+            return None
+        square = _square(self.game, command)
+        return None if square is None else (seat, square)
+
     # -- views ---------------------------------------------------------------
     def cycle_viewer(self) -> int | None:
         if self.own_view:  # a view file shows its own player only
@@ -274,6 +351,11 @@ class GameModel:
         """The cursor's position as the viewer sees it, the last decision marked; with ``play``
         (at the end of the log, seen by the referee or the seat to act) its legal squares marked."""
         scene = scene_at(self.game, self.events, self.states, self.seq, self.viewer, self.players)
+        better = self.better_square() if self.judged else None
+        if better is not None:  # the better move found at a marked decision, starred (issue 25)
+            index = board_panel(scene, better[0])
+            if index is not None:
+                scene = mark_best(scene, index, better[1])
         if play is None or not self.at_end or self.viewer not in (None, play.seat):
             return scene
         squares = play.grid_squares()
@@ -324,6 +406,8 @@ class GameModel:
                 after = f"after seq {start}" if start > 1 else "at the start"
                 parts.append(f"automatic step {after}")
         parts.append(f"view: {self.viewer_label}")
+        if self.analysis_problem:
+            parts.append(self.analysis_problem)
         for text in self.notes.get(self.seq, ()):
             parts.append("✎ " + " ".join(text.split()))
         return " · ".join(parts)

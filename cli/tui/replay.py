@@ -33,6 +33,7 @@ class GameScreen(Screen[None]):
         Binding("pagedown", "round(1)", "round ▶", show=False),
         Binding("home", "home", "start", show=False),
         Binding("end", "end", "end", show=False),
+        Binding("m", "next_mark", "mark"),  # shown once the game is analysed (check_action)
         Binding("v", "cycle_view", "view"),
         Binding("f", "fork", "fork"),
         Binding("F", "fork_as", "fork as", show=False),  # take over a seat [GL-3]
@@ -57,6 +58,8 @@ class GameScreen(Screen[None]):
         self.model: GameModel | None = None
         self.live = False
         """Live mode (``w``): events appended by other processes show up as they land."""
+        self._analysed: tuple[bool, bool] = (False, False)
+        """(the game has judgements, it is over): what the footer showed last."""
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"citylog — game {self.game_id}", style="bold"), id="title")
@@ -198,6 +201,10 @@ class GameScreen(Screen[None]):
         own = [p.summary for p in scene.panels if seat is not None and p.owner == seat]
         panel.holds(own[0] if own and self.has_class("-short") else "")
         self.query_one(StatusLine).show(model, model.game.spec.title if self.has_class("-short") else None)
+        analysed = (bool(model.judged), not model.game.to_act(model.states[-1]))
+        if analysed != self._analysed:  # the footer's m and w depend on it (check_action)
+            self._analysed = analysed
+            self.refresh_bindings()
         self.query_one(Timeline).show(model)
 
     # -- actions -----------------------------------------------------------------
@@ -223,6 +230,25 @@ class GameScreen(Screen[None]):
 
     def action_cycle_view(self) -> None:
         self._move("cycle_viewer")
+
+    def action_next_mark(self) -> None:
+        """``m``: the next decision ``citylog analyse`` marked (?!, ?, ??), in the viewer's judgements."""
+        model = self.model
+        if model is None or model.next_mark() is None:
+            self.notify("no marked decision in this view (citylog analyse marks them)", severity="warning")
+            return
+        self.refresh_view()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``m`` is in the footer once the game is analysed; then a finished game's ``w``
+        (nothing to follow live) leaves it the room at 80 columns."""
+        model = self.model
+        analysed = model is not None and bool(model.judged)
+        if action == "next_mark":
+            return analysed
+        if action == "live" and analysed and model is not None and not model.game.to_act(model.states[-1]):
+            return False
+        return True
 
     def on_timeline_picked(self, event: Timeline.Picked) -> None:
         self._move("go", event.index)

@@ -52,7 +52,13 @@ class Games:
     def id(self, name: str) -> str:
         if name not in self._ids:
             svc = self.service
-            if name == "going":
+            if name == "analysed":  # a short Card City game, judged at a small budget (issue 25)
+                from cli.analyse import analyse_views
+
+                gid = svc.create("card-city", ["alice", "bob"], seed="s3", bots={0: "greedy", 1: "greedy"})
+                views = [export(svc, gid, p) for p in ("alice", "bob")]
+                analyse_views(svc, views, gid, 4, 1)
+            elif name == "going":
                 gid = svc.create("card-city", ["alice", "bob"], seed="s2")
                 for _ in range(6):  # a few human moves: the game goes on
                     loaded = svc.load(gid)
@@ -378,3 +384,67 @@ def test_every_game_and_a_players_page_work_in_the_browser(
         _open(b, page, f"#seq={placed}")
         assert "could have chosen" in _state(b)["marks"]
         assert b.evaluate("performance.getEntriesByType('resource').length") == 0
+
+
+# -- an analysed game (issue 25) ---------------------------------------------------
+def test_an_analysed_pages_graph_marks_and_better_moves(games: Games) -> None:
+    from replay import analyses
+
+    data = games.data("analysed")
+    ref = data["views"][0]["analysis"]
+    assert set(ref["series"]) == {"alice", "bob"} and ref["marks"]
+    stored = analyses.shown(games.service.store.analyses(games.id("analysed")))
+    assert ref["notes"] == {str(s.seq): [analyses.note(x) for x in stored if x.seq == s.seq] for s in stored}
+    assert set(ref["marks"]) == {str(s.seq) for s in stored if s.mark}
+    # the better move, starred on the board at a marked decision: a legal square of it
+    assert ref["squares"] and all(sq in data["targets"][q] for q, sq in ref["squares"].items())
+    for q in ref["squares"]:
+        assert 'class="best"' in data["svgs"][data["views"][0]["steps"][int(q) - 1]]
+    for k, player in enumerate(("alice", "bob"), start=1):
+        theirs = data["views"][k]["analysis"]
+        assert set(theirs["series"]) == {player} and {m[2] for m in theirs["marks"].values()} <= {player}
+        mine = games.data("analysed", player)
+        assert mine["views"][0]["analysis"] == theirs  # a player's page: their own judgements only [CL-X2]
+        assert [mine["svgs"][i] for i in mine["views"][0]["steps"]] == [data["svgs"][i] for i in data["views"][k]["steps"]]
+    assert "analysis" not in games.data("card-city")["views"][0]  # a game nobody analysed: no graph
+
+
+@SLOW  # a real browser loading a whole page (seconds)
+def test_the_graph_jumps_where_it_is_clicked_and_the_marks_show(browser: Browser, games: Games, tmp_path: Path) -> None:
+    page = tmp_path / "analysed.html"
+    page.write_text(games.html("analysed"), encoding="utf-8")
+    ref = games.data("analysed")["views"][0]["analysis"]
+    b = browser
+    # wide enough that a pixel is less than an event (a click names one step)
+    b.call("Emulation.setDeviceMetricsOverride", {"width": 1600, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        _graph_clicks(b, page, ref)
+    finally:
+        b.call("Emulation.clearDeviceMetricsOverride")
+    # a player's page: the graph holds their own line only [CL-X2]
+    mine = tmp_path / "alice.html"
+    mine.write_text(games.html("analysed", "alice"), encoding="utf-8")
+    _open(b, mine)
+    assert b.evaluate("Array.from(document.querySelectorAll('#graph polyline.series')).map(p => p.dataset.player)") == ["alice"]
+    assert b.evaluate("performance.getEntriesByType('resource').length") == 0
+
+
+def _graph_clicks(b: Browser, page: Path, ref: dict[str, Any]) -> None:
+    _open(b, page)
+    assert not b.evaluate("document.getElementById('graph').hidden")
+    assert b.evaluate("document.querySelectorAll('#graph polyline.series').length") == 2
+    assert b.evaluate("document.querySelectorAll('#events .mark').length") == len(ref["marks"])
+    signs = b.evaluate("Array.from(document.querySelectorAll('#events .mark')).map(m => [m.closest('li').dataset.seq, m.textContent])")
+    assert {q: t for q, t in signs} == {q: m[1] for q, m in ref["marks"].items()}
+    for q in sorted(ref["squares"], key=int)[:3]:
+        _key(b, "End", 35)  # away from it; then a real click on the marked point of the graph jumps there
+        box = b.evaluate(f"(() => {{ const c = document.querySelector('#graph circle[data-seq=\"{q}\"]');"
+                         " c.scrollIntoView({block: 'center'}); const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        for kind in ("mousePressed", "mouseReleased"):
+            b.call("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1})
+        b.wait_for(f"document.body.dataset.seq === '{q}'")
+        assert _state(b)["currentSeq"] == int(q)
+        assert b.evaluate("document.querySelectorAll('#picture rect.best').length") == 1
+        assert b.evaluate("document.querySelector('#graph .better').textContent") == "★ better: " + ref["best"][q]
+        cursor = b.evaluate("Number(document.querySelector('#graph line.cursor').getAttribute('x1'))")
+        assert abs(cursor - float(b.evaluate(f"document.querySelector('#graph circle[data-seq=\"{q}\"]').getAttribute('cx')"))) < 1e-6
