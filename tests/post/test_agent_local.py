@@ -274,8 +274,74 @@ def test_a_stale_move_is_refused_with_a_reply_and_the_player_is_told(table: Copy
     assert dump(t.host.db) == before
     [reply] = _replies(t, party.address)
     assert "stale" in reply.get_body(("plain",)).get_content()
+    # refused by the inbox (not from the mail's headers): the reply still names the game and the seq
+    assert reply["X-Citylog-Game"] == t.gid and reply["X-Citylog-Seq"] == str(view["seq"]), reply["Subject"]
+    assert reply["Subject"].startswith(f"[citylog {t.gid}] seq {view['seq']}: refused: stale: "), reply["Subject"]
     t.carry()
     assert "the host refused a mail" in party.ok("mail", "sync")
+
+
+def _tampered(raw: bytes) -> bytes:
+    """A move mail whose attachment's signature was changed on the way (same headers)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    [part] = list(msg.iter_attachments())
+    data = json.loads(part.get_payload(decode=True))
+    data["signature"] = ("0" if data["signature"][0] != "0" else "1") + data["signature"][1:]
+    part.set_content(json.dumps(data).encode(), maintype="application", subtype="json",
+                     filename=part.get_filename())
+    return msg.as_bytes()
+
+
+def test_a_refused_move_gives_the_player_her_turn_again(table: Copy) -> None:
+    """The host refuses a move and sends no new view (the one she holds is still current):
+    her agent must not say 'your move is sent; waiting for the host' for ever (the e2e
+    game by mail stalled so), but her turn again, naming the refusal; her next move is
+    applied.  The refusal names the game and the seq of the move it refuses."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    view = t.view_of(name)
+    assert view is not None
+    legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
+    assert len(legal) > 1
+    t.host.deliver(_tampered(_move_mail(t, name, legal[0])), "tampered")
+    s = t.host.sync()
+    assert s["refused"] == 1 and s["applied"] == 0, s
+    [reply] = _replies(t, party.address)
+    assert reply["X-Citylog-Game"] == t.gid and reply["X-Citylog-Seq"] == str(view["seq"]), reply["Subject"]
+    t.carry()
+    s = party.sync()
+    assert s["turns"] == [{"game_id": t.gid, "player": name, "seq": view["seq"]}], s
+    said = "\n".join(s["lines"])
+    assert f"{name}: the host refused your move at seq {view['seq']} of game {t.gid}" in said, said
+    assert f"{name}: your turn in game {t.gid} (seq {view['seq']}) again (the host refused your move: " in said
+    assert "is sent; waiting for the host" not in said
+    party.ok("move", t.gid, "--as", name, legal[1])
+    assert party.sync()["turns"] == []
+    t.carry()
+    assert t.host.sync()["applied"] == 1
+
+
+def test_a_refusal_from_another_address_does_not_give_the_turn_back(table: Copy) -> None:
+    """Only a refusal from the game's host address counts (headers are hints: anyone can
+    send one naming her move's Message-ID)."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    raw = _move_mail(t, name)
+    mid = email.message_from_bytes(raw, policy=email.policy.default)["Message-ID"]
+    forged = EmailMessage()
+    forged["From"] = "mallory@example.test"
+    forged["To"] = party.address
+    forged["Message-ID"] = "<forged-refusal@example.test>"
+    forged["In-Reply-To"] = mid
+    forged["Subject"] = f"[citylog {t.gid}] refused: no"
+    forged["X-Citylog-Game"] = t.gid
+    forged["X-Citylog-Kind"] = "refusal"
+    forged.set_content("refused")
+    party.deliver(forged.as_bytes(), "forged")
+    s = party.sync()
+    assert s["turns"] == [] and not any("refused your move" in line for line in s["lines"]), s
 
 
 # -------------------------------------------------------------- crash safety
