@@ -27,6 +27,7 @@ import hashlib
 import io
 import json as _json
 import os
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -202,7 +203,7 @@ class Agent:
                     else:
                         self._save_for_inbox(p, index, name, data)
                 saved += 1
-            except (EnvironmentFailure, OSError):
+            except (EnvironmentFailure, OSError, sqlite3.Error):
                 raise  # the machine failed, not the mail: nothing recorded, the next pass tries again
             except (ServiceError, StatementError, ValueError) as exc:
                 problems.append(f"{name}: {exc}")
@@ -782,9 +783,25 @@ def opened(ctx: typer.Context, now: float | None = None) -> Iterator[Agent]:
     with _sync_lock(home):
         ledger = Ledger(home)
         try:
-            yield Agent(ctx, service(ctx), cfg, ledger, open_inbound(cfg), open_outbound(cfg), now)
+            # an IMAP login and an SMTP session end with the pass (never left to the
+            # garbage collector: the server counts the connections of a user)
+            with contextlib.closing(_Closer(open_inbound(cfg))) as inbound, \
+                    contextlib.closing(_Closer(open_outbound(cfg))) as outbound:
+                yield Agent(ctx, service(ctx), cfg, ledger, inbound.transport, outbound.transport, now)
         finally:
             ledger.close()
+
+
+class _Closer:
+    """Close a transport that has ``close`` (IMAP, SMTP); the local kinds have nothing to close."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport = transport
+
+    def close(self) -> None:
+        close = getattr(self.transport, "close", None)
+        if close is not None:
+            close()
 
 
 SYNC_LOCK = ".citylog-mail.lock"

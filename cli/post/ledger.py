@@ -40,6 +40,8 @@ from pathlib import Path
 from events.store import EnvironmentFailure
 
 LEDGER_NAME = "mail.sqlite"
+BUSY_TIMEOUT = 30.0
+"""Seconds a write waits for another connection's (then the pass fails: exit 4, or --watch tries again)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS inbound (key TEXT PRIMARY KEY);
@@ -93,7 +95,7 @@ class Ledger:
         self.path = home / LEDGER_NAME
         try:
             home.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
             self.conn.executescript(SCHEMA)
@@ -113,7 +115,10 @@ class Ledger:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # locked, or the disk: the machine, not the mail
+            raise EnvironmentFailure(f"{self.path}: {exc}") from None
         self._depth = 1
         try:
             yield
@@ -121,7 +126,12 @@ class Ledger:
             self.conn.execute("ROLLBACK")
             raise
         else:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                with contextlib.suppress(sqlite3.Error):  # still open after a busy COMMIT
+                    self.conn.execute("ROLLBACK")
+                raise EnvironmentFailure(f"{self.path}: {exc}") from None
         finally:
             self._depth = 0
 

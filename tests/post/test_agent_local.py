@@ -590,6 +590,91 @@ def test_watch_repeats_the_pass_every_interval(table: Copy, monkeypatch: pytest.
     assert code == 2 and "--interval" in err
 
 
+def test_a_locked_ledger_fails_the_pass_and_loses_no_mail(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holding mail.sqlite's write lock past the wait: the pass fails with
+    one line (exit 4, an environment failure), nothing is marked handled, and the next
+    pass reads the mail (here a refused one: its reply goes out then)."""
+    import sqlite3
+
+    import cli.post.ledger as ledger_module
+
+    t = table
+    monkeypatch.setattr(ledger_module, "BUSY_TIMEOUT", 0.2)
+    t.host.deliver(_hostile("mallory@example.test", [("evil.exe", b"MZ", "application/octet-stream")]), "evil")
+    other = sqlite3.connect(t.host.home / ledger_module.LEDGER_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        code, out, err = t.host.run("mail", "sync")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert code == 4 and err.startswith("citylog: environment: ") and "database is locked" in err, (code, out, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+    assert not _replies(t, "mallory@example.test")
+    s = t.host.sync()
+    assert s["received"] == 1 and s["refused"] == 1, s
+    assert len(_replies(t, "mallory@example.test")) == 1
+
+
+def test_watch_goes_on_after_a_pass_the_machine_failed(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass failing on the machine (a disk error writing a file, a locked database) says
+    so in one line and the next pass runs: --watch never stops for good on it."""
+    import sqlite3
+
+    import cli.mailcmd
+
+    t = table
+    failures: list[BaseException] = [OSError(28, "No space left on device"), sqlite3.OperationalError("database is locked")]
+    real = agent_module.Agent.sync
+
+    def sync(self: agent_module.Agent) -> agent_module.Summary:
+        if failures:
+            raise failures.pop(0)
+        return real(self)
+
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 3:
+            raise Killed("enough")
+
+    monkeypatch.setattr(agent_module.Agent, "sync", sync)
+    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
+    r = click.testing.CliRunner()
+    with pytest.raises(Killed):
+        r.invoke(cli_command(), ["--db", str(t.host.db), "mail", "sync", "--watch", "--interval", "5"],
+                 catch_exceptions=False)
+    assert slept == [5.0, 5.0, 5.0] and not failures
+
+
+def test_each_pass_closes_its_transports(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An IMAP login or an SMTP session ends with its pass, failed or not (a server counts a
+    user's connections: dovecot allows 10 from one address), never left to the collector."""
+    import cli.post.transport as transport
+
+    closed: list[str] = []
+
+    class Closing:
+        def __init__(self, inner: object, name: str) -> None:
+            self.inner, self.name = inner, name
+
+        def __getattr__(self, attr: str) -> object:
+            return getattr(self.inner, attr)
+
+        def close(self) -> None:
+            closed.append(self.name)
+
+    real_in, real_out = transport.open_inbound, transport.open_outbound
+    monkeypatch.setattr(transport, "open_inbound", lambda cfg: Closing(real_in(cfg), "in"))
+    monkeypatch.setattr(transport, "open_outbound", lambda cfg: Closing(real_out(cfg), "out"))
+    table.host.sync()
+    assert sorted(closed) == ["in", "out"]
+    monkeypatch.setattr(agent_module.Agent, "sync", lambda self: (_ for _ in ()).throw(OSError(5, "I/O error")))
+    code, _, err = table.host.run("mail", "sync")
+    assert code != 0 and "I/O error" in err and sorted(closed) == ["in", "in", "out", "out"]
+
+
 @pytest.mark.parametrize("at", ["attachment-written", "before-done", "inbox-applied", "mail-sent"])
 def test_kill_9_of_the_host_agent_loses_nothing_and_applies_nothing_twice(
     table: Copy, started: Path, tmp_path: Path, at: str
