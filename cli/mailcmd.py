@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from core.words import plural
 
+import sqlite3
 import time
 from typing import Annotated, Optional
 
@@ -102,7 +103,9 @@ def sync(
             with opened(ctx, now) as agent:
                 agent.json = json
                 s = agent.sync()
-        except EnvironmentFailure as exc:
+        except (EnvironmentFailure, OSError, sqlite3.Error) as exc:
+            # the machine, not the mail: nothing of the pass is recorded (the ledger's
+            # transactions), so a watching agent tries again instead of stopping for good
             if not watch:
                 raise
             say(f"this pass failed ({exc}); trying again in {interval:g} s")

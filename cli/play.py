@@ -195,6 +195,11 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
     menu: Menu | None = None
     failed = False
     tried = False
+    crossed: str | None = None
+    # what a chosen command left unseen, read before the view's counting [GN-1] fills it in:
+    # that counting assumes the host's automatic steps ran on the real cards, which a
+    # command decided on the view could not do (a card taken face down into construction,
+    # whose discard [CC-2] hangs on that card), so its guess is no ground to go on choosing
 
     def leave(why: str) -> None:
         if not chosen:
@@ -218,7 +223,7 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
 
     while True:
         done = seat not in game.to_act(state)
-        boundary = None if done or not chosen else game.unseen(state, seat)
+        boundary = None if done or not chosen else crossed or game.unseen(state, seat)
         if done or boundary is not None:
             if not chosen:
                 say(f"{player} has nothing to do in this view")
@@ -282,7 +287,9 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
             answering.refuse(str(exc), answer)
             continue
         for e in events:
-            state = game.view(game.apply(state, e), seat)
+            applied = game.apply(state, e)
+            crossed = crossed or game.unseen(applied, seat)
+            state = game.view(applied, seat)
         chosen.append(game.format_command(cmd))
         say(f"  chosen: {chosen[-1]}")
         menu = None

@@ -27,6 +27,7 @@ import hashlib
 import io
 import json as _json
 import os
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -183,6 +184,8 @@ class Agent:
             what = "refused a mail" if p.headers["kind"] == "refusal" else "sent a reminder"
             self._say(f"the host {what} of game {p.headers.get('game', '?')}: {p.subject}")
             self.summary.ignored += 1
+            if p.headers["kind"] == "refusal":
+                self._refused_here(p)
             return "notice", p.subject
         if p.refused:
             self._refuse(p, p.reason())
@@ -200,7 +203,7 @@ class Agent:
                     else:
                         self._save_for_inbox(p, index, name, data)
                 saved += 1
-            except (EnvironmentFailure, OSError):
+            except (EnvironmentFailure, OSError, sqlite3.Error):
                 raise  # the machine failed, not the mail: nothing recorded, the next pass tries again
             except (ServiceError, StatementError, ValueError) as exc:
                 problems.append(f"{name}: {exc}")
@@ -209,6 +212,20 @@ class Agent:
         if problems:
             self._refuse(p, "; ".join(problems))
         return ("accepted" if saved else "refused"), "; ".join(problems)
+
+    def _refused_here(self, p: letters.Parsed) -> None:
+        """A refusal answering a move of ours: that move no longer counts as her answer, so
+        her view is her turn again (``tell``) instead of 'sent; waiting for the host' for
+        ever — the host sends no new view, the one she holds is still current.  Only a
+        refusal from the game's host address counts (a hint, as every header: at worst she
+        is asked to move again, and the host applies one move per position)."""
+        queued = self.ledger.answer(p.in_reply_to) if p.in_reply_to else None
+        host = self.ledger.host(queued.game) if queued is not None else None
+        if queued is None or host is None or letters.bare(host[0]).lower() != p.sender.lower():
+            return
+        self.ledger.mark_refused(queued.message_id, p.subject)
+        self._say(f"{queued.seat}: the host refused your {queued.kind} at seq {queued.seq} of game {queued.game}; "
+                  f"it is not applied")
 
     # host: attachments into the inbox folder
     def _save_for_inbox(self, p: letters.Parsed, index: int, name: str, data: bytes) -> None:
@@ -419,10 +436,21 @@ class Agent:
         if found is None or found[2]:
             return
         mid, sender, _ = found
-        p = letters.Parsed(mid, sender, citylog=True)
+        p = letters.Parsed(mid, sender, citylog=True, headers=self._routing(name))
         with self.ledger.transaction():
             self._refuse(p, f"{outcome}: {why}")
             self.ledger.answered(name)
+
+    def _routing(self, name: str) -> dict[str, str]:
+        """The game, seq and seat a refused inbox file names (for its refusal's headers
+        and subject; nothing in it is trusted), none if it cannot be read."""
+        try:
+            st = _statement((self.home / INBOX / "refused" / name).read_bytes(), name)
+        except (OSError, ServiceError, StatementError, ValueError):
+            return {}
+        seq, seat = getattr(st, "seq", None), getattr(st, "player", None)
+        return {"game": st.game_id, **({"seq": str(seq)} if isinstance(seq, int) else {}),
+                **({"seat": seat} if isinstance(seat, str) else {})}
 
     # player: moves queued by play/move
     def queue_moves(self) -> None:
@@ -610,14 +638,17 @@ class Agent:
                 self._say(f"game {game_id}: waiting for {', '.join(who)}")
             else:
                 self._say(f"game {game_id}: game over (every seat is sent its final view)")
-        moved = {(q[0], q[1], q[2]) for q in self.ledger.conn.execute(
-            "SELECT game, seat, seq FROM outbox WHERE kind = 'move'")}
+        moved = self.ledger.answered_moves()
+        refused = self.ledger.refused_moves()
         for v in self.ledger.latest_views():
             if v.kind == "final":
                 self._say(f"game {v.game} is over: citylog verify {v.path}")
             elif v.to_act and (v.game, v.player, v.seq) not in moved:
                 self.summary.turns.append((v.game, v.player, v.seq))
-                self._say(f"{v.player}: your turn in game {v.game} (seq {v.seq}): citylog play {v.game} --as {v.player}")
+                why = refused.get((v.game, v.player, v.seq))
+                again = f" again (the host refused your move: {why})" if why is not None else ""
+                self._say(f"{v.player}: your turn in game {v.game} (seq {v.seq}){again}: "
+                          f"citylog play {v.game} --as {v.player}")
             elif v.to_act:
                 self._say(f"{v.player}: your move at seq {v.seq} of game {v.game} is sent; waiting for the host")
             else:
@@ -752,9 +783,25 @@ def opened(ctx: typer.Context, now: float | None = None) -> Iterator[Agent]:
     with _sync_lock(home):
         ledger = Ledger(home)
         try:
-            yield Agent(ctx, service(ctx), cfg, ledger, open_inbound(cfg), open_outbound(cfg), now)
+            # an IMAP login and an SMTP session end with the pass (never left to the
+            # garbage collector: the server counts the connections of a user)
+            with contextlib.closing(_Closer(open_inbound(cfg))) as inbound, \
+                    contextlib.closing(_Closer(open_outbound(cfg))) as outbound:
+                yield Agent(ctx, service(ctx), cfg, ledger, inbound.transport, outbound.transport, now)
         finally:
             ledger.close()
+
+
+class _Closer:
+    """Close a transport that has ``close`` (IMAP, SMTP); the local kinds have nothing to close."""
+
+    def __init__(self, transport: Any) -> None:
+        self.transport = transport
+
+    def close(self) -> None:
+        close = getattr(self.transport, "close", None)
+        if close is not None:
+            close()
 
 
 SYNC_LOCK = ".citylog-mail.lock"

@@ -40,6 +40,8 @@ from pathlib import Path
 from events.store import EnvironmentFailure
 
 LEDGER_NAME = "mail.sqlite"
+BUSY_TIMEOUT = 30.0
+"""Seconds a write waits for another connection's (then the pass fails: exit 4, or --watch tries again)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS inbound (key TEXT PRIMARY KEY);
@@ -58,6 +60,7 @@ CREATE TABLE IF NOT EXISTS hosts (game TEXT PRIMARY KEY, address TEXT NOT NULL, 
 CREATE TABLE IF NOT EXISTS held (
     game TEXT NOT NULL, host_key TEXT NOT NULL, sender TEXT NOT NULL, message_id TEXT NOT NULL, data BLOB NOT NULL,
     PRIMARY KEY (game, host_key));
+CREATE TABLE IF NOT EXISTS refused (message_id TEXT PRIMARY KEY, why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS views (
     game TEXT NOT NULL, player TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,
     message_id TEXT NOT NULL, to_act INTEGER NOT NULL, PRIMARY KEY (game, player, seq, kind));
@@ -92,7 +95,7 @@ class Ledger:
         self.path = home / LEDGER_NAME
         try:
             home.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
             self.conn.executescript(SCHEMA)
@@ -112,7 +115,10 @@ class Ledger:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # locked, or the disk: the machine, not the mail
+            raise EnvironmentFailure(f"{self.path}: {exc}") from None
         self._depth = 1
         try:
             yield
@@ -120,7 +126,12 @@ class Ledger:
             self.conn.execute("ROLLBACK")
             raise
         else:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                with contextlib.suppress(sqlite3.Error):  # still open after a busy COMMIT
+                    self.conn.execute("ROLLBACK")
+                raise EnvironmentFailure(f"{self.path}: {exc}") from None
         finally:
             self._depth = 0
 
@@ -179,6 +190,29 @@ class Ledger:
 
     def mark_sent(self, message_id: str) -> None:
         self.conn.execute("UPDATE outbox SET sent = 1 WHERE message_id = ?", (message_id,))
+
+    def answer(self, message_id: str) -> Queued | None:
+        """The move or hand-over this ledger queued as ``message_id``, if any."""
+        row = self._one("SELECT message_id, recipients, raw, game, kind, seat, seq FROM outbox "
+                        "WHERE message_id = ? AND kind IN ('move', 'handover')", message_id)
+        return Queued(row[0], row[1].split("\n"), bytes(row[2]), row[3], row[4], row[5], row[6]) if row else None
+
+    def mark_refused(self, message_id: str, why: str) -> None:
+        """The host refused our move ``message_id`` (its refusal answers it): that answer no
+        longer counts as given (:meth:`answered_moves`)."""
+        self.conn.execute("INSERT OR IGNORE INTO refused VALUES (?, ?)", (message_id, why))
+
+    def answered_moves(self) -> set[tuple[str, str, int]]:
+        """(game, seat, seq) of each move sent or to be sent that the host has not refused."""
+        return {(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT game, seat, seq FROM outbox WHERE kind = 'move' "
+            "AND message_id NOT IN (SELECT message_id FROM refused)")}
+
+    def refused_moves(self) -> dict[tuple[str, str, int], str]:
+        """(game, seat, seq) -> why, of each move the host refused."""
+        return {(r[0], r[1], r[2]): r[3] for r in self.conn.execute(
+            "SELECT o.game, o.seat, o.seq, r.why FROM outbox o JOIN refused r USING (message_id) "
+            "WHERE o.kind = 'move' ORDER BY o.n")}
 
     def sent_count(self, game: str | None = None) -> int:
         if game is None:

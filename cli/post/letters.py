@@ -147,6 +147,8 @@ class Parsed:
     """It says it is citylog's (an X-Citylog header or a citylog attachment): a refusal is answered."""
     auto: bool = False
     """It is an automatic reply or a refusal itself: never answered (no mail loops)."""
+    in_reply_to: str = ""
+    """The first Message-ID its ``In-Reply-To`` names (a refusal names the mail refused): a hint only."""
 
     def reason(self) -> str:
         parts = [self.refused] if self.refused else []
@@ -194,6 +196,8 @@ def _base(msg: Any, raw: bytes) -> Parsed:
             return ""
 
     p = Parsed(_clean_id(header("Message-ID"), raw), _sender(msg), header("Subject"))
+    parent = re.search(r"<[^<>\s]{1,250}>", header("In-Reply-To"))
+    p.in_reply_to = parent.group(0) if parent else ""
     for key in ("Game", "Seq", "Seat", "Kind"):
         value = header(f"X-Citylog-{key}")
         if value:

@@ -112,6 +112,10 @@ class GameModel:
     seat's; checked against the game [CL-X1]); a player's view shows its own [CL-X2]."""
     analysis_problem: str = ""
     """Why the stored or carried judgements are not shown (they do not fit the game) [CL-X1]."""
+    crossed: str | None = None
+    """What a choice left unseen, read before the view's counting [GN-1] fills it in (that
+    counting assumes the host's automatic steps ran on the real cards, which a choice
+    decided on the view could not do): the choosing stops there (cli/play.py does the same)."""
     _lines: dict[int | None, dict[int, str]] = field(default_factory=dict, repr=False)
     _play: dict[int, PlayModel] = field(default_factory=dict, repr=False)
 
@@ -200,11 +204,15 @@ class GameModel:
         state = self.game.view(self.states[-1], seat)
         new = checked_decide(self.game, state, seat, command)
         states = list(self.states)
+        crossed = self.crossed
         for e in new:
-            state = self.game.view(self.game.apply(state, e), seat)
+            applied = self.game.apply(state, e)
+            crossed = crossed or self.game.unseen(applied, seat)
+            state = self.game.view(applied, seat)
             states.append(state)
         model = GameModel(self.record, self.game, self.records, self.events + list(new), states,
-                          viewer=seat, own_view=True, chosen=(*self.chosen, self.game.format_command(command)))
+                          viewer=seat, own_view=True, chosen=(*self.chosen, self.game.format_command(command)),
+                          crossed=crossed)
         model.cursor = model.last
         return model
 
@@ -213,7 +221,7 @@ class GameModel:
         does not show (issue 26 item 1), None if there is nothing such."""
         if not self.chosen:
             return None
-        return self.game.unseen(self.game.view(self.states[-1], seat), seat)
+        return self.crossed or self.game.unseen(self.game.view(self.states[-1], seat), seat)
 
     def turn_done(self, seat: int) -> bool:
         """A view's seat has chosen all it can from this view: its move file is due."""

@@ -238,6 +238,29 @@ def test_a_view_prompt_stops_at_the_information_boundary(db: Path, tmp_path: Pat
     assert json.loads(written.read_text())["commands"] == ["take rest"]
 
 
+TAKE_REST_INTO_CONSTRUCTION = Path(__file__).parent / "data" / "card-city-take-rest-into-construction.jsonl"
+"""carol's view at seq 178 of a 3-seat Card City game by email (tests/post/test_e2e_mail.py):
+the last offer of the round, pair PR | rest P + a face-down card.  Her P has no legal square;
+the face-down card was an R, which has none either, so at the host 'take rest' ends with
+both discarded [CC-2] and carol out of the construction phase."""
+
+
+def test_a_view_prompt_stops_at_a_face_down_card_taken_into_construction(db: Path, tmp_path: Path) -> None:
+    """The view's counting [GN-1] says a hand that was not discarded in construction holds a
+    card it can build; on the prompt's own 'take rest' no discard was decided at all (the
+    card is unseen), so that counting named the card (an I, the one kind carol could build)
+    and the prompt went on: 'build I D1; build P E1', which the host refused ('it is not
+    carol's turn') and the game by email stalled.  The prompt stops at the card taken."""
+    out_dir = tmp_path / "out"
+    code, out, _ = run(db, "play", str(TAKE_REST_INTO_CONSTRUCTION), "--as", "carol", "--out", f"{out_dir}/",
+                       input="take rest\n1\n1\nq\n")
+    assert "that is all carol can decide now: you will see the face-down card you took in the next view" in out
+    after = out.split("chosen: take rest")[1]
+    assert "chosen:" not in after and not NUMBERED.findall(after), out[-2000:]
+    # carol's key is not in this data directory: the file is not written, the choice is kept
+    assert "your choices are kept (take rest)" in out and code == 2
+
+
 def test_a_failed_send_keeps_the_choices(db: Path, tmp_path: Path) -> None:
     """Issue 26 item 1: a move file that cannot be written loses nothing: one line says
     why, the choices stay, 'send DIR' writes them elsewhere; quitting then says how to

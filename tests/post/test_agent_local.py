@@ -274,8 +274,74 @@ def test_a_stale_move_is_refused_with_a_reply_and_the_player_is_told(table: Copy
     assert dump(t.host.db) == before
     [reply] = _replies(t, party.address)
     assert "stale" in reply.get_body(("plain",)).get_content()
+    # refused by the inbox (not from the mail's headers): the reply still names the game and the seq
+    assert reply["X-Citylog-Game"] == t.gid and reply["X-Citylog-Seq"] == str(view["seq"]), reply["Subject"]
+    assert reply["Subject"].startswith(f"[citylog {t.gid}] seq {view['seq']}: refused: stale: "), reply["Subject"]
     t.carry()
     assert "the host refused a mail" in party.ok("mail", "sync")
+
+
+def _tampered(raw: bytes) -> bytes:
+    """A move mail whose attachment's signature was changed on the way (same headers)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    [part] = list(msg.iter_attachments())
+    data = json.loads(part.get_payload(decode=True))
+    data["signature"] = ("0" if data["signature"][0] != "0" else "1") + data["signature"][1:]
+    part.set_content(json.dumps(data).encode(), maintype="application", subtype="json",
+                     filename=part.get_filename())
+    return msg.as_bytes()
+
+
+def test_a_refused_move_gives_the_player_her_turn_again(table: Copy) -> None:
+    """The host refuses a move and sends no new view (the one she holds is still current):
+    her agent must not say 'your move is sent; waiting for the host' for ever (the e2e
+    game by mail stalled so), but her turn again, naming the refusal; her next move is
+    applied.  The refusal names the game and the seq of the move it refuses."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    view = t.view_of(name)
+    assert view is not None
+    legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
+    assert len(legal) > 1
+    t.host.deliver(_tampered(_move_mail(t, name, legal[0])), "tampered")
+    s = t.host.sync()
+    assert s["refused"] == 1 and s["applied"] == 0, s
+    [reply] = _replies(t, party.address)
+    assert reply["X-Citylog-Game"] == t.gid and reply["X-Citylog-Seq"] == str(view["seq"]), reply["Subject"]
+    t.carry()
+    s = party.sync()
+    assert s["turns"] == [{"game_id": t.gid, "player": name, "seq": view["seq"]}], s
+    said = "\n".join(s["lines"])
+    assert f"{name}: the host refused your move at seq {view['seq']} of game {t.gid}" in said, said
+    assert f"{name}: your turn in game {t.gid} (seq {view['seq']}) again (the host refused your move: " in said
+    assert "is sent; waiting for the host" not in said
+    party.ok("move", t.gid, "--as", name, legal[1])
+    assert party.sync()["turns"] == []
+    t.carry()
+    assert t.host.sync()["applied"] == 1
+
+
+def test_a_refusal_from_another_address_does_not_give_the_turn_back(table: Copy) -> None:
+    """Only a refusal from the game's host address counts (headers are hints: anyone can
+    send one naming her move's Message-ID)."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    raw = _move_mail(t, name)
+    mid = email.message_from_bytes(raw, policy=email.policy.default)["Message-ID"]
+    forged = EmailMessage()
+    forged["From"] = "mallory@example.test"
+    forged["To"] = party.address
+    forged["Message-ID"] = "<forged-refusal@example.test>"
+    forged["In-Reply-To"] = mid
+    forged["Subject"] = f"[citylog {t.gid}] refused: no"
+    forged["X-Citylog-Game"] = t.gid
+    forged["X-Citylog-Kind"] = "refusal"
+    forged.set_content("refused")
+    party.deliver(forged.as_bytes(), "forged")
+    s = party.sync()
+    assert s["turns"] == [] and not any("refused your move" in line for line in s["lines"]), s
 
 
 # -------------------------------------------------------------- crash safety
@@ -522,6 +588,91 @@ def test_watch_repeats_the_pass_every_interval(table: Copy, monkeypatch: pytest.
     assert slept == [7.0, 7.0]
     code, _, err = t.host.run("mail", "sync", "--watch", "--interval", "0")
     assert code == 2 and "--interval" in err
+
+
+def test_a_locked_ledger_fails_the_pass_and_loses_no_mail(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holding mail.sqlite's write lock past the wait: the pass fails with
+    one line (exit 4, an environment failure), nothing is marked handled, and the next
+    pass reads the mail (here a refused one: its reply goes out then)."""
+    import sqlite3
+
+    import cli.post.ledger as ledger_module
+
+    t = table
+    monkeypatch.setattr(ledger_module, "BUSY_TIMEOUT", 0.2)
+    t.host.deliver(_hostile("mallory@example.test", [("evil.exe", b"MZ", "application/octet-stream")]), "evil")
+    other = sqlite3.connect(t.host.home / ledger_module.LEDGER_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        code, out, err = t.host.run("mail", "sync")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert code == 4 and err.startswith("citylog: environment: ") and "database is locked" in err, (code, out, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+    assert not _replies(t, "mallory@example.test")
+    s = t.host.sync()
+    assert s["received"] == 1 and s["refused"] == 1, s
+    assert len(_replies(t, "mallory@example.test")) == 1
+
+
+def test_watch_goes_on_after_a_pass_the_machine_failed(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass failing on the machine (a disk error writing a file, a locked database) says
+    so in one line and the next pass runs: --watch never stops for good on it."""
+    import sqlite3
+
+    import cli.mailcmd
+
+    t = table
+    failures: list[BaseException] = [OSError(28, "No space left on device"), sqlite3.OperationalError("database is locked")]
+    real = agent_module.Agent.sync
+
+    def sync(self: agent_module.Agent) -> agent_module.Summary:
+        if failures:
+            raise failures.pop(0)
+        return real(self)
+
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 3:
+            raise Killed("enough")
+
+    monkeypatch.setattr(agent_module.Agent, "sync", sync)
+    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
+    r = click.testing.CliRunner()
+    with pytest.raises(Killed):
+        r.invoke(cli_command(), ["--db", str(t.host.db), "mail", "sync", "--watch", "--interval", "5"],
+                 catch_exceptions=False)
+    assert slept == [5.0, 5.0, 5.0] and not failures
+
+
+def test_each_pass_closes_its_transports(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An IMAP login or an SMTP session ends with its pass, failed or not (a server counts a
+    user's connections: dovecot allows 10 from one address), never left to the collector."""
+    import cli.post.transport as transport
+
+    closed: list[str] = []
+
+    class Closing:
+        def __init__(self, inner: object, name: str) -> None:
+            self.inner, self.name = inner, name
+
+        def __getattr__(self, attr: str) -> object:
+            return getattr(self.inner, attr)
+
+        def close(self) -> None:
+            closed.append(self.name)
+
+    real_in, real_out = transport.open_inbound, transport.open_outbound
+    monkeypatch.setattr(transport, "open_inbound", lambda cfg: Closing(real_in(cfg), "in"))
+    monkeypatch.setattr(transport, "open_outbound", lambda cfg: Closing(real_out(cfg), "out"))
+    table.host.sync()
+    assert sorted(closed) == ["in", "out"]
+    monkeypatch.setattr(agent_module.Agent, "sync", lambda self: (_ for _ in ()).throw(OSError(5, "I/O error")))
+    code, _, err = table.host.run("mail", "sync")
+    assert code != 0 and "I/O error" in err and sorted(closed) == ["in", "in", "out", "out"]
 
 
 @pytest.mark.parametrize("at", ["attachment-written", "before-done", "inbox-applied", "mail-sent"])
