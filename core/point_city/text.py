@@ -32,6 +32,7 @@ from core.point_city import events as ev
 from core.point_city.cards import CARDS, TYPES, Card
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.names import cell_name, cost_text, resource_text, symbol_text
+from core.point_city.rules import adjacent, default_take
 from core.point_city.scoring import opponent_score, seat_score
 from core.point_city.state import State, deck_size, permanents
 from core.point_city.tokens import TOKENS
@@ -284,8 +285,6 @@ def parse_command(s: State | None, seat: int, text: str) -> Command:
             tail = tail[2:]
         if pays or s is None:
             return Take(cells, tuple(pays))
-        from core.point_city.rules import adjacent, default_take
-
         if adjacent(*cells) and any(s.market[c].building for c in cells) and s.step == "turn":
             best = default_take(s, seat, cells)
             if best is not None:
