@@ -22,15 +22,17 @@ holds).  A request never ends the session: a refusal or even a bug is an answer
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-import gc
-
 import msgspec
 import typer
+
+from cli.arguments import seat_names
+from core.engine import CHANCE
 
 PROTOCOL = "citylog-engine/1"
 MAX_LINE = 1 << 20
@@ -180,12 +182,12 @@ class Session:
         return {"game_id": pos.game_id, "seq": pos.seq, "player": player, "legal": pos.legal(seat)}
 
     def move(self, request: dict[str, Any]) -> dict[str, Any]:
-        from core.engine import CHANCE
-
-        ref = _field(request, "game", str)
-        player = _field(request, "player", str)
-        text = _field(request, "command", str)
-        expected = _optional(request, "seq", int)
+        ref = request.get("game")
+        player = request.get("player")
+        text = request.get("command")
+        if type(ref) is not str or type(player) is not str or type(text) is not str:  # the checks' own words
+            ref, player, text = _field(request, "game", str), _field(request, "player", str), _field(request, "command", str)
+        expected = _optional(request, "seq", int) if "seq" in request else None
         svc = self.service
         gid = self._resolved.get(ref)
         if gid is None:
@@ -195,25 +197,34 @@ class Session:
             gid = svc.resolve(ref)
             if gid == ref:  # an exact id names the same game for ever ('last' and prefixes may not)
                 self._resolved[ref] = gid
-        known = svc.repository.cache.get(gid)  # a game's players, from the last fold (checked again below)
+        cache = svc.repository.cache
+        known = cache.get(gid)  # a game's players, from the last fold (checked again below)
         players = known.players if known is not None else svc.load(gid).players
-        _check_player(players, player)
+        if player not in players:
+            _check_player(players, player)
         seat = players.index(player)
         # one load: parsed where it is decided, in the submit's transaction (BadCommandSyntax kept),
         # the seat checked to be the player's there
         written = svc.submit(gid, seat, text, expected_version=expected, text=True, player=player)
-        loaded = svc.repository.cache.get(gid) or svc.load(gid)  # the fold the submit moved on
-        if loaded.version != written[-1].seq:
+        # the answer, in one pass over the fold the submit moved on (no second load, nothing re-derived)
+        loaded = cache.get(gid)
+        if loaded is None or loaded.version != written[-1].seq:
             loaded = svc.load(gid)
         game = loaded.game
-        events = []
-        for w, e in zip(written, loaded.events[len(loaded.events) - len(written):], strict=True):
-            shown = e if seat == CHANCE else game.redact(e, seat)
-            events.append({"seq": w.seq, "type": w.type, "text": game.describe(shown, loaded.players)})
+        describe = game.describe
+        players = loaded.players
+        new = loaded.events[len(loaded.events) - len(written):]
+        if seat == CHANCE:
+            events = [{"seq": w.seq, "type": w.type, "text": describe(e, players)}
+                      for w, e in zip(written, new, strict=True)]
+        else:
+            redact = game.redact
+            events = [{"seq": w.seq, "type": w.type, "text": describe(redact(e, seat), players)}
+                      for w, e in zip(written, new, strict=True)]
         actors = game.to_act(loaded.state)
         return {
             "game_id": gid, "seq": loaded.version, "head": loaded.head_hash, "events": events,
-            "to_act": _names(loaded.players, actors), "over": not actors,
+            "to_act": seat_names(players, actors), "over": not actors,
         }  # fmt: skip
 
     def events(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -301,8 +312,6 @@ def _check_player(players: tuple[str, ...], player: str | None) -> None:
 
 
 def _names(players: tuple[str, ...], seats: tuple[int, ...]) -> list[str]:
-    from cli.games import seat_names
-
     return seat_names(players, seats)
 
 
@@ -377,22 +386,26 @@ def serve(session: Session, inp: IO[bytes], out: IO[bytes]) -> None:
     import replay.sources  # noqa: F401
 
     gc.freeze()  # what is loaded now lives as long as the process: the collector need not walk it
+    buf = bytearray()  # one output buffer for every answer
+    encode_into, handle_line, readline, write, flush = _enc.encode_into, session.handle_line, inp.readline, out.write, out.flush
     while not session.done:
-        line = inp.readline(MAX_LINE + 1)
+        line = readline(MAX_LINE + 1)
         if not line:
             return
         if len(line) > MAX_LINE and not line.endswith(b"\n"):
             while True:  # skip the rest of the over-long line
-                rest = inp.readline(MAX_LINE)
+                rest = readline(MAX_LINE)
                 if not rest or rest.endswith(b"\n"):
                     break
             answer = EngineError("bad-request", f"a request line is at most {MAX_LINE} bytes").answer(None)
         elif not line.strip():
             continue
         else:
-            answer = session.handle_line(line)
-        out.write(_enc.encode(answer) + b"\n")
-        out.flush()
+            answer = handle_line(line)
+        encode_into(answer, buf)
+        buf += b"\n"
+        write(buf)
+        flush()
 
 
 def engine(ctx: typer.Context) -> None:

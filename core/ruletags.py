@@ -13,6 +13,7 @@ hash chain covers them; they are shown through :func:`tagged`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 SECTIONS = {
     # Card City's rulebook: its five phases and the Zoning Laws
@@ -45,6 +46,8 @@ def rule_id(rule: str) -> str:
     return SECTIONS.get(rule, rule)
 
 
+@lru_cache(maxsize=4096)
 def tagged(text: str) -> str:
-    """``text`` with ``(CC-10)`` written ``[CC-10]``."""
+    """``text`` with ``(CC-10)`` written ``[CC-10]`` (memoised: a pure function of
+    a string; a log repeats its few recorded reasons)."""
     return _PARENS.sub(r"[\1]", text)

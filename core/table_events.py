@@ -22,6 +22,7 @@ from core.upgrade import Upgraded, describe_upgraded
 
 TABLE_EVENTS: tuple[type, ...] = (Joined, Revealed, Reseeded, TimedOut, Handed, Upgraded)
 """The event types every game's log may hold (its ``event_type`` unions them in)."""
+_TABLE_TYPES = frozenset(TABLE_EVENTS)
 
 PLACED: tuple[type, ...] = (TimedOut, Handed, Upgraded)
 """The table lines the host alone places — whether and where: an upgrade, a
@@ -58,6 +59,8 @@ def describe_table_event(event: Any, players: Sequence[str]) -> str | None:
     >>> describe_table_event(object(), ["ann"]) is None
     True
     """
+    if type(event) not in _TABLE_TYPES:  # a game's own event (most lines): one look-up
+        return None
     if type(event) is Joined:
         return describe_joined(event, players)
     if type(event) is Revealed:

@@ -15,7 +15,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from core.card_city import events as ev
 from core.card_city.cards import KINDS, NAMES
@@ -34,6 +35,7 @@ from core.card_city.commands import (
 )
 from core.card_city.squares import column_label, parse_square, row_label, square_label, window
 from core.card_city.state import HIDDEN, State
+from core.dispatch import handler
 from core.engine import BadCommandSyntax
 from core.ruletags import rule_id, tagged
 from core.markup import escape
@@ -145,73 +147,134 @@ def _list(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def describe(e: ev.Event, players: Sequence[str]) -> str:
-    def who(seat: int) -> str:
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+def _who(players: Sequence[str], seat: int) -> str:
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
 
-    match e:
-        case ev.GameCreated():
-            opts = ", ".join(f"{k}={v}" for k, v in e.options.items()) or "no options"
-            return f"Card City for {', '.join(e.players)} ({opts}); {who(e.first)} has the pawn"
-        case ev.CardsDrawn():
-            return f"{who(e.seat)} draws {_list(e.cards)}"
-        case ev.LeisureSetAside():
-            return f"{who(e.seat)} sets aside {e.count} Leisure card{'' if e.count == 1 else 's'} and draws again [CC-8]"
-        case ev.LeisureReturned():
-            return f"{e.count} Leisure card{'' if e.count == 1 else 's'} shuffled back into the pool [CC-8]"
-        case ev.Split():
-            return (
-                f"{who(e.seat)} splits: pair {_list(e.pair)} | rest {_list(e.up)} + "
-                f"{_list(e.down)} face down; offered to {who(e.to)}"
-            )
-        case ev.Taken():
-            return f"{who(e.seat)} takes the {e.group}"
-        case ev.Kept():
-            return f"{who(e.seat)} keeps {_list(e.up + e.down)}"
-        case ev.Holding():
-            return f"{who(e.seat)} holds {_list(e.up + e.down)} to divide"
-        case ev.SoloChose():
-            return f"{who(e.seat)} keeps {_list(e.keep)}, {e.bottom} to the bottom of the pool [CC-9]"
-        case ev.PhaseStarted():
-            return f"— {e.phase} phase —"
-        case ev.Built():
-            paid = f" for {e.paid} coins" if e.paid else ""
-            return f"{who(e.seat)} builds {NAMES[e.card]} at {square_label(e.row, e.col)}{paid}"
-        case ev.Discarded():
-            return f"{who(e.seat)} discards {NAMES[e.card]} to the reserve [{rule_id(e.rule)}] {tagged(e.reason)}"
-        case ev.DevelopTurn():
-            return f"{who(e.seat)} must develop [CC-6]"
-        case ev.Developed():
-            return f"{who(e.seat)} develops {NAMES[e.card]} at {square_label(e.row, e.col)}"
-        case ev.IncomePaid():
-            parts = [f"salary {e.salary}"]
-            if e.commercial:
-                parts.append("commercial " + "+".join(map(str, e.commercial)))
-            if e.meters:
-                parts.append("meters " + "+".join(map(str, e.meters)))
-            return f"{who(e.seat)} earns {e.total} ({', '.join(parts)})"
-        case ev.PurchaseTurn():
-            return f"{who(e.seat)} may buy an Industrial card for {e.cost}"
-        case ev.PurchaseSkipped():
-            return f"{who(e.seat)} cannot buy: {tagged(e.reason)}"
-        case ev.Bought():
-            return f"{who(e.seat)} buys Industrial for {e.cost}, built at {square_label(e.row, e.col)}"
-        case ev.Passed():
-            return f"{who(e.seat)} buys nothing"
-        case ev.PawnPassed():
-            return f"the first mayor pawn passes to {who(e.to)}"
-        case ev.RoundStarted():
-            return f"=== round {e.round} ==="
-        case ev.Scored():
-            b = e.breakdown
-            title = f" — {b.title}" if b.title else ""
-            left = b.tiebreak[0]
-            return f"{who(e.seat)} scores {b.total} ({left} coin{'' if left == 1 else 's'} left over){title}"
-        case ev.GameEnded():
-            names = " and ".join(who(w) for w in e.winners)
-            verb = "share the win" if len(e.winners) > 1 else "wins"
-            return f"game over: {names} {verb} ({', '.join(map(str, e.scores))})"
-    return repr(e)
+
+def _created(e: ev.GameCreated, players: Sequence[str]) -> str:
+    opts = ", ".join(f"{k}={v}" for k, v in e.options.items()) or "no options"
+    return f"Card City for {', '.join(e.players)} ({opts}); {_who(players, e.first)} has the pawn"
+
+
+def _drawn(e: ev.CardsDrawn, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} draws {_list(e.cards)}"
+
+
+def _set_aside(e: ev.LeisureSetAside, players: Sequence[str]) -> str:
+    return (f"{_who(players, e.seat)} sets aside {e.count} Leisure card{'' if e.count == 1 else 's'} "
+            "and draws again [CC-8]")
+
+
+def _returned(e: ev.LeisureReturned, players: Sequence[str]) -> str:
+    return f"{e.count} Leisure card{'' if e.count == 1 else 's'} shuffled back into the pool [CC-8]"
+
+
+def _split(e: ev.Split, players: Sequence[str]) -> str:
+    return (
+        f"{_who(players, e.seat)} splits: pair {_list(e.pair)} | rest {_list(e.up)} + "
+        f"{_list(e.down)} face down; offered to {_who(players, e.to)}"
+    )
+
+
+def _taken(e: ev.Taken, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} takes the {e.group}"
+
+
+def _kept(e: ev.Kept, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} keeps {_list(e.up + e.down)}"
+
+
+def _holding(e: ev.Holding, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} holds {_list(e.up + e.down)} to divide"
+
+
+def _solo_chose(e: ev.SoloChose, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} keeps {_list(e.keep)}, {e.bottom} to the bottom of the pool [CC-9]"
+
+
+def _phase(e: ev.PhaseStarted, players: Sequence[str]) -> str:
+    return f"— {e.phase} phase —"
+
+
+def _built(e: ev.Built, players: Sequence[str]) -> str:
+    paid = f" for {e.paid} coins" if e.paid else ""
+    return f"{_who(players, e.seat)} builds {NAMES[e.card]} at {square_label(e.row, e.col)}{paid}"
+
+
+def _discarded(e: ev.Discarded, players: Sequence[str]) -> str:
+    return (f"{_who(players, e.seat)} discards {NAMES[e.card]} to the reserve "
+            f"[{rule_id(e.rule)}] {tagged(e.reason)}")
+
+
+def _develop_turn(e: ev.DevelopTurn, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} must develop [CC-6]"
+
+
+def _developed(e: ev.Developed, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} develops {NAMES[e.card]} at {square_label(e.row, e.col)}"
+
+
+def _income(e: ev.IncomePaid, players: Sequence[str]) -> str:
+    parts = [f"salary {e.salary}"]
+    if e.commercial:
+        parts.append("commercial " + "+".join(map(str, e.commercial)))
+    if e.meters:
+        parts.append("meters " + "+".join(map(str, e.meters)))
+    return f"{_who(players, e.seat)} earns {e.total} ({', '.join(parts)})"
+
+
+def _purchase_turn(e: ev.PurchaseTurn, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} may buy an Industrial card for {e.cost}"
+
+
+def _purchase_skipped(e: ev.PurchaseSkipped, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} cannot buy: {tagged(e.reason)}"
+
+
+def _bought(e: ev.Bought, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} buys Industrial for {e.cost}, built at {square_label(e.row, e.col)}"
+
+
+def _passed(e: ev.Passed, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} buys nothing"
+
+
+def _pawn_passed(e: ev.PawnPassed, players: Sequence[str]) -> str:
+    return f"the first mayor pawn passes to {_who(players, e.to)}"
+
+
+def _round(e: ev.RoundStarted, players: Sequence[str]) -> str:
+    return f"=== round {e.round} ==="
+
+
+def _scored(e: ev.Scored, players: Sequence[str]) -> str:
+    b = e.breakdown
+    title = f" — {b.title}" if b.title else ""
+    left = b.tiebreak[0]
+    return f"{_who(players, e.seat)} scores {b.total} ({left} coin{'' if left == 1 else 's'} left over){title}"
+
+
+def _ended(e: ev.GameEnded, players: Sequence[str]) -> str:
+    names = " and ".join(_who(players, w) for w in e.winners)
+    verb = "share the win" if len(e.winners) > 1 else "wins"
+    return f"game over: {names} {verb} ({', '.join(map(str, e.scores))})"
+
+
+_DESCRIBE: dict[type, Callable[[Any, Sequence[str]], str]] = {
+    ev.GameCreated: _created, ev.CardsDrawn: _drawn, ev.LeisureSetAside: _set_aside,
+    ev.LeisureReturned: _returned, ev.Split: _split, ev.Taken: _taken, ev.Kept: _kept, ev.Holding: _holding,
+    ev.SoloChose: _solo_chose, ev.PhaseStarted: _phase, ev.Built: _built, ev.Discarded: _discarded,
+    ev.DevelopTurn: _develop_turn, ev.Developed: _developed, ev.IncomePaid: _income,
+    ev.PurchaseTurn: _purchase_turn, ev.PurchaseSkipped: _purchase_skipped, ev.Bought: _bought,
+    ev.Passed: _passed, ev.PawnPassed: _pawn_passed, ev.RoundStarted: _round, ev.Scored: _scored,
+    ev.GameEnded: _ended,
+}  # fmt: skip
+"""Each event class's describer: one look-up a line, not a ``match`` through every class (:mod:`core.dispatch`)."""
+
+
+def describe(e: ev.Event, players: Sequence[str]) -> str:
+    f = _DESCRIBE.get(type(e)) or handler(_DESCRIBE, e)
+    return f(e, players) if f is not None else repr(e)
 
 
 def render_city(cells: Sequence[tuple[int, int, str]]) -> list[str]:

@@ -25,6 +25,7 @@ from core.card_city import events as ev
 from core.card_city.cards import KINDS
 from core.card_city.knowledge import deduce, fill
 from core.card_city.state import HIDDEN, Hand, State
+from core.dispatch import classes_outside
 
 
 def _mask(cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -56,8 +57,14 @@ def view(s: State, seat: int | None) -> State:
     return replace(fill(masked, known), pool=pool, pool_most=() if pool_most == pool else pool_most)
 
 
+_NEVER_HIDDEN = classes_outside(ev.Event, ev.CardsDrawn, ev.Split, ev.Kept, ev.Holding)
+"""The events a redaction passes as they are, whoever looks (most of a log)."""
+
+
 def redact(e: ev.Event, seat: int | None) -> ev.Event:
     """``e`` as ``seat`` may see it in an export."""
+    if type(e) in _NEVER_HIDDEN:
+        return e
     if isinstance(e, ev.CardsDrawn) and e.seat != seat:
         return replace(e, cards=_mask(e.cards))
     if isinstance(e, ev.Split) and e.seat != seat and seat not in e.known_to:

@@ -29,7 +29,9 @@ the command takes it from — the bag for draws, your set or park draw otherwise
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from core.dispatch import handler
 from core.engine import BadCommandSyntax
 from core.five_by_five import commands as cm
 from core.five_by_five import events as ev
@@ -189,62 +191,118 @@ def _who(players: Sequence[str], seat: int) -> str:
 
 
 def _tiles(ts: Sequence[int]) -> str:
-    return " ".join(tile_code(t) for t in ts)
+    return " ".join(map(tile_code, ts))
+
+
+def _created(e: ev.GameCreated, players: Sequence[str]) -> str:
+    opts = ", ".join(f"{k}={v}" for k, v in e.options)
+    table = " (table game)" if e.table else ""
+    return f"5x5 City for {', '.join(e.players)}; {opts}{table}"
+
+
+def _sides(e: ev.SidesDrawn, players: Sequence[str]) -> str:
+    return f"Building card sides drawn: {e.sides}"
+
+
+def _plan(e: ev.PlanDrawn, players: Sequence[str]) -> str:
+    return f"Building Plan {e.plan} is used by everyone"
+
+
+def _planning(e: ev.PlanningDrawn, players: Sequence[str]) -> str:
+    return f"Planning card {e.card}: {PLANNING_CARDS[e.card]}"
+
+
+def _round(e: ev.RoundStarted, players: Sequence[str]) -> str:
+    return f"Round {e.round} begins"
+
+
+def _plot(e: ev.PlotDrawn, players: Sequence[str]) -> str:
+    return f"Building Plot {e.plot} drawn"
+
+
+def _sets(e: ev.SetsDrawn, players: Sequence[str]) -> str:
+    return "Sets drawn: " + " | ".join([f"{i}: {_tiles(st)}" for i, st in enumerate(e.sets, 1)])
+
+
+def _set_chosen(e: ev.SetChosen, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} takes set {e.index}"
+
+
+def _placed(e: ev.TilePlaced, players: Sequence[str]) -> str:
+    t = e.tile
+    what = "a Park" if e.park else TYPE_NAMES[TILES[t].kind]
+    return f"{_who(players, e.seat)} builds {what} on {square_name(e.square)} (tile {tile_code(t)} #{t})"
+
+
+def _token_spent(e: ev.ParkTokenSpent, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} has 3 Parks and spends the Park Action token"
+
+
+def _swapped(e: ev.ParkSwapped, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} swaps {square_name(e.a)} and {square_name(e.b)}"
+
+
+def _declined(e: ev.ParkDeclined, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} declines the park action"
+
+
+def _used(e: ev.ParkUsed, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} uses the park action: draws two tiles"
+
+
+def _park_drawn(e: ev.ParkTilesDrawn, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} draws {_tiles(e.tiles)}"
+
+
+def _replaced(e: ev.ParkReplaced, players: Sequence[str]) -> str:
+    t, r = e.tile, e.removed
+    what = "a Park" if e.park else f"a {TYPE_NAMES[TILES[t].kind]}"
+    old = f"tile {tile_code(r)} #{r}" if r >= 0 else "the tile"
+    return f"{_who(players, e.seat)} replaces {old} on {square_name(e.square)} with {what} (tile {tile_code(t)} #{t})"
+
+
+def _park_kept(e: ev.ParkKept, players: Sequence[str]) -> str:
+    return f"{_who(players, e.seat)} keeps the board as it is"
+
+
+def _park_returned(e: ev.ParkTilesReturned, players: Sequence[str]) -> str:
+    n = len(e.unused) + (e.removed >= 0)
+    return (f"{plural(n, 'tile')} {'goes' if n == 1 else 'go'} back to the bag after "
+            f"{_who(players, e.seat)}'s park action")
+
+
+def _set_returned(e: ev.SetReturned, players: Sequence[str]) -> str:
+    return f"Set {e.index} ({_tiles(e.tiles)}) goes back to the bag"
+
+
+def _bag_passed(e: ev.BagPassed, players: Sequence[str]) -> str:
+    return f"The bag passes to {_who(players, e.start)}, the new start player"
+
+
+def _final(e: ev.FinalScores, players: Sequence[str]) -> str:
+    return "Final scores: " + ", ".join([f"{_who(players, i)} {v}" for i, v in enumerate(e.scores)])
+
+
+def _ended(e: ev.GameEnded, players: Sequence[str]) -> str:
+    ws = e.winners
+    names = " and ".join([_who(players, i) for i in ws])
+    return f"Game over: {names} {'win' if len(ws) > 1 else 'wins'}"
+
+
+_DESCRIBE: dict[type, Callable[[Any, Sequence[str]], str]] = {
+    ev.GameCreated: _created, ev.SidesDrawn: _sides, ev.PlanDrawn: _plan, ev.PlanningDrawn: _planning,
+    ev.RoundStarted: _round, ev.PlotDrawn: _plot, ev.SetsDrawn: _sets, ev.SetChosen: _set_chosen,
+    ev.TilePlaced: _placed, ev.ParkTokenSpent: _token_spent, ev.ParkSwapped: _swapped,
+    ev.ParkDeclined: _declined, ev.ParkUsed: _used, ev.ParkTilesDrawn: _park_drawn, ev.ParkReplaced: _replaced,
+    ev.ParkKept: _park_kept, ev.ParkTilesReturned: _park_returned, ev.SetReturned: _set_returned,
+    ev.BagPassed: _bag_passed, ev.FinalScores: _final, ev.GameEnded: _ended,
+}  # fmt: skip
+"""Each event class's describer: one look-up a line, not a ``match`` through every class (:mod:`core.dispatch`)."""
 
 
 def describe(e: ev.Event, players: Sequence[str]) -> str:
-    w = lambda seat: _who(players, seat)  # noqa: E731
-    match e:
-        case ev.GameCreated():
-            opts = ", ".join(f"{k}={v}" for k, v in e.options)
-            table = " (table game)" if e.table else ""
-            return f"5x5 City for {', '.join(e.players)}; {opts}{table}"
-        case ev.SidesDrawn(sides=x):
-            return f"Building card sides drawn: {x}"
-        case ev.PlanDrawn(plan=n):
-            return f"Building Plan {n} is used by everyone"
-        case ev.PlanningDrawn(card=n):
-            return f"Planning card {n}: {PLANNING_CARDS[n]}"
-        case ev.RoundStarted(round=r):
-            return f"Round {r} begins"
-        case ev.PlotDrawn(plot=p):
-            return f"Building Plot {p} drawn"
-        case ev.SetsDrawn(sets=sets):
-            return "Sets drawn: " + " | ".join(f"{i}: {_tiles(st)}" for i, st in enumerate(sets, 1))
-        case ev.SetChosen(seat=seat, index=i):
-            return f"{w(seat)} takes set {i}"
-        case ev.TilePlaced(seat=seat, tile=t, square=q, park=p):
-            what = "a Park" if p else TYPE_NAMES[TILES[t].kind]
-            return f"{w(seat)} builds {what} on {square_name(q)} (tile {tile_code(t)} #{t})"
-        case ev.ParkTokenSpent(seat=seat):
-            return f"{w(seat)} has 3 Parks and spends the Park Action token"
-        case ev.ParkSwapped(seat=seat, a=a, b=b):
-            return f"{w(seat)} swaps {square_name(a)} and {square_name(b)}"
-        case ev.ParkDeclined(seat=seat):
-            return f"{w(seat)} declines the park action"
-        case ev.ParkUsed(seat=seat):
-            return f"{w(seat)} uses the park action: draws two tiles"
-        case ev.ParkTilesDrawn(seat=seat, tiles=ts):
-            return f"{w(seat)} draws {_tiles(ts)}"
-        case ev.ParkReplaced(seat=seat, tile=t, square=q, park=p, removed=r):
-            what = "a Park" if p else f"a {TYPE_NAMES[TILES[t].kind]}"
-            old = f"tile {tile_code(r)} #{r}" if r >= 0 else "the tile"
-            return f"{w(seat)} replaces {old} on {square_name(q)} with {what} (tile {tile_code(t)} #{t})"
-        case ev.ParkKept(seat=seat):
-            return f"{w(seat)} keeps the board as it is"
-        case ev.ParkTilesReturned(seat=seat, unused=u, removed=r):
-            n = len(u) + (r >= 0)
-            return f"{plural(n, 'tile')} {'goes' if n == 1 else 'go'} back to the bag after {w(seat)}'s park action"
-        case ev.SetReturned(index=i, tiles=ts):
-            return f"Set {i} ({_tiles(ts)}) goes back to the bag"
-        case ev.BagPassed(start=st):
-            return f"The bag passes to {w(st)}, the new start player"
-        case ev.FinalScores(scores=sc):
-            return "Final scores: " + ", ".join(f"{w(i)} {v}" for i, v in enumerate(sc))
-        case ev.GameEnded(winners=ws):
-            names = " and ".join(w(i) for i in ws)
-            return f"Game over: {names} {'win' if len(ws) > 1 else 'wins'}"
-    return repr(e)
+    f = _DESCRIBE.get(type(e)) or handler(_DESCRIBE, e)
+    return f(e, players) if f is not None else repr(e)
 
 
 # -- the table -----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from msgspec.structs import replace
 
+from core.dispatch import classes_outside
 from core.five_by_five import events as ev
 from core.five_by_five.state import HIDDEN, HIDDEN_PARK, State, in_sight
 
@@ -171,8 +172,14 @@ def view(s: State, seat: int | None) -> State:
     return replace(m, bag=bag, park_drawn=tuple(drawn), boards=tuple(boards))
 
 
+_NEVER_HIDDEN = classes_outside(ev.Event, ev.ParkTilesDrawn, ev.ParkTilesReturned, ev.ParkReplaced)
+"""The events a redaction passes as they are, whoever looks (most of a log)."""
+
+
 def redact(e: ev.Event, seat: int | None) -> ev.Event:
     """``e`` as ``seat`` sees it: another player's park draw is face down."""
+    if type(e) in _NEVER_HIDDEN:
+        return e
     if seat == getattr(e, "seat", seat):
         return e
     if isinstance(e, ev.ParkTilesDrawn):

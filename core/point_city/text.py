@@ -21,14 +21,18 @@ left, ``D4`` the bottom right.  Command syntax (case-insensitive)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
 
+from core.dispatch import handler
 from core.engine import BadCommandSyntax
 from core.markup import escape
 from core.point_city import events as ev
 from core.point_city.cards import CARDS, TYPES, Card
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.names import cell_name, cost_text, resource_text, symbol_text
+from core.point_city.rules import adjacent, default_take
 from core.point_city.scoring import opponent_score, seat_score
 from core.point_city.state import State, deck_size, permanents
 from core.point_city.tokens import TOKENS
@@ -55,7 +59,10 @@ def card_id(cid: int) -> str:
     return f"#{cid}" if cid > 0 else "#?"
 
 
+@lru_cache(maxsize=None)
 def card_text(cid: int, building: bool, markup: bool = False) -> str:
+    """A card's id and the side named (memoised: a pure function of a card id
+    — ``CARDS`` and ``FACES`` never change — and two flags, a few hundred values)."""
     card = CARDS[cid]
     side = building_text(card, markup) if building else resource_text(card, markup)
     return f"{card_id(cid)} {side}"
@@ -71,53 +78,93 @@ def _pay_text(p: Pay) -> str:
     return f"{cell_name(p.cell)} paid with {', '.join(parts)}{tok}"
 
 
+def _created(e: ev.Created, players: Sequence[str]) -> str:
+    # PL-12: solo-level is used only with one player, so it is shown only then.
+    opts = " ".join(f"{k}={v}" for k, v in e.options if k != "solo-level" or len(e.players) == 1)
+    return (f"Point City for {', '.join(e.players)}{f' ({opts})' if opts else ''}"
+            f"{' at the table' if e.table else ''}")
+
+
+def _laid_out(e: ev.TokensLaidOut, players: Sequence[str]) -> str:
+    return "civic tokens laid out: " + "; ".join(TOKENS[t].name for t in e.tokens)
+
+
+def _removed(e: ev.CardsRemoved, players: Sequence[str]) -> str:
+    return "removed unseen: tier 1/2/3 " + "/".join(str(n) for n in e.counts)
+
+
+def _start_dealt(e: ev.StartCardsDealt, players: Sequence[str]) -> str:
+    return "each player gets an Ingenuity starting card"
+
+
+def _revealed(e: ev.CardRevealed, players: Sequence[str]) -> str:
+    return f"deck top: {card_text(e.card, False)}"
+
+
+def _dealt(e: ev.MarketDealt, players: Sequence[str]) -> str:
+    return f"{cell_name(e.cell)} dealt {card_text(e.card, False)}"
+
+
+def _turn(e: ev.TurnStarted, players: Sequence[str]) -> str:
+    return f"round {e.round}: {_who(e.seat, players)} to play"
+
+
+def _flipped(e: ev.Flipped, players: Sequence[str]) -> str:
+    return f"{_who(e.seat, players)} flips {cell_name(e.cell)}: {card_text(e.card, True)}"
+
+
+def _cards_taken(e: ev.CardsTaken, players: Sequence[str]) -> str:
+    got = " and ".join([f"{cell_name(c)} {card_text(k, b)}"
+                        for c, k, b in zip(e.cells, e.cards, e.buildings)])
+    pays = "; ".join(map(_pay_text, e.pays))
+    return f"{_who(e.seat, players)} takes {got}" + (f" ({pays})" if pays else "")
+
+
+def _deck_taken(e: ev.DeckTaken, players: Sequence[str]) -> str:
+    return f"{_who(e.seat, players)} takes the top two of the deck: {card_text(e.card, False)}"
+
+
+def _second_taken(e: ev.SecondTaken, players: Sequence[str]) -> str:
+    return f"{_who(e.seat, players)}'s second deck card: {card_text(e.card, False)}"
+
+
+def _refilled(e: ev.Refilled, players: Sequence[str]) -> str:
+    side = "building" if e.building else "resource"
+    return f"{cell_name(e.cell)} refilled, {side} side up: {card_text(e.card, e.building)}"
+
+
+def _opponent_took(e: ev.OpponentTook, players: Sequence[str]) -> str:
+    got = " and ".join([f"{cell_name(c)} {card_text(k, b)}"
+                        for c, k, b in zip(e.cells, e.cards, e.buildings)])
+    toks = f", token {', '.join(TOKENS[t].name for t in e.tokens)}" if e.tokens else ""
+    return f"the solo opponent takes {got}{toks}"
+
+
+def _ended(e: ev.GameEnded, players: Sequence[str]) -> str:
+    return "game over: " + ("the market cannot be refilled" if e.reason == "refill"
+                            else "the player to act cannot take two cards")
+
+
+def _scored(e: ev.Scored, players: Sequence[str]) -> str:
+    parts = [f"{_who(i, players)} {n}" for i, n in enumerate(e.scores)]
+    if e.opponent:
+        parts.append(f"opponent {e.opponent}")
+    win = "the solo opponent" if e.opponent_won else ", ".join(_who(i, players) for i in e.winners)
+    return f"final scores: {', '.join(parts)}; winner: {win}"
+
+
+_DESCRIBE: dict[type, Callable[[Any, Sequence[str]], str]] = {
+    ev.Created: _created, ev.TokensLaidOut: _laid_out, ev.CardsRemoved: _removed,
+    ev.StartCardsDealt: _start_dealt, ev.CardRevealed: _revealed, ev.MarketDealt: _dealt, ev.TurnStarted: _turn,
+    ev.Flipped: _flipped, ev.CardsTaken: _cards_taken, ev.DeckTaken: _deck_taken, ev.SecondTaken: _second_taken,
+    ev.Refilled: _refilled, ev.OpponentTook: _opponent_took, ev.GameEnded: _ended, ev.Scored: _scored,
+}  # fmt: skip
+"""Each event class's describer: one look-up a line, not a chain of ``isinstance`` (:mod:`core.dispatch`)."""
+
+
 def describe(e: object, players: Sequence[str]) -> str:
-    if isinstance(e, ev.Created):
-        # PL-12: solo-level is used only with one player, so it is shown only then.
-        opts = " ".join(f"{k}={v}" for k, v in e.options if k != "solo-level" or len(e.players) == 1)
-        return (f"Point City for {', '.join(e.players)}{f' ({opts})' if opts else ''}"
-                f"{' at the table' if e.table else ''}")
-    if isinstance(e, ev.TokensLaidOut):
-        return "civic tokens laid out: " + "; ".join(TOKENS[t].name for t in e.tokens)
-    if isinstance(e, ev.CardsRemoved):
-        return "removed unseen: tier 1/2/3 " + "/".join(str(n) for n in e.counts)
-    if isinstance(e, ev.StartCardsDealt):
-        return "each player gets an Ingenuity starting card"
-    if isinstance(e, ev.CardRevealed):
-        return f"deck top: {card_text(e.card, False)}"
-    if isinstance(e, ev.MarketDealt):
-        return f"{cell_name(e.cell)} dealt {card_text(e.card, False)}"
-    if isinstance(e, ev.TurnStarted):
-        return f"round {e.round}: {_who(e.seat, players)} to play"
-    if isinstance(e, ev.Flipped):
-        return f"{_who(e.seat, players)} flips {cell_name(e.cell)}: {card_text(e.card, True)}"
-    if isinstance(e, ev.CardsTaken):
-        got = " and ".join(f"{cell_name(c)} {card_text(k, b)}"
-                           for c, k, b in zip(e.cells, e.cards, e.buildings))
-        pays = "; ".join(_pay_text(p) for p in e.pays)
-        return f"{_who(e.seat, players)} takes {got}" + (f" ({pays})" if pays else "")
-    if isinstance(e, ev.DeckTaken):
-        return f"{_who(e.seat, players)} takes the top two of the deck: {card_text(e.card, False)}"
-    if isinstance(e, ev.SecondTaken):
-        return f"{_who(e.seat, players)}'s second deck card: {card_text(e.card, False)}"
-    if isinstance(e, ev.Refilled):
-        side = "building" if e.building else "resource"
-        return f"{cell_name(e.cell)} refilled, {side} side up: {card_text(e.card, e.building)}"
-    if isinstance(e, ev.OpponentTook):
-        got = " and ".join(f"{cell_name(c)} {card_text(k, b)}"
-                           for c, k, b in zip(e.cells, e.cards, e.buildings))
-        toks = f", token {', '.join(TOKENS[t].name for t in e.tokens)}" if e.tokens else ""
-        return f"the solo opponent takes {got}{toks}"
-    if isinstance(e, ev.GameEnded):
-        return "game over: " + ("the market cannot be refilled" if e.reason == "refill"
-                                else "the player to act cannot take two cards")
-    if isinstance(e, ev.Scored):
-        parts = [f"{_who(i, players)} {n}" for i, n in enumerate(e.scores)]
-        if e.opponent:
-            parts.append(f"opponent {e.opponent}")
-        win = "the solo opponent" if e.opponent_won else ", ".join(_who(i, players) for i in e.winners)
-        return f"final scores: {', '.join(parts)}; winner: {win}"
-    return repr(e)
+    f = _DESCRIBE.get(type(e)) or handler(_DESCRIBE, e)
+    return f(e, players) if f is not None else repr(e)
 
 
 # -- rendering ----------------------------------------------------------------
@@ -238,8 +285,6 @@ def parse_command(s: State | None, seat: int, text: str) -> Command:
             tail = tail[2:]
         if pays or s is None:
             return Take(cells, tuple(pays))
-        from core.point_city.rules import adjacent, default_take
-
         if adjacent(*cells) and any(s.market[c].building for c in cells) and s.step == "turn":
             best = default_take(s, seat, cells)
             if best is not None:

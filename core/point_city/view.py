@@ -22,9 +22,13 @@ face otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 from msgspec.structs import replace
 
+from core.dispatch import handler
 from core.point_city import events as ev
 from core.point_city.cards import TIER_CARDS, face_of
 from core.point_city.commands import Pay
@@ -153,19 +157,40 @@ def _pays(pays: tuple[Pay, ...]) -> tuple[Pay, ...]:
     return tuple(replace(p, cards=tuple(sorted(face_of(c) for c in p.cards))) for p in pays)
 
 
+def _face_up(e: Any, seat: int | None) -> Any:
+    return replace(e, card=face_of(e.card))
+
+
+def _refilled(e: ev.Refilled, seat: int | None) -> ev.Refilled:
+    return e if e.building else replace(e, card=face_of(e.card))
+
+
+def _cards_taken(e: ev.CardsTaken, seat: int | None) -> ev.CardsTaken:
+    return e if e.seat == seat else replace(e, cards=_taken(e.cards, e.buildings), pays=_pays(e.pays))
+
+
+def _deck_taken(e: Any, seat: int | None) -> Any:
+    return e if e.seat == seat else replace(e, card=face_of(e.card))
+
+
+def _opponent_took(e: ev.OpponentTook, seat: int | None) -> ev.OpponentTook:
+    return replace(e, cards=_taken(e.cards, e.buildings))
+
+
+_HIDE: dict[type, Callable[[Any, int | None], Any]] = {
+    ev.CardRevealed: _face_up, ev.MarketDealt: _face_up, ev.Refilled: _refilled, ev.CardsTaken: _cards_taken,
+    ev.DeckTaken: _deck_taken, ev.SecondTaken: _deck_taken, ev.OpponentTook: _opponent_took,
+}  # fmt: skip
+"""What a redaction does to each kind of event it may change (any other passes as
+it is): one look-up an event, not a ``match`` through the classes (:mod:`core.dispatch`)."""
+
+
 def redact(e: object, seat: int | None) -> object:
-    """``e`` as ``seat`` may see it: resource sides only, but for the seat's own cards."""
-    match e:
-        case ev.CardRevealed(card=c):
-            return replace(e, card=face_of(c))
-        case ev.MarketDealt(card=c):
-            return replace(e, card=face_of(c))
-        case ev.Refilled(card=c, building=False):
-            return replace(e, card=face_of(c))
-        case ev.CardsTaken(seat=who) if who != seat:
-            return replace(e, cards=_taken(e.cards, e.buildings), pays=_pays(e.pays))
-        case ev.DeckTaken(seat=who) | ev.SecondTaken(seat=who) if who != seat:
-            return replace(e, card=face_of(e.card))
-        case ev.OpponentTook():
-            return replace(e, cards=_taken(e.cards, e.buildings))
-    return e
+    """``e`` as ``seat`` may see it: resource sides only, but for the seat's own cards.
+
+    A card dealt, revealed or refilled resource side up shows its face; another
+    seat's taken cards show their faces but for the buildings (their payments'
+    cards sorted); the deck's cards another seat takes, and the solo opponent's
+    cards but for buildings, likewise."""
+    hide = _HIDE.get(type(e)) or handler(_HIDE, e)
+    return e if hide is None else hide(e, seat)
