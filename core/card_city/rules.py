@@ -25,6 +25,7 @@ from core.card_city.cards import (
 from core.card_city.city import (
     cells_can_construct,
     cells_development_options,
+    cells_districts,
     cells_construction_squares,
     construction_violation,
     development_violation,
@@ -426,6 +427,7 @@ def _end_of_round(s: State) -> tuple[ev.Event, ...]:
             p.coins,
             s.options.decentralization,
             solo=s.n == 1,
+            groups=cells_districts(p.city),  # districts(p.grid()), grown from the cached parent city's
         )
         for seat, p in enumerate(s.players)
     )
