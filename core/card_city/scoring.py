@@ -156,4 +156,6 @@ def winners(breakdowns: tuple[Breakdown, ...]) -> tuple[int, ...]:
 @lru_cache(maxsize=8192)
 def cells_income(cells: tuple[tuple[int, int, str], ...], parking_meters: bool) -> Income:
     """:func:`income` of a city given as its immutable cells (cached: search folds many rounds)."""
-    return income({(r, c): k for r, c, k in cells}, parking_meters, cells_districts(cells))
+    # the grid is read only for Parking Meters (the districts are given)
+    grid = {(r, c): k for r, c, k in cells} if parking_meters else {}
+    return income(grid, parking_meters, cells_districts(cells))
