@@ -236,6 +236,38 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     )
 
 
+def _take_event(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
+    """:func:`_check_take`'s event, its checks left out: the same computations, line
+    for line, of what the event records (the cells in order, the slots, each
+    payment sorted with the pick's card for ``PICKED``), for a take known to
+    pass them (:func:`random_command`'s, :func:`_trusted`)."""
+    a, b = sorted(tuple(cmd.cells))
+    slots = (s.market[a], s.market[b])
+    picked = [x.card for x in slots if not x.building]
+    out: list[Pay] = []
+    for p in sorted(cmd.pays, key=lambda p: p.cell):
+        pc = tuple(sorted(picked[0] if c == PICKED and picked else c for c in p.cards))
+        out.append(Pay(p.cell, pc, tuple(sorted(p.perms)), p.token))
+    return ev.CardsTaken(
+        seat, (a, b), (slots[0].card, slots[1].card), (slots[0].building, slots[1].building),
+        tuple(out),
+    )
+
+
+_TRUSTED: tuple[State, int, Take] | None = None
+"""The last take :func:`random_command` made, with the state and seat it was made
+for: a legal take there (its contract, tests/point_city/test_pc_fast_paths.py),
+so :func:`step` given that very take for that very state (``is``: the objects
+kept here cannot be confused with later ones) makes its event without
+:func:`_check_take`'s checks.  A cache of one computation: nothing else depends
+on it."""
+
+
+def _trusted(s: State, seat: int, cmd: Take) -> bool:
+    t = _TRUSTED
+    return t is not None and t[2] is cmd and t[0] is s and t[1] == seat
+
+
 def _check_chance(s: State, cmd: Command) -> object:
     if isinstance(cmd, LayOut):
         if s.step != "tokens":
@@ -273,7 +305,7 @@ def step(
     if isinstance(cmd, Flip):
         first: object = _check_flip(s, seat, cmd)
     elif isinstance(cmd, Take):
-        first = _check_take(s, seat, cmd)
+        first = _take_event(s, seat, cmd) if _trusted(s, seat, cmd) else _check_take(s, seat, cmd)
     elif isinstance(cmd, TakeDeck):
         if deck_size(s) < 2:
             raise IllegalCommand("PL-2", "a deck take needs two cards in the deck")
@@ -511,6 +543,8 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
             return move  # type: ignore[return-value]
         picked = _random_take(s, seat, move[0], move[1], perms, rng)
         if picked is not None:
+            global _TRUSTED
+            _TRUSTED = (s, seat, picked)
             return picked
         del moves[i]
 
