@@ -532,6 +532,12 @@ def _ask(card: int, building: bool) -> Any:
     return face.resource, face.symbols
 
 
+@lru_cache(maxsize=4096)
+def _producers(buildings: tuple[int, ...]) -> tuple[int, ...]:
+    """The buildings that produce, in build order (``perms`` of :func:`takes`), cached."""
+    return tuple(x for x in buildings if CARDS[x].produces)
+
+
 _FLIPS = tuple(Flip(cell) for cell in range(16))
 _TAKE_DECK = TakeDeck()
 """Commands are frozen values: one of each serves every playout's draw."""
@@ -551,7 +557,7 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
         moves += [_FLIPS[cell] for cell in flippable_cells(s)]
     if deck_size(s) >= 2:
         moves.append(_TAKE_DECK)
-    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    perms = _producers(s.seats[seat].buildings)
     moves += candidate_pairs(s, seat, perms)
     while True:
         i = rng.below(len(moves))
