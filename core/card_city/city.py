@@ -400,9 +400,28 @@ def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Squ
     return groups, {m: d for d in groups for m in d[1]}
 
 
+@lru_cache(maxsize=8192)
 def cells_districts(cells: Cells) -> tuple[District, ...]:
-    """:func:`districts` of a city (development options and income both need them)."""
-    return _cells_districts_owned(cells)[0]
+    """:func:`districts` of a city (income, final scoring and the greedy bot need
+    them): from its masks' connected parts, else grown from the parent city's."""
+    m = _cells_masks(cells)
+    if m is None:
+        return _cells_districts_owned(cells)[0]
+    found = [
+        ((part & -part).bit_length(), kind, _squares_of(part))
+        for kind, i in _KIND.items()
+        for part in _parts(m.kinds[i])
+    ]
+    found.sort()  # by each district's first square: bits go in reading order
+    return tuple((kind, members) for _, kind, members in found)
+
+
+def cells_commercial_sizes(cells: Cells) -> tuple[int, ...]:
+    """The sizes of a city's Commercial districts in :func:`districts`' order (income)."""
+    m = _cells_masks(cells)
+    if m is None:
+        return tuple(len(members) for kind, members in _cells_districts_owned(cells)[0] if kind == "C")
+    return tuple(part.bit_count() for part in _parts(m.kinds[_KIND["C"]]))
 
 
 @lru_cache(maxsize=8192)
@@ -523,6 +542,22 @@ def _squares_of(m: int) -> tuple[Square, ...]:
     return tuple(out)
 
 
+def _parts(m: int) -> list[int]:
+    """The orthogonally connected parts of ``m``, each as a mask, by their first
+    square in reading order (the lowest bit left is the next part's first square)."""
+    out = []
+    while m:
+        part = m & -m
+        while True:
+            grown = (part | _around(part)) & m
+            if grown == part:
+                break
+            part = grown
+        out.append(part)
+        m &= ~part
+    return out
+
+
 class _Masks:
     """A city as bit masks: every card (``occ``), each kind's cards (``kinds``, by
     ``_KIND``), and its :class:`_Facts` (bounds, Industrial and other cards)."""
@@ -604,30 +639,22 @@ def _masks_development_options(cells: Cells, m: _Masks) -> tuple[tuple[str, Squa
     cultural = kinds[_KIND["H"]] | kinds[_KIND["L"]]
     if not (residential & _two_around(cultural)) and not (kinds[_KIND["C"]] & _two_around(residential)):
         return ()
-    grid = {(r, c): k for r, c, k in cells}
-    owner = _cells_districts_owned(cells)[1]
-    r_lo, r_hi = m.bottom - FRAME + 1, m.top + FRAME - 1  # CC-1, as in _construction_squares
-    c_lo, c_hi = m.right - FRAME + 1, m.left + FRAME - 1
-    marks: dict[District, set[object]] = {}  # as in _geometry_development_options
-    mark: object
-    for (r, c), kind in grid.items():
-        if kind in CULTURAL_KINDS:
-            target, mark = "R", (r, c)
-        elif kind == "R":
-            target, mark = "C", owner[(r, c)][1]
-        else:
-            continue
-        for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
-            if grid.get(n) == target:
-                marks.setdefault(owner[n], set()).add(mark)
-    near_industrial = _around(kinds[_KIND["I"]])
-    options: set[tuple[str, Square]] = set()
-    for (kind, members), marked in marks.items():
-        if len(marked) <= len(members):
-            continue
-        for r, c in members:
-            for n in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
-                if n not in grid and r_lo <= n[0] <= r_hi and c_lo <= n[1] <= c_hi:
-                    if kind == "C" or not near_industrial & _bit(*n):  # CB-6: no Residential next to Industrial
-                        options.add((kind, n))
-    return tuple(sorted(options))
+    # CC-5 district by district (each a connected part of its kind's mask): a
+    # Residential one of N cards touching more than N Cultural cards, a Commercial
+    # one touching more than N Residential districts; CC-4/CB-6: the empty squares
+    # next to it in the CC-1 window, a Residential one's not next to Industrial
+    free = ~m.occ & _window(m.bottom - FRAME + 1, m.top + FRAME - 1, m.right - FRAME + 1, m.left + FRAME - 1)
+    districts_r = _parts(residential)
+    grow_r = grow_c = 0
+    for part in districts_r:
+        near = _around(part)
+        if (near & cultural).bit_count() > part.bit_count():
+            grow_r |= near
+    for part in _parts(kinds[_KIND["C"]]):
+        near = _around(part)
+        if sum(1 for other in districts_r if other & near) > part.bit_count():
+            grow_c |= near
+    grow_r &= free & ~_around(kinds[_KIND["I"]])
+    grow_c &= free
+    # sorted (kind, square): "C" before "R", each in reading order
+    return tuple(("C", sq) for sq in _squares_of(grow_c)) + tuple(("R", sq) for sq in _squares_of(grow_r))
