@@ -133,15 +133,22 @@ def playout(game: Game[Any, Any, Any], state: Any, rng: Rng, searcher: int | Non
     (uniform over the legal commands unless the game samples otherwise), or,
     for ``searcher``'s flat search, :meth:`SearchModel.playout_command`."""
     model = game.search
+    # _chance and _step inlined, the methods looked up once (the hot loop of the search)
+    to_act, step, chance = game.to_act, game.step, game.chance
+    pick = model.random_command
     while True:
-        state, seat = _chance(game, state, rng)
-        if seat is None:
+        actors = to_act(state)
+        while actors and actors[0] == CHANCE:
+            state = step(state, CHANCE, chance(state, rng))[1]
+            actors = to_act(state)
+        if not actors:
             return state
+        seat = actors[0]
         if searcher is None:
-            command = model.random_command(state, seat, rng)
+            command = pick(state, seat, rng)
         else:
             command = model.playout_command(state, seat, searcher, rng)
-        state = _step(game, state, seat, command)
+        state = step(state, seat, command)[1]
 
 
 def search(

@@ -92,7 +92,12 @@ class Rng:
             return 0
         k = (n - 1).bit_length()
         while True:
-            v = self.bits(k)
+            # self.bits(k), inlined: the search draws millions
+            while self._bits < k:
+                self._refill()
+            self._bits -= k
+            v = self._pool >> self._bits
+            self._pool &= (1 << self._bits) - 1
             if v < n:
                 return v
 

@@ -400,15 +400,43 @@ def _cells_districts_owned(cells: Cells) -> tuple[tuple[District, ...], dict[Squ
     return groups, {m: d for d in groups for m in d[1]}
 
 
+@lru_cache(maxsize=8192)
 def cells_districts(cells: Cells) -> tuple[District, ...]:
-    """:func:`districts` of a city (development options and income both need them)."""
-    return _cells_districts_owned(cells)[0]
+    """:func:`districts` of a city (income, final scoring and the greedy bot need
+    them): from its masks' connected parts, else grown from the parent city's."""
+    m = _cells_masks(cells)
+    if m is None:
+        return _cells_districts_owned(cells)[0]
+    found = [
+        ((part & -part).bit_length(), kind, _squares_of(part))
+        for kind, i in _KIND.items()
+        for part in _parts(m.kinds[i])
+    ]
+    found.sort()  # by each district's first square: bits go in reading order
+    return tuple((kind, members) for _, kind, members in found)
+
+
+def cells_commercial_sizes(cells: Cells) -> tuple[int, ...]:
+    """The sizes of a city's Commercial districts in :func:`districts`' order (income)."""
+    m = _cells_masks(cells)
+    if m is None:
+        return tuple(len(members) for kind, members in _cells_districts_owned(cells)[0] if kind == "C")
+    return tuple(part.bit_count() for part in _parts(m.kinds[_KIND["C"]]))
 
 
 @lru_cache(maxsize=8192)
 def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
-    """:func:`development_options` of a city, from its cached geometry and districts
-    (the same checks: CC-5's eligible districts, then CC-4's squares around them)."""
+    """:func:`development_options` of a city, from its cached masks (or geometry) and
+    districts (the same checks: CC-5's eligible districts, then CC-4's squares
+    around them)."""
+    m = _cells_masks(cells)
+    if m is None:
+        return _geometry_development_options(cells)
+    return _masks_development_options(cells, m)
+
+
+def _geometry_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
+    """:func:`cells_development_options` from the city's geometry (any city)."""
     g = _cells_geometry(cells)
     facts, grid, near = g.facts, g.grid, g.near
     if facts.others + 1 > 5 * (1 + facts.industrial):
@@ -448,6 +476,185 @@ def cells_development_options(cells: Cells) -> tuple[tuple[str, Square], ...]:
 @lru_cache(maxsize=16384)
 def cells_construction_squares(cells: Cells, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
     """:func:`construction_squares` of a city; coins matter only to afford a Leisure card [CC-2]."""
+    m = _cells_masks(cells)
+    if m is not None:
+        return _masks_construction_squares(m, kind, affords_leisure)
     coins = LEISURE_COST if affords_leisure else 0
     g = _cells_geometry(cells)
     return tuple(_construction_squares(g.facts, g.order, g.near, kind, coins))
+
+
+# -- as bit masks ------------------------------------------------------------------
+# The same answers from a city as one bit mask per kind, each square a bit of a
+# 16-bit row: a city's frontier, the squares next to a kind, the CC-1 window are a
+# few shifts and ands of Python ints, instead of a dict of the frontier grown cell
+# by cell.  Squares -7..7 on each axis have a bit (one spare bit a row, so a shift
+# left or right never makes a square a neighbour of one on another row); a city
+# with a card outside -6..6 (its neighbours outside -7..7), or a kind not in
+# ``_KIND``, has no masks and is answered from its geometry as before.
+_W = 16
+"""Bits a row of the mask."""
+_OFF = 7
+"""Square (r, c) is bit ``(r + 7) * 16 + c + 7``."""
+_LIM = 6
+"""The farthest a card of a city with masks lies from City Hall's square, per axis."""
+_KIND = {"H": 0, "R": 1, "C": 2, "L": 3, "I": 4, "P": 5}
+_VALID = sum(1 << ((r + _OFF) * _W + c + _OFF) for r in range(-_OFF, _OFF + 1) for c in range(-_OFF, _OFF + 1))
+_SQUARE: dict[int, Square] = {
+    (r + _OFF) * _W + c + _OFF: (r, c) for r in range(-_OFF, _OFF + 1) for c in range(-_OFF, _OFF + 1)
+}
+"""Each bit's square."""
+
+
+def _bit(r: int, c: int) -> int:
+    return 1 << ((r + _OFF) * _W + c + _OFF)
+
+
+def _around(m: int) -> int:
+    """The squares orthogonally next to a square of ``m``."""
+    return ((m << 1) | (m >> 1) | (m << _W) | (m >> _W)) & _VALID
+
+
+def _two_around(m: int) -> int:
+    """The squares next to at least two squares of ``m``."""
+    up, down, left, right = m << _W, m >> _W, m << 1, m >> 1
+    return ((up & (down | left | right)) | (down & (left | right)) | (left & right)) & _VALID
+
+
+@lru_cache(maxsize=4096)
+def _window(r_lo: int, r_hi: int, c_lo: int, c_hi: int) -> int:
+    """The squares with ``r_lo <= r <= r_hi`` and ``c_lo <= c <= c_hi`` (CC-1's bounds)."""
+    return sum(
+        _bit(r, c)
+        for r in range(max(r_lo, -_OFF), min(r_hi, _OFF) + 1)
+        for c in range(max(c_lo, -_OFF), min(c_hi, _OFF) + 1)
+    )
+
+
+def _squares_of(m: int) -> tuple[Square, ...]:
+    """The squares of ``m`` in reading order (rows down, then columns right)."""
+    out = []
+    square = _SQUARE
+    while m:
+        low = m & -m
+        out.append(square[low.bit_length() - 1])
+        m ^= low
+    return tuple(out)
+
+
+def _parts(m: int) -> list[int]:
+    """The orthogonally connected parts of ``m``, each as a mask, by their first
+    square in reading order (the lowest bit left is the next part's first square)."""
+    out = []
+    while m:
+        part = m & -m
+        while True:
+            grown = (part | _around(part)) & m
+            if grown == part:
+                break
+            part = grown
+        out.append(part)
+        m &= ~part
+    return out
+
+
+class _Masks:
+    """A city as bit masks: every card (``occ``), each kind's cards (``kinds``, by
+    ``_KIND``), and its :class:`_Facts` (bounds, Industrial and other cards)."""
+
+    __slots__ = ("occ", "kinds", "top", "bottom", "left", "right", "industrial", "others")
+
+    def __init__(
+        self, occ: int, kinds: list[int], bounds: tuple[int, int, int, int], industrial: int, others: int
+    ) -> None:
+        self.occ, self.kinds = occ, kinds
+        self.top, self.bottom, self.left, self.right = bounds
+        self.industrial, self.others = industrial, others
+
+
+@lru_cache(maxsize=16384)
+def _cells_masks(cells: Cells) -> _Masks | None:
+    """A city's :class:`_Masks` (None: out of their range), its parent's with the
+    new cell added when that square was empty, else found from the grid."""
+    r, c, kind = cells[-1]
+    if len(cells) > 1:
+        parent = _cells_masks(cells[:-1])
+        if parent is None or kind not in _KIND or not (-_LIM <= r <= _LIM and -_LIM <= c <= _LIM):
+            return None
+        b = _bit(r, c)
+        if not parent.occ & b:
+            kinds = parent.kinds.copy()
+            kinds[_KIND[kind]] |= b
+            industrial = kind == "I"
+            return _Masks(
+                parent.occ | b, kinds,
+                (min(parent.top, r), max(parent.bottom, r), min(parent.left, c), max(parent.right, c)),
+                parent.industrial + industrial, parent.others + (not industrial),
+            )
+    grid = {(r, c): k for r, c, k in cells}  # a square built twice: the last card stands (as in the grid)
+    occ, kinds = 0, [0] * len(_KIND)
+    for (r, c), k in grid.items():
+        if k not in _KIND or not (-_LIM <= r <= _LIM and -_LIM <= c <= _LIM):
+            return None
+        b = _bit(r, c)
+        occ |= b
+        kinds[_KIND[k]] |= b
+    f = _Facts(grid)
+    return _Masks(occ, kinds, (f.top, f.bottom, f.left, f.right), f.industrial, f.others)
+
+
+def _masks_construction_squares(m: _Masks, kind: str, affords_leisure: bool) -> tuple[Square, ...]:
+    """:func:`_construction_squares` from the masks: the frontier in the CC-1 window,
+    less the squares next to a clashing kind (CB-6) or to the same development kind."""
+    if kind == "L" and not affords_leisure:
+        return ()
+    if kind != "I" and m.others + 1 > 5 * (1 + m.industrial):
+        return ()  # CC-3, wherever it goes
+    if m.bottom - m.top >= FRAME or m.right - m.left >= FRAME:
+        return ()  # CC-1: no square fits
+    occ = m.occ
+    free = _around(occ) & ~occ & _window(m.bottom - FRAME + 1, m.top + FRAME - 1, m.right - FRAME + 1, m.left + FRAME - 1)
+    if kind == "R":
+        free &= ~_around(m.kinds[_KIND["I"]] | m.kinds[_KIND["R"]])
+    elif kind == "I":
+        free &= ~_around(m.kinds[_KIND["R"]])
+    elif kind == "C":
+        free &= ~_around(m.kinds[_KIND["C"]])
+    return _squares_of(free)
+
+
+def _masks_development_options(cells: Cells, m: _Masks) -> tuple[tuple[str, Square], ...]:
+    """:func:`_geometry_development_options` from the masks.  First, whether any
+    district can be eligible [CC-5], by pigeonhole: a Residential district of N
+    cards touching N+1 distinct Cultural cards has a card touching two of them, a
+    Commercial district of N cards touching N+1 distinct Residential districts a
+    card touching two Residential cards; with neither, no district is (most
+    cities), found without the districts."""
+    if m.others + 1 > 5 * (1 + m.industrial):
+        return ()  # CC-3: a developed card is never Industrial
+    if m.bottom - m.top >= FRAME or m.right - m.left >= FRAME:
+        return ()  # CC-1: no square fits (as in _construction_squares)
+    kinds = m.kinds
+    residential = kinds[_KIND["R"]]
+    cultural = kinds[_KIND["H"]] | kinds[_KIND["L"]]
+    if not (residential & _two_around(cultural)) and not (kinds[_KIND["C"]] & _two_around(residential)):
+        return ()
+    # CC-5 district by district (each a connected part of its kind's mask): a
+    # Residential one of N cards touching more than N Cultural cards, a Commercial
+    # one touching more than N Residential districts; CC-4/CB-6: the empty squares
+    # next to it in the CC-1 window, a Residential one's not next to Industrial
+    free = ~m.occ & _window(m.bottom - FRAME + 1, m.top + FRAME - 1, m.right - FRAME + 1, m.left + FRAME - 1)
+    districts_r = _parts(residential)
+    grow_r = grow_c = 0
+    for part in districts_r:
+        near = _around(part)
+        if (near & cultural).bit_count() > part.bit_count():
+            grow_r |= near
+    for part in _parts(kinds[_KIND["C"]]):
+        near = _around(part)
+        if sum(1 for other in districts_r if other & near) > part.bit_count():
+            grow_c |= near
+    grow_r &= free & ~_around(kinds[_KIND["I"]])
+    grow_c &= free
+    # sorted (kind, square): "C" before "R", each in reading order
+    return tuple(("C", sq) for sq in _squares_of(grow_c)) + tuple(("R", sq) for sq in _squares_of(grow_r))

@@ -9,7 +9,7 @@ group, discarding unbuildable cards [CC-2], development turns [CC-6], income
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -25,6 +25,7 @@ from core.card_city.cards import (
 from core.card_city.city import (
     cells_can_construct,
     cells_development_options,
+    cells_districts,
     cells_construction_squares,
     construction_violation,
     development_violation,
@@ -317,7 +318,7 @@ _HANDLERS: dict[type, Callable[[State, int, Any], tuple[ev.Event, ...]]] = {
 # -- automatic steps ----------------------------------------------------------
 def can_develop(s: State, seat: int) -> bool:
     options = cells_development_options(s.players[seat].city)
-    return any(s.reserve[KINDS.index(kind)] > 0 for kind, _ in options)
+    return bool(options) and any(s.reserve[KINDS.index(kind)] > 0 for kind, _ in options)
 
 
 def purchase_block(s: State, seat: int) -> str | None:
@@ -345,14 +346,23 @@ def advance(s: State) -> tuple[ev.Event, ...]:
         return _advance_acquisition(s)
     if s.phase == "construction":
         # CL-2: when no card left in a hand has a legal square, discard them one by one
+        held = False
         for seat, p in enumerate(s.players):
-            cards = p.hand.cards
+            hand = p.hand
+            if not (hand.up or hand.down):
+                continue
+            held = True
             # unbuildable_reason(s, seat, c) is not None, without wording the reason for each card
-            if cards and not any(c == HIDDEN or cells_can_construct(p.city, c, p.coins) for c in cards):
-                card = cards[0]
+            # (cells_can_construct of each card, the city and the coins looked up once)
+            city, affords = p.city, p.coins >= LEISURE_COST
+            for c in hand.up + hand.down:
+                if c == HIDDEN or cells_construction_squares(city, c, affords):
+                    break
+            else:
+                card = hand.cards[0]
                 rule, reason = unbuildable_reason(s, seat, card) or ("CC-2", "")
                 return (ev.Discarded(seat=seat, card=card, rule=rule, reason=reason),)
-        if any(len(p.hand) for p in s.players):
+        if held:
             return ()
         return (ev.PhaseStarted(phase="development"),)
     if s.phase == "development":
@@ -426,6 +436,7 @@ def _end_of_round(s: State) -> tuple[ev.Event, ...]:
             p.coins,
             s.options.decentralization,
             solo=s.n == 1,
+            groups=cells_districts(p.city),  # districts(p.grid()), grown from the cached parent city's
         )
         for seat, p in enumerate(s.players)
     )
@@ -480,7 +491,12 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
     per card and only the drawn Build is made (the search's playouts build
     most of the time)."""
     if s.phase != "construction" or seat == CHANCE or seat not in to_act(s):
-        options = list(legal(s, seat))
+        options: Sequence[Command]
+        if s.phase == "acquisition" and seat != CHANCE and s.n != 1 and seat in to_act(s):
+            # list(legal(s, seat)), without the generator: the two groups, or the splits
+            options = _TAKES if s.offer is not None else _cached_splits(tuple(sorted(s.holding.cards)))
+        else:
+            options = list(legal(s, seat))
         return options[rng.below(len(options))]
     p = s.players[seat]
     hand = [
@@ -493,6 +509,10 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
             return Build(card, *squares[i]) if squares else Discard(card)
         i -= len(squares) or 1
     raise AssertionError("the draw is below the count")
+
+
+_TAKES = (Take("pair"), Take("rest"))
+"""What :func:`legal` offers a seat a split is offered to, in its order (commands are values)."""
 
 
 def _splits(s: State) -> Iterator[SplitCards]:
@@ -532,11 +552,17 @@ def _combos(cards: list[str], k: int) -> list[tuple[str, ...]]:
 def chance(state: State, rng: Rng) -> Command:
     """Draw ``need_draw`` cards: the unseen pool first, then the bottom [CC-9]."""
     k = state.need_draw
-    unseen = expand(state.pool)
+    unseen = _expanded(state.pool)
     if k <= len(unseen):
         return Draw(tuple(rng.sample(unseen, k)))
     head = rng.shuffled(unseen)
     return Draw(tuple(head) + state.bottom[: k - len(head)])
+
+
+@lru_cache(maxsize=1024)
+def _expanded(pool: tuple[int, ...]) -> tuple[str, ...]:
+    """:func:`expand`, cached: the pool's counts repeat from game to game."""
+    return tuple(expand(pool))
 
 
 def command_of(event: ev.Event) -> tuple[int, Command] | None:

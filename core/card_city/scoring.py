@@ -13,7 +13,7 @@ from functools import lru_cache
 import msgspec
 
 from core.card_city.cards import NAMES, triangular
-from core.card_city.city import Grid, Square, cells_districts, districts, surrounding_colours
+from core.card_city.city import Grid, Square, cells_commercial_sizes, cells_districts, districts, surrounding_colours
 from core.engine import Breakdown, ScoreLine
 
 SOLO_LEVELS: tuple[tuple[int, str], ...] = (
@@ -156,4 +156,6 @@ def winners(breakdowns: tuple[Breakdown, ...]) -> tuple[int, ...]:
 @lru_cache(maxsize=8192)
 def cells_income(cells: tuple[tuple[int, int, str], ...], parking_meters: bool) -> Income:
     """:func:`income` of a city given as its immutable cells (cached: search folds many rounds)."""
+    if not parking_meters:  # income() without meters: the Commercial districts' sizes
+        return Income(salary=1, commercial=tuple(triangular(n) for n in cells_commercial_sizes(cells)))
     return income({(r, c): k for r, c, k in cells}, parking_meters, cells_districts(cells))

@@ -8,6 +8,8 @@ or a rulebook section.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -218,18 +220,25 @@ def step(s: State, seat: int, c: cm.Command) -> tuple[tuple[ev.Event, ...], Stat
 
 
 # -- scoring ------------------------------------------------------------------------
+@lru_cache(maxsize=1024)
+def _total_and_tiebreak(cells: tuple[str, ...], sides: str, planning: int | None) -> tuple[int, tuple[int, ...]]:
+    """A board's total and FC-9 tie-break (:func:`board_score`'s), cached: the end of a
+    game asks them twice (the scores, then the winners) of the same boards."""
+    t = score_board(cells, sides, planning)
+    return t.total, t.tiebreak()
+
+
 def board_score(s: State, seat: int) -> Tally:
     return score_board(s.boards[seat].cells(), s.sides, s.planning or None)
 
 
 def final_scores(s: State) -> tuple[int, ...]:
-    return tuple(board_score(s, i).total for i in range(s.n))
+    return tuple(_total_and_tiebreak(s.boards[i].cells(), s.sides, s.planning or None)[0] for i in range(s.n))
 
 
 def winners(s: State) -> tuple[int, ...]:
     """Highest total, then FC-9 category order; all equal is a shared result [FL-9]."""
-    tallies = [board_score(s, i) for i in range(s.n)]
-    keys = [(t.total, t.tiebreak()) for t in tallies]
+    keys = [_total_and_tiebreak(s.boards[i].cells(), s.sides, s.planning or None) for i in range(s.n)]
     best = max(keys)
     return tuple(i for i, k in enumerate(keys) if k == best)
 
@@ -288,7 +297,17 @@ def _legal_chance(s: State) -> Iterator[cm.Command]:
 
 
 def random_command(s: State, seat: int, rng: Rng) -> cm.Command:
-    """A legal command of ``seat`` drawn uniformly (what a search's random playouts play)."""
+    """A legal command of ``seat`` drawn uniformly (what a search's random playouts play):
+    the same draw as listing :func:`legal`'s commands; a placement (most of a
+    playout's decisions) counted, not listed, and only the drawn one made."""
+    if s.hand and s.park != PARK_OFFER and s.park != PARK_REPLACE and seat != CHANCE and seat in to_act(s):
+        tiles = sorted(set(s.hand))
+        board = s.boards[seat]
+        free = [q for q in section_squares(s.plan, s.plot) if board.tiles[q] < 0]
+        # legal lists, tile by tile, square by square: (t, q, False), (t, q, True)
+        i = rng.below(len(tiles) * len(free) * 2)
+        per_tile = 2 * len(free)
+        return cm.Place(tiles[i // per_tile], free[(i % per_tile) // 2], bool(i % 2))
     options = list(legal(s, seat))
     return options[rng.below(len(options))]
 

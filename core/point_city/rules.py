@@ -17,7 +17,7 @@ from core.point_city import events as ev
 from core.point_city.cards import CARDS, START_CARDS, WILD, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.fold import apply
-from core.point_city.payment import covers, is_minimal, payments, shortfall, supply
+from core.point_city.payment import _cached_payments, covers, is_minimal, payments, shortfall, supply
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
@@ -236,6 +236,38 @@ def _check_take(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     )
 
 
+def _take_event(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
+    """:func:`_check_take`'s event, its checks left out: the same computations, line
+    for line, of what the event records (the cells in order, the slots, each
+    payment sorted with the pick's card for ``PICKED``), for a take known to
+    pass them (:func:`random_command`'s, :func:`_trusted`)."""
+    a, b = sorted(tuple(cmd.cells))
+    slots = (s.market[a], s.market[b])
+    picked = [x.card for x in slots if not x.building]
+    out: list[Pay] = []
+    for p in sorted(cmd.pays, key=lambda p: p.cell):
+        pc = tuple(sorted(picked[0] if c == PICKED and picked else c for c in p.cards))
+        out.append(Pay(p.cell, pc, tuple(sorted(p.perms)), p.token))
+    return ev.CardsTaken(
+        seat, (a, b), (slots[0].card, slots[1].card), (slots[0].building, slots[1].building),
+        tuple(out),
+    )
+
+
+_TRUSTED: tuple[State, int, Take] | None = None
+"""The last take :func:`random_command` made, with the state and seat it was made
+for: a legal take there (its contract, tests/point_city/test_pc_fast_paths.py),
+so :func:`step` given that very take for that very state (``is``: the objects
+kept here cannot be confused with later ones) makes its event without
+:func:`_check_take`'s checks.  A cache of one computation: nothing else depends
+on it."""
+
+
+def _trusted(s: State, seat: int, cmd: Take) -> bool:
+    t = _TRUSTED
+    return t is not None and t[2] is cmd and t[0] is s and t[1] == seat
+
+
 def _check_chance(s: State, cmd: Command) -> object:
     if isinstance(cmd, LayOut):
         if s.step != "tokens":
@@ -267,13 +299,16 @@ def step(
     """``decide``'s events and the state after them (folded while deciding);
     ``can_take``: PL-7's test, for an older rules version (default :func:`has_take`)."""
     if seat == CHANCE:
+        r = _REVEALED
+        if r is not None and r[1] is cmd and r[0] is s:
+            return run(s, ev.CardRevealed(r[1].card), can_take)  # _check_chance's event: the card is unseen
         return run(s, _check_chance(s, cmd), can_take)
     if s.step != "turn" or seat != s.turn:
         raise IllegalCommand("GL-1", "it is not this seat's turn")
     if isinstance(cmd, Flip):
         first: object = _check_flip(s, seat, cmd)
     elif isinstance(cmd, Take):
-        first = _check_take(s, seat, cmd)
+        first = _take_event(s, seat, cmd) if _trusted(s, seat, cmd) else _check_take(s, seat, cmd)
     elif isinstance(cmd, TakeDeck):
         if deck_size(s) < 2:
             raise IllegalCommand("PL-2", "a deck take needs two cards in the deck")
@@ -302,8 +337,17 @@ def chance(s: State, rng: Rng) -> Command:
         ids = sorted(TOKENS)
         return LayOut(tuple(rng.sample(ids, TOKEN_COUNT[len(s.players)])))
     if needs_reveal(s):
-        return Reveal(rng.choice(s.unseen[top_tier(s)]))
+        global _REVEALED
+        reveal = _REVEALED = (s, Reveal(rng.choice(s.unseen[top_tier(s)])))
+        return reveal[1]
     raise IllegalCommand("GL-1", "no chance outcome is pending")
+
+
+_REVEALED: tuple[State, Reveal] | None = None
+"""The last card :func:`chance` turned up, with the state it was drawn in: a card of
+the unseen cards of the top tier there, which is all :func:`_check_chance` checks
+of a Reveal, so :func:`step` given that very outcome for that very state (``is``)
+records it at once (as :data:`_TRUSTED` for takes)."""
 
 
 # -- legal commands -----------------------------------------------------------
@@ -425,24 +469,29 @@ def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
     out: list[tuple[int, int]] = []
     market = s.market
     built = [x.building for x in market]
-    for a, b in PAIRS:
+    if not any(built):
+        return list(PAIRS)  # every pair two resource sides
+    cards = [x.card for x in market]
+    get = typed.get
+    for pair in PAIRS:
+        a, b = pair
         built_a, built_b = built[a], built[b]
         if not built_a and not built_b:
-            out.append((a, b))
+            out.append(pair)
             continue
         if built_a and built_b:
-            need, extra = _costs_added(market[a].card, market[b].card), 0
+            need, extra = _costs_added(cards[a], cards[b]), 0
         elif built_a:
-            need, extra = _pick_need(market[a].card, market[b].card)
+            need, extra = _pick_need(cards[a], cards[b])
         else:
-            need, extra = _pick_need(market[b].card, market[a].card)
+            need, extra = _pick_need(cards[b], cards[a])
         short = 0
         for t, n in need:
-            have = typed.get(t, 0)
+            have = get(t, 0)
             if n > have:
                 short += n - have
         if short <= wild + extra:
-            out.append((a, b))
+            out.append(pair)
     return out
 
 
@@ -483,6 +532,12 @@ def _ask(card: int, building: bool) -> Any:
     return face.resource, face.symbols
 
 
+@lru_cache(maxsize=4096)
+def _producers(buildings: tuple[int, ...]) -> tuple[int, ...]:
+    """The buildings that produce, in build order (``perms`` of :func:`takes`), cached."""
+    return tuple(x for x in buildings if CARDS[x].produces)
+
+
 _FLIPS = tuple(Flip(cell) for cell in range(16))
 _TAKE_DECK = TakeDeck()
 """Commands are frozen values: one of each serves every playout's draw."""
@@ -502,7 +557,7 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
         moves += [_FLIPS[cell] for cell in flippable_cells(s)]
     if deck_size(s) >= 2:
         moves.append(_TAKE_DECK)
-    perms = tuple(x for x in s.seats[seat].buildings if CARDS[x].produces)
+    perms = _producers(s.seats[seat].buildings)
     moves += candidate_pairs(s, seat, perms)
     while True:
         i = rng.below(len(moves))
@@ -511,6 +566,8 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
             return move  # type: ignore[return-value]
         picked = _random_take(s, seat, move[0], move[1], perms, rng)
         if picked is not None:
+            global _TRUSTED
+            _TRUSTED = (s, seat, picked)
             return picked
         del moves[i]
 
@@ -531,10 +588,10 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
         # second from the sources left: blocks of options, counted before one is made
         blocks: list[tuple[Pay, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], list[int] | None]] = []
         first_tokens = _token_choices(s.display, ()) if first.kind == "civic" else None
-        for pc, pp in payments(first.cost, resources, perms):
-            rest = tuple(payments(
+        for pc, pp in _cached_payments(first.cost, resources, perms):
+            rest = _cached_payments(  # tuple(payments(...))
                 second.cost, tuple(c for c in resources if c not in pc), tuple(p for p in perms if p not in pp)
-            ))
+            )
             firsts = [Pay(a, pc, pp)] if first_tokens is None else [Pay(a, pc, pp, t) for t in first_tokens]
             for pay in firsts:
                 blocks.append((pay, rest, _token_choices(s.display, (pay.token,)) if second.kind == "civic" else None))
@@ -551,7 +608,7 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
     cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
     face = face_of(other.card)
     card = CARDS[s.market[cell].card]
-    pays = tuple(payments(card.cost, resources + (face,), perms))
+    pays = _cached_payments(card.cost, resources + (face,), perms)  # tuple(payments(...))
     tokens = _token_choices(s.display, ()) if card.kind == "civic" else None
     count = len(pays) * (len(tokens) if tokens is not None else 1)
     if not count:

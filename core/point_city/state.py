@@ -85,7 +85,7 @@ def top_tier(s: State) -> int:
 
 def needs_reveal(s: State) -> bool:
     """The deck's top card must be turned up before play goes on."""
-    return s.step in ("deal", "second", "refill", "after") and s.top == 0 and sum(s.hidden) > 0
+    return s.top == 0 and s.step in ("deal", "second", "refill", "after") and sum(s.hidden) > 0
 
 
 def permanents(buildings: tuple[int, ...]) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 import msgspec
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers.five_by_five import play_5x5
@@ -202,3 +202,29 @@ def test_views_hide_others_park_draws_and_count_the_bag(g: dict[str, Any]) -> No
                        for t in before.park_drawn)
         # the referee sees what the referee's log prints (FL-5)
         assert all(tile_label(t) in GAME.render(before, None) for t in before.park_drawn)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 4))
+def test_random_command_draws_as_listing_the_legal_commands(seed: int, n: int) -> None:
+    """``random_command`` (a placement counted, not listed; issue 25) against its
+    definition: uniform over ``list(legal)``, the same draws."""
+    from core.autoplay import play_game
+    from core.five_by_five import rules
+
+    positions: list[tuple[Any, int]] = []
+    play_game(
+        GAME, ["a", "b", "c", "d"][:n], f"random-command/{seed}", ["random"] * n,
+        hook=lambda before, seat, _c, _e: positions.append((before, seat)),
+    )
+    checked = 0
+    for s, seat in positions:
+        if seat == CHANCE:
+            continue
+        for k in range(3):
+            fast, slow = Rng(f"{seed}/{checked}/{k}".encode()), Rng(f"{seed}/{checked}/{k}".encode())
+            options = list(rules.legal(s, seat))
+            assert rules.random_command(s, seat, fast) == options[slow.below(len(options))]
+            assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
+        checked += 1
+    assert checked > 0

@@ -107,3 +107,32 @@ def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
                 assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
             checked += 1
     assert checked > 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
+def test_a_random_take_is_legal_and_its_event_is_the_checked_one(seed: int, n: int, policy: str) -> None:
+    """``step`` makes the event of ``random_command``'s own take without
+    ``_check_take``'s checks (issue 25): every such take passes them, and the
+    event made without them is the one they make, in true states and views."""
+    from core.point_city import rules
+
+    positions: list[tuple[State, int]] = []
+    play_game(
+        GAME, ["a", "b", "c", "d"][:n], f"trusted/{seed}", [policy] * n,
+        hook=lambda before, seat, _c, _e: positions.append((before, seat)),
+    )
+    takes_seen = 0
+    for s, seat in positions:
+        if seat == CHANCE:
+            continue
+        for state in (s, GAME.view(s, seat)):
+            for k in range(6):
+                cmd = rules.random_command(state, seat, Rng(f"{seed}/{takes_seen}/{k}".encode()))
+                if not isinstance(cmd, Take):
+                    continue
+                assert rules._trusted(state, seat, cmd)
+                assert rules._take_event(state, seat, cmd) == rules._check_take(state, seat, cmd)
+                assert rules.step(state, seat, cmd) == rules.step(state, seat, Take(cmd.cells, cmd.pays))
+                takes_seen += 1
+    assert takes_seen > 0
