@@ -98,6 +98,7 @@ def sync(
         raise ServiceError("--interval must be more than 0 seconds")
     from events.store import EnvironmentFailure
 
+    failed = 0
     while True:
         try:
             with opened(ctx, now) as agent:
@@ -105,12 +106,16 @@ def sync(
                 s = agent.sync()
         except (EnvironmentFailure, OSError, sqlite3.Error) as exc:
             # the machine, not the mail: nothing of the pass is recorded (the ledger's
-            # transactions), so a watching agent tries again instead of stopping for good
+            # transactions), so a watching agent tries again instead of stopping for good,
+            # waiting twice as long after each failed pass in a row (at most 10 minutes)
             if not watch:
                 raise
-            say(f"this pass failed ({exc}); trying again in {interval:g} s")
-            time.sleep(interval)
+            wait = min(interval * 2 ** min(failed, 16), max(interval, 600.0))
+            failed += 1
+            say(f"this pass failed ({exc}); trying again in {wait:g} s")
+            time.sleep(wait)
             continue
+        failed = 0
         if json:
             emit_json({"received": s.received, "applied": s.applied, "refused": s.refused, "ignored": s.ignored,
                        "sent": s.sent, "unsent": s.unsent, "waiting": s.waiting,

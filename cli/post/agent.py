@@ -214,18 +214,19 @@ class Agent:
         return ("accepted" if saved else "refused"), "; ".join(problems)
 
     def _refused_here(self, p: letters.Parsed) -> None:
-        """A refusal answering a move of ours: that move no longer counts as her answer, so
-        her view is her turn again (``tell``) instead of 'sent; waiting for the host' for
-        ever — the host sends no new view, the one she holds is still current.  Only a
-        refusal from the game's host address counts (a hint, as every header: at worst she
-        is asked to move again, and the host applies one move per position)."""
+        """A refusal answering a move of ours, from the game's host address: recorded, so
+        that her agent says so beside 'sent; waiting for the host' (``tell``) — and no
+        more [CL-S17].  A refusal is not signed (anyone can send one naming her move's
+        Message-ID, and the host can say it refused a move it keeps): were it to give
+        her turn back, the move she made next would be a second signed decision at
+        one position, and a cheating host would apply whichever of the two it liked."""
         queued = self.ledger.answer(p.in_reply_to) if p.in_reply_to else None
         host = self.ledger.host(queued.game) if queued is not None else None
         if queued is None or host is None or letters.bare(host[0]).lower() != p.sender.lower():
             return
         self.ledger.mark_refused(queued.message_id, p.subject)
-        self._say(f"{queued.seat}: the host refused your {queued.kind} at seq {queued.seq} of game {queued.game}; "
-                  f"it is not applied")
+        self._say(f"{queued.seat}: the host says it refused your {queued.kind} at seq {queued.seq} "
+                  f"of game {queued.game} (unsigned: it may not be so) [CL-S17]")
 
     # host: attachments into the inbox folder
     def _save_for_inbox(self, p: letters.Parsed, index: int, name: str, data: bytes) -> None:
@@ -486,7 +487,7 @@ class Agent:
             step("move-queued")
             sent = out / "sent"
             sent.mkdir(exist_ok=True)
-            os.replace(path, sent / path.name)
+            os.replace(path, _kept_name(sent, path.name, data))
 
     # host: what each seat needs now
     def queue_host_mail(self) -> None:
@@ -619,15 +620,19 @@ class Agent:
 
     # send
     def flush(self) -> None:
+        """Send what waits, each mail inside the ledger transaction that records it as
+        sent: the write lock is taken before the mail leaves, so a ledger that cannot
+        record a send (locked, full, read-only) sends nothing, and a watching agent
+        never sends the same mail again pass after pass (the red team's resend loop)."""
         for q in self.ledger.unsent():
             try:
-                self.outbound.send(q.raw, q.recipients, self.cfg.address)
+                with self.ledger.transaction():
+                    self.outbound.send(q.raw, q.recipients, self.cfg.address)
+                    step("mail-sent")
+                    self.ledger.mark_sent(q.message_id)
             except (EnvironmentFailure, ServiceError) as exc:
                 self.summary.send_error = str(exc)
                 break
-            step("mail-sent")
-            with self.ledger.transaction():
-                self.ledger.mark_sent(q.message_id)
             self.summary.sent += 1
             self._say(f"sent {q.kind} of game {q.game} (seq {q.seq}) to {', '.join(q.recipients)}")
         self.summary.unsent = len(self.ledger.unsent())
@@ -645,16 +650,32 @@ class Agent:
                 self._say(f"game {v.game} is over: citylog verify {v.path}")
             elif v.to_act and (v.game, v.player, v.seq) not in moved:
                 self.summary.turns.append((v.game, v.player, v.seq))
-                why = refused.get((v.game, v.player, v.seq))
-                again = f" again (the host refused your move: {why})" if why is not None else ""
-                self._say(f"{v.player}: your turn in game {v.game} (seq {v.seq}){again}: "
-                          f"citylog play {v.game} --as {v.player}")
+                self._say(f"{v.player}: your turn in game {v.game} (seq {v.seq}): citylog play {v.game} --as {v.player}")
+            elif v.to_act and (v.game, v.player, v.seq) in refused:
+                # [CL-S17] an unsigned refusal never gives the turn back: a second move at
+                # this position would let a cheating host apply either
+                self._say(f"{v.player}: your move at seq {v.seq} of game {v.game} is sent; the host says it refused "
+                          f"it ({refused[(v.game, v.player, v.seq)]}). A refusal is not signed: making another "
+                          f"move at this position lets a dishonest host apply either of the two [CL-S17]; ask "
+                          f"your host, or wait for the deadline")
             elif v.to_act:
                 self._say(f"{v.player}: your move at seq {v.seq} of game {v.game} is sent; waiting for the host")
             else:
                 self._say(f"{v.player}: not your turn in game {v.game} (your newest view: seq {v.seq})")
         if self.summary.unsent:
             self._say(f"{plural(self.summary.unsent, 'mail', 'mails')} {'waits' if self.summary.unsent == 1 else 'wait'} to be sent: {self.summary.send_error or 'not sent yet'}")
+
+
+def _kept_name(folder: Path, name: str, data: bytes) -> Path:
+    """Where a sent move file is kept in ``folder``: its own name, or — when a different
+    file of that name is there already (a second move at one position) — the name with
+    its hash, so that no signed file she sent is ever overwritten (her evidence,
+    trust.md)."""
+    path = folder / name
+    if not path.exists() or path.read_bytes() == data:
+        return path
+    stem, dot, ext = name.rpartition(".")
+    return folder / (f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}{dot}{ext}" if dot else f"{name}-{hashlib.sha256(data).hexdigest()[:12]}")
 
 
 REMIND_FRACTION = 0.25

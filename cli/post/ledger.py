@@ -198,15 +198,15 @@ class Ledger:
         return Queued(row[0], row[1].split("\n"), bytes(row[2]), row[3], row[4], row[5], row[6]) if row else None
 
     def mark_refused(self, message_id: str, why: str) -> None:
-        """The host refused our move ``message_id`` (its refusal answers it): that answer no
-        longer counts as given (:meth:`answered_moves`)."""
+        """The host says it refused our move ``message_id`` (its refusal answers it): said
+        beside the position, which stays answered [CL-S17]."""
         self.conn.execute("INSERT OR IGNORE INTO refused VALUES (?, ?)", (message_id, why))
 
     def answered_moves(self) -> set[tuple[str, str, int]]:
-        """(game, seat, seq) of each move sent or to be sent that the host has not refused."""
+        """(game, seat, seq) of each move sent or to be sent, refused or not: an unsigned
+        refusal never makes a position unanswered again [CL-S17]."""
         return {(r[0], r[1], r[2]) for r in self.conn.execute(
-            "SELECT game, seat, seq FROM outbox WHERE kind = 'move' "
-            "AND message_id NOT IN (SELECT message_id FROM refused)")}
+            "SELECT game, seat, seq FROM outbox WHERE kind = 'move'")}
 
     def refused_moves(self) -> dict[tuple[str, str, int], str]:
         """(game, seat, seq) -> why, of each move the host refused."""

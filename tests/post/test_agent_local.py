@@ -292,11 +292,12 @@ def _tampered(raw: bytes) -> bytes:
     return msg.as_bytes()
 
 
-def test_a_refused_move_gives_the_player_her_turn_again(table: Copy) -> None:
+def test_a_refused_move_is_said_but_never_gives_the_turn_back(table: Copy) -> None:
     """The host refuses a move and sends no new view (the one she holds is still current):
-    her agent must not say 'your move is sent; waiting for the host' for ever (the e2e
-    game by mail stalled so), but her turn again, naming the refusal; her next move is
-    applied.  The refusal names the game and the seq of the move it refuses."""
+    her agent says so beside 'sent; waiting for the host', but never lists the turn as
+    hers again — a refusal is not signed, and a second move at one position would let
+    a cheating host apply either [CL-S17].  The refusal names the game and the seq of
+    the move it refuses; the same move sent again is applied."""
     t = table
     name = _to_act(t)[0]
     party = t.players[name]
@@ -304,21 +305,20 @@ def test_a_refused_move_gives_the_player_her_turn_again(table: Copy) -> None:
     assert view is not None
     legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
     assert len(legal) > 1
-    t.host.deliver(_tampered(_move_mail(t, name, legal[0])), "tampered")
+    good = _move_mail(t, name, legal[0])
+    t.host.deliver(_tampered(good), "tampered")
     s = t.host.sync()
     assert s["refused"] == 1 and s["applied"] == 0, s
     [reply] = _replies(t, party.address)
     assert reply["X-Citylog-Game"] == t.gid and reply["X-Citylog-Seq"] == str(view["seq"]), reply["Subject"]
     t.carry()
     s = party.sync()
-    assert s["turns"] == [{"game_id": t.gid, "player": name, "seq": view["seq"]}], s
+    assert s["turns"] == [], s
     said = "\n".join(s["lines"])
-    assert f"{name}: the host refused your move at seq {view['seq']} of game {t.gid}" in said, said
-    assert f"{name}: your turn in game {t.gid} (seq {view['seq']}) again (the host refused your move: " in said
-    assert "is sent; waiting for the host" not in said
-    party.ok("move", t.gid, "--as", name, legal[1])
-    assert party.sync()["turns"] == []
-    t.carry()
+    assert f"{name}: the host says it refused your move at seq {view['seq']} of game {t.gid}" in said, said
+    assert f"{name}: your move at seq {view['seq']} of game {t.gid} is sent; the host says it refused it (" in said
+    assert "[CL-S17]" in said and "your turn" not in said, said
+    t.host.deliver(good, "again")  # the same signed move, not tampered with this time
     assert t.host.sync()["applied"] == 1
 
 
@@ -645,7 +645,7 @@ def test_watch_goes_on_after_a_pass_the_machine_failed(table: Copy, monkeypatch:
     with pytest.raises(Killed):
         r.invoke(cli_command(), ["--db", str(t.host.db), "mail", "sync", "--watch", "--interval", "5"],
                  catch_exceptions=False)
-    assert slept == [5.0, 5.0, 5.0] and not failures
+    assert slept == [5.0, 10.0, 5.0] and not failures  # two failed passes in a row: the second waits twice as long
 
 
 def test_each_pass_closes_its_transports(table: Copy, monkeypatch: pytest.MonkeyPatch) -> None:

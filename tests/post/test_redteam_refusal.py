@@ -1,0 +1,254 @@
+"""Red team round 7, on 37d7e34 (a refusal from the host's address re-opened a turn) and
+f4706bb (--watch retries a pass the machine failed).  Each test states an attack and
+fails if it works.  The law [CL-S17]: an unsigned refusal never gives a turn back (a
+second signed move at one position would let a cheating host apply either); every
+move file she sent is kept; a ledger that cannot record a send sends nothing."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import json
+import random
+from email.message import EmailMessage
+
+import pytest
+
+from cli.post import letters
+from tests.post import test_agent_local as agent_tests
+from tests.post.test_agent_local import Copy, _move_mail, _to_act
+
+started = agent_tests.started  # the fixtures of a game by mail, shared with test_agent_local
+table = agent_tests.table
+
+
+
+def _refusal(t: Copy, name: str, move_mid: str, sender: str = "host@example.test", n: int = 0) -> bytes:
+    """An unsigned refusal, as anyone can write it (From is not authenticated)."""
+    m = EmailMessage()
+    m["From"] = sender
+    m["To"] = t.players[name].address
+    m["Message-ID"] = f"<fake-refusal-{n}@example.test>"
+    m["In-Reply-To"] = move_mid
+    m["Subject"] = f"[citylog {t.gid}] refused: your move was lost in transit, please move again"
+    m["X-Citylog-Game"] = t.gid
+    m["X-Citylog-Kind"] = "refusal"
+    m.set_content("lost")
+    return m.as_bytes()
+
+
+def _mid(raw: bytes) -> str:
+    return email.message_from_bytes(raw, policy=email.policy.default)["Message-ID"]
+
+
+def _commands_of(t: Copy, name: str) -> list[tuple[int, list[str]]]:
+    """(seq, commands) of each move file of ``name`` the host applied (from its own export)."""
+    out = t.host.ok("export", t.gid, "--out", str(t.root / "host-export.jsonl"), "--force")
+    del out
+    found = []
+    for line in (t.root / "host-export.jsonl").read_text().splitlines()[1:]:
+        d = json.loads(line)
+        s = d.get("signed") or {}
+        if s.get("player") == name and str(s.get("format", "")).startswith("citylog-move"):
+            found.append((s["seq"], s["commands"]))
+    return found
+
+
+def test_a_host_refusal_never_gives_the_turn_back_and_both_moves_are_kept(table: Copy) -> None:
+    """ATTACK 1 (cheating host, or anyone who can spoof the host's From and knows the
+    move's Message-ID): an unsigned refusal of her move m1, so that she signs m2 at the
+    same position and the host applies whichever it likes.  [CL-S17] Her agent says
+    the host claims a refusal and warns, but never lists the turn as hers again; if
+    she makes a second move anyway, the files of both stay in sent/ (her evidence)."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    view = t.view_of(name)
+    seq = view["seq"]
+    legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
+    m1 = _move_mail(t, name, legal[0])  # intercepted by the host, not applied yet
+    party.deliver(_refusal(t, name, _mid(m1)), "fake-refusal")
+    s = party.sync()
+    assert s["turns"] == [], s
+    said = "\n".join(s["lines"])
+    assert f"{name}: the host says it refused your move at seq {seq}" in said and "[CL-S17]" in said, said
+    assert "lets a dishonest host apply either" in said and "your turn" not in said, said
+    party.ok("move", t.gid, "--as", name, legal[1])  # she makes a second move all the same
+    party.sync()
+    sent = sorted((party.home / "mail" / "outgoing" / "sent").glob("*.json"))
+    kept = sorted(json.loads(p.read_bytes())["commands"] for p in sent)
+    assert kept == sorted([[legal[0]], [legal[1]]]), kept
+
+
+def _moved(t: Copy, name: str) -> set[tuple[str, str, int]]:
+    from cli.post.ledger import Ledger
+
+    led = Ledger(t.players[name].home)
+    try:
+        return led.answered_moves()
+    finally:
+        led.close()
+
+
+def test_watch_never_sends_a_mail_its_ledger_cannot_record(table: Copy, monkeypatch) -> None:
+    """ATTACK 3 (f4706bb): a mail is sent, then its 'sent' mark cannot be committed (a
+    lock held past BUSY_TIMEOUT, a full disk, a read-only ledger): --watch retried for
+    ever, and every pass sent the same mail again.  Now the send happens inside the
+    transaction that records it: a ledger that cannot record it sends nothing."""
+    import sqlite3
+
+    import click.testing
+
+    import cli.mailcmd
+    import cli.post.ledger as ledger_module
+    from tests.helpers.pbem import cli_command
+
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    view = t.view_of(name)
+    legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
+    party.ok("move", t.gid, "--as", name, legal[0])
+    # queue it (one pass with the ledger free) but fail the send, so it is unsent
+    import cli.post.agent as agent_module
+
+    real_flush = agent_module.Agent.flush
+    monkeypatch.setattr(agent_module.Agent, "flush", lambda self: None)
+    party.sync()
+    monkeypatch.setattr(agent_module.Agent, "flush", real_flush)
+    monkeypatch.setattr(ledger_module, "BUSY_TIMEOUT", 0.05)
+    other = sqlite3.connect(party.home / ledger_module.LEDGER_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # a permanent lock (a stuck process, a backup tool)
+
+    class Enough(BaseException):
+        pass
+
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 5:
+            raise Enough()
+
+    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
+    import cli.post.local as local
+
+    sends: list[bytes] = []
+    real_send = local.EmlFolderOutbound.send
+
+    def counting(self, raw, to, sender):  # type: ignore[no-untyped-def]
+        sends.append(raw)
+        return real_send(self, raw, to, sender)
+
+    monkeypatch.setattr(local.EmlFolderOutbound, "send", counting)
+    try:
+        with pytest.raises(Enough):
+            click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync", "--watch",
+                                                             "--interval", "60"], catch_exceptions=False)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    mids = [_mid(raw) for raw in sends]
+    assert len(mids) <= 1, f"MAIL BOMB: {len(mids)} sends of {set(mids)} in {len(slept)} passes"
+
+
+@pytest.mark.parametrize("game", ["5x5-city"])  # its moves are public: a co-player holds her move file
+def test_a_co_player_cannot_reopen_an_applied_turn(tmp_path, game) -> None:  # type: ignore[no-untyped-def]
+    """ATTACK 2 (moves public, as in 5x5 City): bob reads alice's applied move file in his own
+    view, derives its Message-ID, spoofs the host's From: alice's agent says it is her
+    turn again at a position she has already played."""
+    from tests.helpers.mail_parties import MailTable
+    from events import statements
+
+    t = MailTable(tmp_path, game=game)
+    for _ in range(4):
+        t.carry()
+        for p in t.players.values():
+            p.sync()
+        t.carry()
+        t.host.sync()
+    rng = random.Random(7)
+    found = None
+    for _ in range(40):
+        t.carry()
+        for p in t.players.values():
+            p.sync()
+        for victim in t.players:
+            v = t.view_of(victim)
+            if v is None or v["kind"] == "final":
+                continue
+            for other in t.players:
+                ov = t.view_of(other)
+                if other == victim or ov is None:
+                    continue
+                for line in open(ov["file"]).read().splitlines()[1:]:
+                    s = json.loads(line).get("signed") or {}
+                    if s.get("player") == victim and s.get("seq") == v["seq"] and "commands" in s:
+                        found = (victim, v["seq"], s)
+        if found:
+            break
+        t.players_turn(rng)
+        t.carry()
+        t.host.sync()
+    assert found, "no position where her applied move shows in another's view while she waits"
+    victim, seq, signed = found
+    party = t.players[victim]
+    assert party.sync()["turns"] == []  # she waits: 'your move ... is sent; waiting for the host'
+    data = statements.encode(statements.decode(json.dumps(signed, separators=(",", ":"), sort_keys=True).encode(), "x"))
+    mid = letters.message_id(t.gid, seq, victim, "move", hashlib.sha256(data).hexdigest()[:10])
+    party.deliver(_refusal(t, victim, mid, n=3), "spoofed")
+    s = party.sync()
+    said = [x for x in s['lines'] if 'turn' in x or 'refused' in x]
+    if s["turns"]:
+        # the consequence with an honest host: she signs a second move at seq; the host
+        # refuses it (stale), its genuine refusal 'refuses' that one too: still her turn
+        legal = json.loads(party.ok("legal", t.view_of(victim)["file"], "--as", victim, "--json"))["legal"]
+        other_cmd = next(c for c in legal if c not in signed["commands"])
+        party.ok("move", t.gid, "--as", victim, other_cmd)
+        party.sync()
+        t.carry()
+        h = t.host.sync()
+        t.carry()
+        again = party.sync()
+        said += [f"host: refused={h['refused']} applied={h['applied']} {h['lines']}", f"{victim} signed {other_cmd}"] + \
+            [x for x in again["lines"] if "turn" in x or "refused" in x] + [f"turns after: {again['turns']}"]
+        # play on: does the honest host apply her second (stale-view) move later?
+        rng2 = random.Random(1)
+        for _ in range(3):
+            t.carry()
+            for n, pp in t.players.items():
+                if n != victim:
+                    for _turn in pp.sync()["turns"]:
+                        lg = json.loads(pp.ok("legal", t.view_of(n)["file"], "--as", n, "--json"))["legal"]
+                        pp.ok("move", t.gid, "--as", n, rng2.choice(lg))
+                    pp.sync()
+            t.carry()
+            h = t.host.sync()
+            said.append(f"host later: {h['applied']} applied {[x for x in h['lines'] if victim in x or 'held' in x]}")
+        applied_at = [c for c in _commands_of(t, victim) if c[0] == seq]
+        said.append(f"host log: {victim}'s move files made at seq {seq}: {applied_at}")
+    assert s["turns"] == [], (f"REOPENED by a co-player: {victim}'s applied move at seq {seq} {signed['commands']} "
+                              f"is now 'refused'; her agent says: {said}")
+
+
+def test_an_honest_partial_refusal_of_an_applied_move_does_not_reopen_the_turn(table: Copy) -> None:
+    """ATTACK 4 (no cheater at all, or anyone on the mail path): her move mail arrives with
+    one more part the host does not read (a relay's disclaimer or scan report as a named
+    attachment).  The host APPLIES the move and replies with a refusal naming the ignored
+    part, In-Reply-To her move mail: her agent takes it for a refusal of the move."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    view = t.view_of(name)
+    raw = _move_mail(t, name)
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    msg.add_attachment(b"scanned: clean", maintype="text", subtype="plain", filename="scan-report.txt")
+    t.host.deliver(msg.as_bytes(), "with-footer")
+    h = t.host.sync()
+    assert h["applied"] == 1 and h["refused"] == 1, h
+    t.carry()
+    s = party.sync()
+    reopened = [x for x in s["lines"] if "again" in x or "your turn" in x]
+    assert s["turns"] == [] and not reopened, (f"her APPLIED move at seq {view['seq']} is shown refused and her "
+                                               f"turn re-opened: {reopened} (turns {s['turns']})")
