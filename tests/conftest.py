@@ -90,6 +90,14 @@ SLOW_ELSEWHERE = {
 }  # fmt: skip
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker a core and one more.  Part of the suite waits rather than
+    computes (the games by mail poll their servers, the browser and the PostgreSQL
+    cluster answer over sockets, agents run as subprocesses): the extra worker keeps
+    the cores busy meanwhile."""
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark :data:`SLOW_ELSEWHERE`; an entry whose file was collected but that names
     no test (renamed, removed) is an error, so the table cannot rot silently."""
