@@ -94,8 +94,8 @@ def sync(
     """
     from cli.post.agent import opened
 
-    if interval <= 0:
-        raise ServiceError("--interval must be more than 0 seconds")
+    if not 0 < interval <= 86400:  # also refuses nan and inf
+        raise ServiceError("--interval must be more than 0 seconds and at most a day (86400)")
     from events.store import EnvironmentFailure
 
     failed = 0
@@ -166,16 +166,20 @@ def status(ctx: typer.Context, json: Json = False) -> None:
         views = ledger.latest_views()
         unsent = ledger.unsent()
         games = {g: ledger.book(g) for g in ledger.booked_games()}
+        answered = ledger.answered_moves()  # [CL-S17] a position she sent a move at is never 'your turn'
         if json:
             emit_json({"views": [{"game_id": v.game, "player": v.player, "seq": v.seq, "kind": v.kind,
-                                  "file": str(v.path), "to_act": v.to_act} for v in views],
+                                  "file": str(v.path), "to_act": v.to_act,
+                                  "answered": (v.game, v.player, v.seq) in answered} for v in views],
                        "unsent": len(unsent), "sent": ledger.sent_count(), "hosted": games,
                        "handled": ledger.outcomes()})
             return
         for g, book in games.items():
             say(f"hosting {g}: " + ", ".join(f"{p} <{a}>" for p, a in book.items()))
         for v in views:
-            say(f"{v.player} in {v.game}: {v.kind} at seq {v.seq} ({v.path})" + ("  your turn" if v.to_act and v.kind == "view" else ""))
+            turn = v.to_act and v.kind == "view"
+            note = ("  your move is sent" if (v.game, v.player, v.seq) in answered else "  your turn") if turn else ""
+            say(f"{v.player} in {v.game}: {v.kind} at seq {v.seq} ({v.path}){note}")
         say(f"{ledger.sent_count()} sent, {len(unsent)} waiting to be sent")
     finally:
         ledger.close()

@@ -28,6 +28,7 @@ import io
 import json as _json
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -625,12 +626,16 @@ class Agent:
         record a send (locked, full, read-only) sends nothing, and a watching agent
         never sends the same mail again pass after pass (the red team's resend loop)."""
         for q in self.ledger.unsent():
+            left = False
             try:
                 with self.ledger.transaction():
                     self.outbound.send(q.raw, q.recipients, self.cfg.address)
+                    left = True
                     step("mail-sent")
                     self.ledger.mark_sent(q.message_id)
             except (EnvironmentFailure, ServiceError) as exc:
+                if left:  # sent, but the record of it failed (a full disk at COMMIT): the
+                    raise  # pass fails, so a watching agent backs off before sending it again
                 self.summary.send_error = str(exc)
                 break
             self.summary.sent += 1
@@ -672,8 +677,12 @@ def _kept_name(folder: Path, name: str, data: bytes) -> Path:
     its hash, so that no signed file she sent is ever overwritten (her evidence,
     trust.md)."""
     path = folder / name
-    if not path.exists() or path.read_bytes() == data:
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
         return path
+    if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and path.read_bytes() == data:
+        return path  # the same file again (anything but a regular file of these bytes is 'another')
     stem, dot, ext = name.rpartition(".")
     return folder / (f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}{dot}{ext}" if dot else f"{name}-{hashlib.sha256(data).hexdigest()[:12]}")
 

@@ -252,3 +252,94 @@ def test_an_honest_partial_refusal_of_an_applied_move_does_not_reopen_the_turn(t
     reopened = [x for x in s["lines"] if "again" in x or "your turn" in x]
     assert s["turns"] == [] and not reopened, (f"her APPLIED move at seq {view['seq']} is shown refused and her "
                                                f"turn re-opened: {reopened} (turns {s['turns']})")
+
+
+def test_a_full_ledger_never_sends_one_mail_pass_after_pass(table: Copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Red team round 8 [CL-S17]: a full disk fails the COMMIT that records a send *after*
+    the mail left (simulated: SQLITE_FULL at that COMMIT).  The pass then fails, and each
+    failed pass in a row waits twice as long: the mail goes out at most once a pass,
+    ever more rarely, never every interval."""
+    import sqlite3
+
+    import click.testing
+
+    import cli.mailcmd
+    import cli.post.agent as agent_module
+    import cli.post.ledger as ledger_module
+    import cli.post.local as local
+    from tests.helpers.pbem import cli_command
+
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    legal = json.loads(party.ok("legal", t.view_of(name)["file"], "--as", name, "--json"))["legal"]
+    party.ok("move", t.gid, "--as", name, legal[0])
+    real_flush = agent_module.Agent.flush
+    monkeypatch.setattr(agent_module.Agent, "flush", lambda self: None)
+    party.sync()
+    monkeypatch.setattr(agent_module.Agent, "flush", real_flush)
+
+    class FullConn:
+        def __init__(self, conn):  # type: ignore[no-untyped-def]
+            self._c, self._dirty = conn, False
+        def execute(self, sql, *a):
+            if sql.startswith("UPDATE outbox SET sent"):
+                self._dirty = True
+            if sql == "COMMIT" and self._dirty:
+                self._dirty = False
+                raise sqlite3.OperationalError("database or disk is full")
+            if sql == "ROLLBACK":
+                self._dirty = False
+            return self._c.execute(sql, *a)
+        def __getattr__(self, k):
+            return getattr(self._c, k)
+
+    real_init = ledger_module.Ledger.__init__
+    def init(self, home):
+        real_init(self, home)
+        self.conn = FullConn(self.conn)
+    monkeypatch.setattr(ledger_module.Ledger, "__init__", init)
+
+    class Enough(BaseException):
+        pass
+    slept: list[float] = []
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 5:
+            raise Enough()
+    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
+    sends: list[bytes] = []
+    real_send = local.EmlFolderOutbound.send
+    def counting(self, raw, to, sender):  # type: ignore[no-untyped-def]
+        sends.append(raw)
+        return real_send(self, raw, to, sender)
+    monkeypatch.setattr(local.EmlFolderOutbound, "send", counting)
+    with pytest.raises(Enough):
+        click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync", "--watch",
+                                                         "--interval", "60"], catch_exceptions=False)
+    assert len(sends) <= len(slept), (sends, slept)
+    assert slept == [60.0, 120.0, 240.0, 480.0, 600.0], f"{len(sends)} sends in {len(slept)} passes, waits {slept}"
+
+
+def test_mail_status_never_says_your_turn_at_an_answered_position(table: Copy) -> None:
+    """Red team round 8 [CL-S17]: every 'your turn' uses the check `mail sync` uses."""
+    t = table
+    name = _to_act(t)[0]
+    party = t.players[name]
+    legal = json.loads(party.ok("legal", t.view_of(name)["file"], "--as", name, "--json"))["legal"]
+    out = party.ok("mail", "status")
+    assert "your turn" in out, out  # (the check can fail: before her move it is her turn)
+    party.ok("move", t.gid, "--as", name, legal[0])
+    assert party.sync()["turns"] == []
+    out = party.ok("mail", "status")
+    assert "your turn" not in out and "your move is sent" in out, out
+    views = json.loads(party.ok("mail", "status", "--json"))["views"]
+    assert [v["answered"] for v in views if v["player"] == name] == [True], views
+
+
+def test_watch_interval_is_a_finite_number_of_seconds(table: Copy) -> None:
+    """`--interval nan` passed the '> 0' check and crashed the loop in time.sleep."""
+    party = table.players[_to_act(table)[0]]
+    for bad in ("nan", "inf", "0", "-1", "86401"):
+        code, out, err = party.run("mail", "sync", "--watch", "--interval", bad)
+        assert code == 2 and "--interval must be" in err + out and "Traceback" not in err, (bad, code, out, err)
