@@ -12,6 +12,7 @@ import hashlib
 import json
 import random
 from email.message import EmailMessage
+from typing import Any
 
 import pytest
 
@@ -91,35 +92,28 @@ def _moved(t: Copy, name: str) -> set[tuple[str, str, int]]:
         led.close()
 
 
-def test_watch_never_sends_a_mail_its_ledger_cannot_record(table: Copy, monkeypatch) -> None:
-    """ATTACK 3 (f4706bb): a mail is sent, then its 'sent' mark cannot be committed (a
-    lock held past BUSY_TIMEOUT, a full disk, a read-only ledger): --watch retried for
-    ever, and every pass sent the same mail again.  Now the send happens inside the
-    transaction that records it: a ledger that cannot record it sends nothing."""
-    import sqlite3
-
-    import click.testing
-
-    import cli.mailcmd
-    import cli.post.ledger as ledger_module
-    from tests.helpers.pbem import cli_command
-
-    t = table
-    name = _to_act(t)[0]
-    party = t.players[name]
-    view = t.view_of(name)
-    legal = json.loads(party.ok("legal", view["file"], "--as", name, "--json"))["legal"]
-    party.ok("move", t.gid, "--as", name, legal[0])
-    # queue it (one pass with the ledger free) but fail the send, so it is unsent
+def _queued_unsent(t: Copy, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The party to act, her move queued by one pass whose send was left out: unsent."""
     import cli.post.agent as agent_module
 
+    name = _to_act(t)[0]
+    party = t.players[name]
+    legal = json.loads(party.ok("legal", t.view_of(name)["file"], "--as", name, "--json"))["legal"]
+    party.ok("move", t.gid, "--as", name, legal[0])
     real_flush = agent_module.Agent.flush
     monkeypatch.setattr(agent_module.Agent, "flush", lambda self: None)
     party.sync()
     monkeypatch.setattr(agent_module.Agent, "flush", real_flush)
-    monkeypatch.setattr(ledger_module, "BUSY_TIMEOUT", 0.05)
-    other = sqlite3.connect(party.home / ledger_module.LEDGER_NAME, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # a permanent lock (a stuck process, a backup tool)
+    return party
+
+
+def _watch_five_passes(party: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[bytes], list[float]]:
+    """``mail sync --watch --interval 60`` for five passes: (the mails sent, the waits)."""
+    import click.testing
+
+    import cli.mailcmd
+    import cli.post.local as local
+    from tests.helpers.pbem import cli_command
 
     class Enough(BaseException):
         pass
@@ -131,9 +125,6 @@ def test_watch_never_sends_a_mail_its_ledger_cannot_record(table: Copy, monkeypa
         if len(slept) == 5:
             raise Enough()
 
-    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
-    import cli.post.local as local
-
     sends: list[bytes] = []
     real_send = local.EmlFolderOutbound.send
 
@@ -141,11 +132,29 @@ def test_watch_never_sends_a_mail_its_ledger_cannot_record(table: Copy, monkeypa
         sends.append(raw)
         return real_send(self, raw, to, sender)
 
+    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
     monkeypatch.setattr(local.EmlFolderOutbound, "send", counting)
+    with pytest.raises(Enough):
+        click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync", "--watch",
+                                                         "--interval", "60"], catch_exceptions=False)
+    return sends, slept
+
+
+def test_watch_never_sends_a_mail_its_ledger_cannot_record(table: Copy, monkeypatch) -> None:
+    """ATTACK 3 (f4706bb): a mail is sent, then its 'sent' mark cannot be committed (a
+    lock held past BUSY_TIMEOUT, a full disk, a read-only ledger): --watch retried for
+    ever, and every pass sent the same mail again.  Now the send happens inside the
+    transaction that records it: a ledger that cannot record it sends nothing."""
+    import sqlite3
+
+    import cli.post.ledger as ledger_module
+
+    party = _queued_unsent(table, monkeypatch)
+    monkeypatch.setattr(ledger_module, "BUSY_TIMEOUT", 0.05)
+    other = sqlite3.connect(party.home / ledger_module.LEDGER_NAME, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # a permanent lock (a stuck process, a backup tool)
     try:
-        with pytest.raises(Enough):
-            click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync", "--watch",
-                                                             "--interval", "60"], catch_exceptions=False)
+        sends, slept = _watch_five_passes(party, monkeypatch)
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -261,28 +270,15 @@ def test_a_full_ledger_never_sends_one_mail_pass_after_pass(table: Copy, monkeyp
     ever more rarely, never every interval."""
     import sqlite3
 
-    import click.testing
-
-    import cli.mailcmd
-    import cli.post.agent as agent_module
     import cli.post.ledger as ledger_module
-    import cli.post.local as local
-    from tests.helpers.pbem import cli_command
 
-    t = table
-    name = _to_act(t)[0]
-    party = t.players[name]
-    legal = json.loads(party.ok("legal", t.view_of(name)["file"], "--as", name, "--json"))["legal"]
-    party.ok("move", t.gid, "--as", name, legal[0])
-    real_flush = agent_module.Agent.flush
-    monkeypatch.setattr(agent_module.Agent, "flush", lambda self: None)
-    party.sync()
-    monkeypatch.setattr(agent_module.Agent, "flush", real_flush)
+    party = _queued_unsent(table, monkeypatch)
 
     class FullConn:
-        def __init__(self, conn):  # type: ignore[no-untyped-def]
+        def __init__(self, conn: sqlite3.Connection) -> None:
             self._c, self._dirty = conn, False
-        def execute(self, sql, *a):
+
+        def execute(self, sql: str, *a: Any) -> Any:
             if sql.startswith("UPDATE outbox SET sent"):
                 self._dirty = True
             if sql == "COMMIT" and self._dirty:
@@ -291,32 +287,18 @@ def test_a_full_ledger_never_sends_one_mail_pass_after_pass(table: Copy, monkeyp
             if sql == "ROLLBACK":
                 self._dirty = False
             return self._c.execute(sql, *a)
-        def __getattr__(self, k):
+
+        def __getattr__(self, k: str) -> Any:
             return getattr(self._c, k)
 
     real_init = ledger_module.Ledger.__init__
-    def init(self, home):
+
+    def init(self: Any, home: Any) -> None:
         real_init(self, home)
         self.conn = FullConn(self.conn)
-    monkeypatch.setattr(ledger_module.Ledger, "__init__", init)
 
-    class Enough(BaseException):
-        pass
-    slept: list[float] = []
-    def sleep(seconds: float) -> None:
-        slept.append(seconds)
-        if len(slept) == 5:
-            raise Enough()
-    monkeypatch.setattr(cli.mailcmd.time, "sleep", sleep)
-    sends: list[bytes] = []
-    real_send = local.EmlFolderOutbound.send
-    def counting(self, raw, to, sender):  # type: ignore[no-untyped-def]
-        sends.append(raw)
-        return real_send(self, raw, to, sender)
-    monkeypatch.setattr(local.EmlFolderOutbound, "send", counting)
-    with pytest.raises(Enough):
-        click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync", "--watch",
-                                                         "--interval", "60"], catch_exceptions=False)
+    monkeypatch.setattr(ledger_module.Ledger, "__init__", init)
+    sends, slept = _watch_five_passes(party, monkeypatch)
     assert len(sends) <= len(slept), (sends, slept)
     assert slept == [60.0, 120.0, 240.0, 480.0, 600.0], f"{len(sends)} sends in {len(slept)} passes, waits {slept}"
 
