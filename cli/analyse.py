@@ -59,20 +59,36 @@ def _judge_at(i: int) -> bytes:
     return msgspec.json.encode(an.judge(game, task, budget))
 
 
+def _judge_indexed(i: int) -> tuple[int, bytes]:
+    return i, _judge_at(i)
+
+
+def _cost(task: an.Task, budget: int) -> int:
+    """A judgement's expected cost, to hand the costliest out first: the playouts it
+    runs (a decision searches and plays out both commands; a chance run plays out
+    both sides) times how far each goes (the earlier, the longer)."""
+    playouts = budget + 2 * an.worlds(budget) if task.kind == "decision" else 2 * an.worlds(budget)
+    return playouts * (10_000 - min(task.first, 9_999))
+
+
 def _run(work: list[tuple[Any, an.Task, int]], jobs: int, progress: bool) -> list[bytes]:
+    """Every judgement of ``work``, in its order.  With ``jobs`` > 1 a pool of
+    forked processes takes them one at a time, the costliest first (:func:`_cost`),
+    so no long judgement is left for the end while the other process waits."""
     global _WORK
     _WORK = work
-    out: list[bytes] = []
+    out: list[bytes | None] = [None] * len(work)
     try:
         if jobs <= 1 or len(work) <= 1:
-            it: Any = map(_judge_at, range(len(work)))
+            it: Any = ((i, _judge_at(i)) for i in range(len(work)))
             pool = None
         else:
-            pool = multiprocessing.get_context("fork").Pool(jobs)
-            it = pool.imap(_judge_at, range(len(work)))
+            order = sorted(range(len(work)), key=lambda i: (-_cost(work[i][1], work[i][2]), i))
+            pool = multiprocessing.get_context("fork").Pool(min(jobs, len(work)))
+            it = pool.imap_unordered(_judge_indexed, order)
         try:
-            for k, data in enumerate(it, 1):
-                out.append(data)
+            for k, (i, data) in enumerate(it, 1):
+                out[i] = data
                 if progress:
                     sys.stderr.write(f"\ranalysing: {k}/{len(work)} judgements")
                     sys.stderr.flush()
@@ -84,7 +100,8 @@ def _run(work: list[tuple[Any, an.Task, int]], jobs: int, progress: bool) -> lis
             sys.stderr.write("\n")
     finally:
         _WORK = []
-    return out
+    assert all(x is not None for x in out)
+    return [x for x in out if x is not None]
 
 
 def analyse_views(svc: GameService | None, views: list[LogFile], game_id: str | None, budget: int | None,
