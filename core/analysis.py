@@ -14,7 +14,9 @@ Per decision of the seat (:func:`judge_decision`), at the view before it:
   numbers**: ``worlds(budget)`` worlds sampled from the view
   (:meth:`core.engine.Game.determinize`), each played out once after either
   command with the same playout stream (:func:`core.mcts.playout`, the seats
-  playing :meth:`core.engine.SearchModel.playout_command`);
+  playing :meth:`core.engine.SearchModel.playout_command`); a decision whose
+  loss there reaches a mark's threshold is measured again on :data:`CONFIRM`
+  times as many worlds before it is judged;
 * every seat's **win chance** (its share of first place, a tie counting half)
   after the best command ("before": the position's value, as lichess reads the
   evaluation before a move as that of the best line) and after the played one
@@ -57,7 +59,7 @@ from core.engine import CHANCE, Game, decisions
 from core.mcts import Budget, _step, playout, search
 from core.rng import Rng
 
-ENGINE_VERSION = "an-1"
+ENGINE_VERSION = "an-2"
 """The analysis's own version: part of every stored result's key, bumped
 whenever what a judgement computes changes (search, playouts, worlds)."""
 
@@ -68,6 +70,13 @@ Provisional: issue 25 asks for them to be calibrated on bot games."""
 
 Z = 1.645
 """One-sided 95%: a mark needs ``loss − Z · se > 0`` on the paired worlds."""
+
+CONFIRM = 4
+"""A decision whose loss on the first ``worlds(budget)`` worlds reaches the
+smallest mark's threshold is measured again on ``CONFIRM`` times as many (the
+first ones kept, the new ones drawn from their own streams), and judged on all
+of them: a mark is a claim, so the few decisions that may earn one get the
+playouts to back it, while the many that cannot cost no more."""
 
 
 def worlds(budget: int) -> int:
@@ -199,14 +208,21 @@ def judge_decision(game: Game[Any, Any, Any], task: Task, budget: int) -> Decisi
     wins_p: list[list[float]] = []
     marg_b: list[list[float]] = []
     marg_p: list[list[float]] = []
-    for j in range(k):
-        world = game.determinize(view, seat, Rng(f"{key}/world/{j}".encode()))
-        wp, mp = _played_out(game, world, seat, played, key, j, n)
-        wb, mb = (wp, mp) if best == played else _played_out(game, world, seat, best, key, j, n)
-        wins_b.append(wb)
-        wins_p.append(wp)
-        marg_b.append(mb)
-        marg_p.append(mp)
+
+    def measure(worlds_from: int, worlds_to: int) -> None:
+        for j in range(worlds_from, worlds_to):
+            world = game.determinize(view, seat, Rng(f"{key}/world/{j}".encode()))
+            wp, mp = _played_out(game, world, seat, played, key, j, n)
+            wb, mb = (wp, mp) if best == played else _played_out(game, world, seat, best, key, j, n)
+            wins_b.append(wb)
+            wins_p.append(wp)
+            marg_b.append(mb)
+            marg_p.append(mp)
+
+    measure(0, k)
+    if best != played and _loss(wins_b, wins_p, seat) >= THRESHOLDS[-1][1] - 1e-12:
+        measure(k, CONFIRM * k)  # a loss that would earn a mark is measured again, on more worlds
+        k = CONFIRM * k
     diffs = [b[seat] - p[seat] for b, p in zip(wins_b, wins_p)]
     loss = sum(diffs) / k
     found = best
@@ -220,6 +236,10 @@ def judge_decision(game: Game[Any, Any, Any], task: Task, budget: int) -> Decisi
         before=_mean(wins_b), after=_mean(wins_p), margin_before=_mean(marg_b), margin_after=_mean(marg_p),
         loss=loss, lcb=lcb, mark=mark_of(loss, lcb), worlds=k,
     )
+
+
+def _loss(wins_b: list[list[float]], wins_p: list[list[float]], seat: int) -> float:
+    return sum(b[seat] - p[seat] for b, p in zip(wins_b, wins_p)) / len(wins_b)
 
 
 def mark_of(loss: float, lcb: float) -> str | None:

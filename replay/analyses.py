@@ -145,7 +145,8 @@ def check(game: Game[Any, Any, Any], events: Sequence[Any], states: Sequence[Any
     and a decision of that player (or a run of chance events) in ``events``,
     the command played is the one recorded, the best ones are legal there, the
     win chances, loss, mark and worlds agree with each other and with the
-    budget; in a view, only the viewer's own [CL-X2].  ``AnalysisError`` names
+    budget (a decision's worlds are the budget's, or :data:`core.analysis.CONFIRM`
+    times as many); in a view, only the viewer's own [CL-X2].  ``AnalysisError`` names
     the first that does not."""
     n = len(players)
     ds = list(decisions(game, events))
@@ -171,7 +172,8 @@ def _check_one(game: Game[Any, Any, Any], states: Sequence[Any], players: Sequen
     if key.rules != rules:
         raise AnalysisError(f"made under rules {key.rules}, the game is under {rules}")
     seat = players.index(key.player)
-    if j.seat != seat or j.worlds != an.worlds(key.budget):
+    allowed = an.worlds(key.budget), an.CONFIRM * an.worlds(key.budget)  # a decision's may be confirmed
+    if j.seat != seat or j.worlds not in (allowed if isinstance(j, an.DecisionJudgement) else allowed[:1]):
         raise AnalysisError("its seat or its worlds do not match its key")
     _chances(j.before, n, "before")
     _chances(j.after, n, "after")

@@ -25,10 +25,11 @@ GAME = "cc-an"
 
 
 def analysed(service: GameService) -> str:
-    """A two-player Card City bot game judged at a small budget (seconds)."""
+    """A two-player Card City bot game judged at a small budget (seconds): ada plays
+    at random and ben greedy, so both seats have marks to show whatever the search."""
     from cli.analyse import analyse_views
 
-    service.create("card-city", ["ada", "ben"], seed="x1", bots={0: "greedy", 1: "greedy"}, game_id=GAME)
+    service.create("card-city", ["ada", "ben"], seed="x1", bots={0: "random", 1: "greedy"}, game_id=GAME)
     analyse_views(service, [export(service, GAME, p) for p in ("ada", "ben")], GAME, 4, 1)
     return GAME
 
