@@ -60,8 +60,9 @@ def test_a_host_refusal_never_gives_the_turn_back_and_both_moves_are_kept(table:
     """ATTACK 1 (cheating host, or anyone who can spoof the host's From and knows the
     move's Message-ID): an unsigned refusal of her move m1, so that she signs m2 at the
     same position and the host applies whichever it likes.  [CL-S17] Her agent says
-    the host claims a refusal and warns, but never lists the turn as hers again; if
-    she makes a second move anyway, the files of both stay in sent/ (her evidence)."""
+    the host claims a refusal and warns, but never lists the turn as hers again; a
+    second move at the position is refused (exit 2, nothing written); if she makes it
+    anyway (--replace-answered), the files of both stay in sent/ (her evidence)."""
     t = table
     name = _to_act(t)[0]
     party = t.players[name]
@@ -75,7 +76,9 @@ def test_a_host_refusal_never_gives_the_turn_back_and_both_moves_are_kept(table:
     said = "\n".join(s["lines"])
     assert f"{name}: the host says it refused your move at seq {seq}" in said and "[CL-S17]" in said, said
     assert "lets a dishonest host apply either" in said and "your turn" not in said, said
-    party.ok("move", t.gid, "--as", name, legal[1])  # she makes a second move all the same
+    code, _, err = party.run("move", t.gid, "--as", name, legal[1])  # she tries a second move
+    assert code == 2 and "[CL-S17]" in err and "--replace-answered" in err, err
+    party.ok("move", t.gid, "--as", name, legal[1], "--replace-answered")  # and makes it all the same
     party.sync()
     sent = sorted((party.home / "mail" / "outgoing" / "sent").glob("*.json"))
     kept = sorted(json.loads(p.read_bytes())["commands"] for p in sent)
