@@ -328,3 +328,19 @@ def test_watch_interval_is_a_finite_number_of_seconds(table: Copy) -> None:
     for bad in ("nan", "inf", "0", "-1", "86401"):
         code, out, err = party.run("mail", "sync", "--watch", "--interval", bad)
         assert code == 2 and "--interval must be" in err + out and "Traceback" not in err, (bad, code, out, err)
+
+
+def test_watch_backs_off_when_its_lock_file_cannot_be_opened(table: Copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Red team round 9: the pass lock (`<datadir>/.citylog-mail.lock`) cannot be opened (a
+    directory in its place here; no permission, a read-only disk alike).  That was a
+    ServiceError, which ended `--watch` for good at its first pass; it is the machine, not
+    the input: the agent backs off as for any environment failure (exit 4 without --watch)."""
+    import cli.post.agent as agent_module
+
+    party = table.players[_to_act(table)[0]]
+    (party.home / agent_module.SYNC_LOCK).unlink(missing_ok=True)
+    (party.home / agent_module.SYNC_LOCK).mkdir()
+    sends, slept = _watch_five_passes(party, monkeypatch)
+    assert slept == [60.0, 120.0, 240.0, 480.0, 600.0] and sends == [], (sends, slept)
+    code, out, err = party.run("mail", "sync")
+    assert code == 4 and "cannot open the lock" in err, (code, out, err)
