@@ -7,6 +7,9 @@ apply whichever it likes (both carry her signature, and ``verify`` is content
 with either); an unsigned refusal, a lost mail or a careless second ``move`` is
 all it takes to get the second.  The same move again (the same commands against
 the same line) is the same file — a signature is deterministic — and is fine.
+A later view is the same decision too while a move she made before is not shown
+applied there and would still land (:func:`still_pending`: the seat's decision
+commutes with what came after, as in Card City's construction, CL-S3).
 
 The record is a file beside her keys (``keys/answered.jsonl``), one JSON line a
 signed move: ``{"game_id", "player", "public_key", "seq", "hash", "move",
@@ -27,6 +30,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from events import statements
 from events.service import ServiceError
@@ -57,20 +61,55 @@ def answers(folder: Path, mf: MoveFile) -> list[Answer]:
     return answers_at(folder, mf.game_id, mf.player, mf.public_key, mf.seq)
 
 
-def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: int) -> list[Answer]:
-    """The moves recorded in ``folder`` at one position."""
+def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: int | None) -> list[Answer]:
+    """The moves recorded in ``folder`` at one position (``seq`` None: at every seq)."""
     from cli.reveals import read_record
 
     out = []
     for item in read_record(folder / RECORD, "record of your moves", "no move is signed or sent without it [CL-S17]"):
-        if (item.get("game_id"), item.get("player"), item.get("public_key"), item.get("seq")) != \
-                (game_id, player, public_key, seq):
+        if (item.get("game_id"), item.get("player"), item.get("public_key")) != (game_id, player, public_key):
+            continue
+        at = item.get("seq")
+        if not isinstance(at, int) or seq is not None and at != seq:
             continue
         commands = item.get("commands")
-        out.append(Answer(seq, str(item.get("move", "")),
+        out.append(Answer(at, str(item.get("move", "")),
                           tuple(str(c) for c in commands) if isinstance(commands, list) else (),
                           bool(item.get("replaces"))))
     return out
+
+
+def still_pending(folder: Path, game_id: str, player: str, public_key: str, log: Any, game: Any,
+                  states: list[Any], seat: int) -> Answer | None:
+    """A move she signed at an earlier seq of this game that her view ``log`` does not
+    show applied and that would still land now: her decision there commutes with what
+    came after (a seat's key then and now are equal, as the host checks, CL-S3), so
+    the host may apply it yet — and a move made on this view would be a second one
+    for the same decision (a view a dishonest host sent while holding the first)."""
+    seq = log.lines[-1].seq if log.lines else 0
+    if not states:
+        return None
+    now = game.decision_key(game.view(states[-1], seat), seat)
+    if now is None:
+        return None
+    applied = {line.signed.get("seq") for line in log.lines
+               if line.signed and line.signed.get("player") == player
+               and str(line.signed.get("format", "")).startswith("citylog-move")}
+    index = {line.seq: i for i, line in enumerate(log.lines)}
+    for a in answers_at(folder, game_id, player, public_key, None):
+        if a.seq >= seq or a.seq in applied or a.seq not in index:
+            continue
+        if game.decision_key(game.view(states[index[a.seq]], seat), seat) == now:
+            return a
+    return None
+
+
+def pending_refusal(game_id: str, player: str, before: Answer, seq: int, where: str = "nothing written") -> str:
+    """The one line that refuses a move for a decision a move not yet applied answers."""
+    return (f"{player} signed a move at seq {before.seq} of game {game_id} ('{'; '.join(before.commands)}') that "
+            f"this view (seq {seq}) does not show applied, and that still fits this position: a second move for "
+            f"one decision lets a dishonest host apply either of the two [CL-S17]: {where} "
+            f"({REPLACE_FLAG} signs it anyway, at that risk)")
 
 
 def refusal(mf: MoveFile, before: Answer, where: str = "") -> str:

@@ -82,6 +82,10 @@ def write_move_file(
 
     with record.held(answered):
         new = record.check(answered, move_file, replace)
+        pending = None if replace else record.still_pending(answered, gid, player, move_file.public_key, log, game,
+                                                             states, seat)
+        if new and pending is not None:
+            raise ServiceError(record.pending_refusal(gid, player, pending, seq))
         path = move_file_path(log, player, out)  # (a DIR/ is made: after the check)
         wrote = not (path.is_file() and not path.is_symlink() and path.stat().st_size == len(data)
                      and path.read_bytes() == data)

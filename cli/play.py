@@ -8,7 +8,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -193,16 +193,23 @@ def play(
     Session(svc, game_id, as_, _prompt).run()
 
 
-def _refuse_answered(ctx: typer.Context, game_id: str, player: str, seq: int, key: Path | None) -> None:
-    """[CL-S17] Before any choice: a position she signed a move at already is refused
-    (one line, exit 2), not found out at the end of her choosing."""
+def _refuse_answered(ctx: typer.Context, log: Any, game: Any, states: list[Any], seat: int, player: str,
+                     key: Path | None) -> None:
+    """[CL-S17] Before any choice: a position she signed a move at already, or whose
+    decision a move of hers not yet applied answers, is refused (one line, exit 2),
+    not found out at the end of her choosing."""
     from cli import answered
     from cli.keys import keys_dir
     from events.signing import public_hex
 
-    found = answered.answers_at(keys_dir(ctx), game_id, player, public_hex(key_for(ctx, player, key)), seq)
+    game_id, seq = log.header.game_id or "", log.lines[-1].seq if log.lines else 0
+    public = public_hex(key_for(ctx, player, key))
+    found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq)
     if found:
         raise ServiceError(answered.refused_at(game_id, player, found[0], "nothing to play on this view"))
+    pending = answered.still_pending(keys_dir(ctx), game_id, player, public, log, game, states, seat)
+    if pending is not None:
+        raise ServiceError(answered.pending_refusal(game_id, player, pending, seq, "nothing to play on this view"))
 
 
 def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: str, key: Path | None,
@@ -216,7 +223,7 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
     state = game.view(states[-1], seat)
     seq = log.lines[-1].seq if log.lines else 0
     if log.header.definition.host_key and not replace:
-        _refuse_answered(ctx, log.header.game_id or "", player, seq, key)
+        _refuse_answered(ctx, log, game, states, seat, player, key)
     chosen: list[str] = []
     menu: Menu | None = None
     failed = False

@@ -503,8 +503,9 @@ class Agent:
         """[CL-S17] The backstop for a move file made by other means (another tool, a
         hand-made file, one made before the record): why it must not be sent — another
         move at its position was queued here or signed by her tools — or None.  Called
-        inside the ledger transaction that queues it, so two passes never both pass."""
-        from cli.answered import refused_to_send
+        inside the ledger transaction that queues it, so two passes never both pass, and
+        holding the record's lock, so a replacement being made is read with its record."""
+        from cli.answered import held, refused_to_send
 
         queued = []
         for raw in self.ledger.moves_at(mv.game_id, mv.player, mv.seq):
@@ -513,7 +514,9 @@ class Agent:
                     st = _statement(data, name)
                     if isinstance(st, MoveFile):
                         queued.append(st)
-        return refused_to_send(keys_folder(state(self.ctx).db), mv, queued)
+        folder = keys_folder(state(self.ctx).db)
+        with held(folder):  # a `move` writes its file, then its record line, holding this lock
+            return refused_to_send(folder, mv, queued)
 
     # host: what each seat needs now
     def queue_host_mail(self) -> None:
