@@ -30,6 +30,7 @@ ReplaceAnswered = Annotated[bool, typer.Option(
     help="Sign a different move at a position you signed one at already: the host may then apply "
          "either of the two, both signed by you [CL-S17]")]
 
+
 def move(
     ctx: typer.Context,
     ref: GameOrFile,
