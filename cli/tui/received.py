@@ -69,17 +69,25 @@ class Received:
 
     def signed_before(self) -> Path | None:
         """[CL-S17] Where the record of her moves says she signed one at this position
-        (by any command, to any folder): the record itself, else None."""
+        (by any command, to any folder), or one not applied in this view that still
+        answers its decision: the record itself, else None."""
         from cli import answered
         from cli.keys import key_in
         from events.signing import public_hex
+        from replay.sources import fold_log
 
         if not self.log.header.definition.host_key:
             return None
         seq = self.log.lines[-1].seq if self.log.lines else 0
+        gid = self.log.header.game_id or ""
         try:
             public = public_hex(key_in(self.keys, self.player, self.key))
-            found = answered.answers_at(self.keys, self.log.header.game_id or "", self.player, public, seq)
+            found = answered.answers_at(self.keys, gid, self.player, public, seq)
+            if not found:
+                game, _, states = fold_log(self.log, self.source)
+                seat = self.log.header.definition.players.index(self.player)
+                found = [a for a in [answered.still_pending(self.keys, gid, self.player, public, self.log, game,
+                                                            states, seat)] if a is not None]
         except ServiceError:
             return None  # no key, or an unreadable record: the write says why
         return self.keys / answered.RECORD if found else None
@@ -122,7 +130,7 @@ class ViewScreen(GameScreen):
         if before is not None and not model.closed:  # one move file per position
             model.closed = True
             if before.parent == r.keys:  # the record of her moves, not a file here [CL-S17]
-                self.noted("move already signed", f"{r.player} signed a move at this position already "
+                self.noted("move already signed", f"{r.player} signed a move for this decision already "
                            f"(by another command; {before}): a second lets a dishonest host apply either [CL-S17]; "
                            "nothing more to decide on this view")
                 return

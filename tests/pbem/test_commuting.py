@@ -132,5 +132,13 @@ def test_a_later_view_never_gets_a_second_move_for_a_decision_a_held_move_answer
                                   "--out", str(second), "--key", str(key))
     assert code == 2 and "[CL-S17]" in err and "does not show applied" in err, err
     assert len(err.strip().splitlines()) == 1 and not second.exists()
+    from cli.tui.received import Received  # the TUI on that view: closed, its writer refuses
+    from replay.sources import open_log
+
+    view = tmp_path / "alice-view.jsonl"
+    table.host.ok("export", table.gid, "--as", "alice", "-o", str(view))
+    received = Received(open_log(None, str(view), "alice"), str(view), "alice", str(tmp_path / "tui"),  # type: ignore[arg-type]
+                        table.host.home / "keys", key)
+    assert received.written_before() == table.host.home / "keys" / "answered.jsonl"
     move_file(table, "alice", [legal_of(table, "alice")[-1]], second, replace=True)  # her choice, at that risk
     table.host.ok("apply", str(held))  # the held one still lands: either could have been applied
