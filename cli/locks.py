@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from events.refusals import ServiceError
 from events.store import EnvironmentFailure
 
 
@@ -21,7 +20,9 @@ def held(lock: Path, wait: float, busy: str) -> Iterator[None]:
     """Hold ``lock`` (made mode 0600, never through a link) for the ``with`` block.
 
     ``busy`` says who holds it when the wait runs out (EnvironmentFailure, exit 4);
-    a lock file that cannot be opened is a one-line ServiceError.  Without
+    so is a lock file that cannot be opened (a directory or a link in its place, no
+    permission, a read-only disk): the machine, not the input, so a watching mail
+    agent backs off and tries again, and a mail is never refused for it.  Without
     ``flock`` (Windows) the block runs unlocked: the callers' own checks (vanished
     files, signatures, the ledger's transactions) still keep runs apart."""
     try:
@@ -33,7 +34,7 @@ def held(lock: Path, wait: float, busy: str) -> Iterator[None]:
     try:
         fd = os.open(lock, flags, 0o600)
     except OSError as exc:
-        raise ServiceError(f"{lock}: cannot open the lock ({exc.strerror or type(exc).__name__})") from None
+        raise EnvironmentFailure(f"{lock}: cannot open the lock ({exc.strerror or type(exc).__name__})") from None
     try:
         deadline = time.monotonic() + wait
         while True:

@@ -44,12 +44,19 @@ def move_file_path(log: LogFile, player: str, out: str | Path) -> Path:
 
 def write_move_file(
     log: LogFile, ref: str, player: str, texts: list[str], out: str | Path,
-    private: Callable[[], Ed25519PrivateKey], force: bool = False,
+    private: Callable[[], Ed25519PrivateKey], force: bool = False, *, answered: Path | None = None,
+    replace: bool = False,
 ) -> WrittenMove:
     """``texts`` against the latest position of ``log`` (the player's view), as one
     move file at ``out`` (a file, or a directory for its default name); signed with
     ``private()`` in a play-by-email game.  Raises ServiceError (illegal, or the file
-    exists) before anything is written."""
+    exists) before anything is written.
+
+    [CL-S17] A signed move is checked against, and added to, the record of her moves
+    in the key store ``answered`` (:mod:`cli.answered`) in one step, under its lock:
+    a different move at a position she signed one at already is refused (one line,
+    nothing written) unless ``replace``; the same move again writes the same bytes
+    (an existing file of exactly them is left as it is)."""
     game, _, states = fold_log(log, ref)
     players = log.header.definition.players
     gid = log.header.game_id or ""
@@ -66,6 +73,29 @@ def write_move_file(
         key = private()
         move_file = msgspec.structs.replace(move_file, public_key=public_hex(key))
         move_file = msgspec.structs.replace(move_file, signature=sign(key, "move", statements.body(move_file)))
-    path = move_file_path(log, player, out)
-    write_file(path, statements.encode(move_file), force)
+    data = statements.encode(move_file)
+    if not pbem or answered is None:
+        path = move_file_path(log, player, out)
+        write_file(path, data, force)
+        return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)
+    from cli import answered as record
+
+    with record.held(answered):
+        new = record.check(answered, move_file, replace)
+        pending = None if replace else record.still_pending(answered, gid, player, move_file.public_key, log, game,
+                                                             states, seat)
+        if new and pending is not None:
+            raise ServiceError(record.pending_refusal(gid, player, pending, seq))
+        path = move_file_path(log, player, out)  # (a DIR/ is made: after the check)
+        wrote = not (path.is_file() and not path.is_symlink() and path.stat().st_size == len(data)
+                     and path.read_bytes() == data)
+        if wrote:
+            write_file(path, data, force)
+        if new:
+            try:
+                record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file)))
+            except BaseException:
+                if wrote:
+                    path.unlink(missing_ok=True)  # no move file she has no record of
+                raise
     return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)

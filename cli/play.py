@@ -8,7 +8,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -25,6 +25,12 @@ from core.engine import CHANCE, RulesError, checked_decide
 from events.service import GameService, ServiceError, parse_command
 from replay.sources import fold_log, open_log
 
+ReplaceAnswered = Annotated[bool, typer.Option(
+    "--replace-answered",
+    help="Sign a different move at a position you signed one at already: the host may then apply "
+         "either of the two, both signed by you [CL-S17]")]
+
+
 def move(
     ctx: typer.Context,
     ref: GameOrFile,
@@ -39,6 +45,7 @@ def move(
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the move file")] = False,
+    replace_answered: ReplaceAnswered = False,
     json: Json = False,
 ) -> None:
     """Make one move, non-interactively (scripts, email).
@@ -58,7 +65,7 @@ def move(
     if out is not None:
         if as_ is None or not commands:
             raise fail("a move file needs --as PLAYER and a COMMAND")
-        _write_move_file(ctx, svc, ref, as_, commands, out, key, force, json)
+        _write_move_file(ctx, svc, ref, as_, commands, out, key, force, json, replace_answered)
         return
     if commands and len(commands) > 1:
         raise fail("several commands go into a move file (--out); here give one")
@@ -100,12 +107,16 @@ def ref_or_received(ctx: typer.Context, ref: str, player: str | None, out: str |
 
 def _write_move_file(
     ctx: typer.Context, svc: GameService, ref: str, player: str, texts: list[str], out: str | Path,
-    key: Path | None, force: bool, json: bool,
+    key: Path | None, force: bool, json: bool, replace: bool = False,
 ) -> None:
     """The moves against the latest position of a game id or an exported (view) file;
-    signed with the player's key in a play-by-email game (cli/movefile.py)."""
+    signed with the player's key in a play-by-email game (cli/movefile.py), never a
+    second, different move at a position she signed one at unless ``replace`` [CL-S17]."""
+    from cli.keys import keys_dir
+
     log = open_log(svc, ref, player)  # the player's view, from the store or their file
-    written = write_move_file(log, ref, player, texts, out, lambda: key_for(ctx, player, key), force)
+    written = write_move_file(log, ref, player, texts, out, lambda: key_for(ctx, player, key), force,
+                              answered=keys_dir(ctx), replace=replace)
     if json:
         emit_json({"file": str(written.path), "game_id": written.game_id, "player": player, "seq": written.seq})
     else:
@@ -159,6 +170,7 @@ def play(
         typer.Option("-o", "--out", metavar="DIR", help="FILE (a view by email): the directory for the signed move file"),
     ] = None,
     key: Annotated[Optional[Path], typer.Option(help="Your private key (default: the key named PLAYER)")] = None,
+    replace_answered: ReplaceAnswered = False,
 ) -> None:
     """Play at a prompt: the board and numbered legal commands.
 
@@ -177,12 +189,32 @@ def play(
     if Path(game_id).is_file():
         if as_ is None or out is None:
             raise fail("playing from a file needs --as PLAYER and --out DIR")
-        _play_file(ctx, svc, game_id, as_, out, key)
+        _play_file(ctx, svc, game_id, as_, out, key, replace_answered)
         return
     Session(svc, game_id, as_, _prompt).run()
 
 
-def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: str, key: Path | None) -> None:
+def _refuse_answered(ctx: typer.Context, log: Any, game: Any, states: list[Any], seat: int, player: str,
+                     key: Path | None) -> None:
+    """[CL-S17] Before any choice: a position she signed a move at already, or whose
+    decision a move of hers not yet applied answers, is refused (one line, exit 2),
+    not found out at the end of her choosing."""
+    from cli import answered
+    from cli.keys import keys_dir
+    from events.signing import public_hex
+
+    game_id, seq = log.header.game_id or "", log.lines[-1].seq if log.lines else 0
+    public = public_hex(key_for(ctx, player, key))
+    found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq)
+    if found:
+        raise ServiceError(answered.refused_at(game_id, player, found[0], "nothing to play on this view"))
+    pending = answered.still_pending(keys_dir(ctx), game_id, player, public, log, game, states, seat)
+    if pending is not None:
+        raise ServiceError(answered.pending_refusal(game_id, player, pending, seq, "nothing to play on this view"))
+
+
+def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out: str, key: Path | None,
+               replace: bool = False) -> None:
     """Choose moves on a view file; write them as one move file when the seat's turn is
     done or its next decision hangs on what the view does not show (issue 26).  A
     failed ``send`` keeps the choices: one line says why, ``send [DIR]`` tries again."""
@@ -191,6 +223,8 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
     seat = log.header.definition.players.index(player)
     state = game.view(states[-1], seat)
     seq = log.lines[-1].seq if log.lines else 0
+    if log.header.definition.host_key and not replace:
+        _refuse_answered(ctx, log, game, states, seat, player, key)
     chosen: list[str] = []
     menu: Menu | None = None
     failed = False
@@ -212,7 +246,7 @@ def _play_file(ctx: typer.Context, svc: GameService, ref: str, player: str, out:
     def send(where: str) -> bool:
         nonlocal failed
         try:
-            _write_move_file(ctx, svc, ref, player, chosen, where, key, False, False)
+            _write_move_file(ctx, svc, ref, player, chosen, where, key, False, False, replace)
         except (ServiceError, RulesError, OSError) as exc:
             failed = True
             say(f"not sent: {exc}; your choices are kept ({'; '.join(chosen)}): "

@@ -35,24 +35,46 @@ MAX_RECORD = 16 << 20
 """A record longer than this is refused unread (a reveal a game: ~250 bytes a line)."""
 
 
-def _lines(path: Path) -> list[dict[str, object]]:
+def read_record(path: Path, what: str = "record of your reveals",
+                after: str = "no reveal is made without the record of your reveals [CL-S12]") -> list[dict[str, object]]:
+    """The JSON objects of a record of lines (a missing record: none); a line cut by a
+    crash is skipped alone [CL-S16].  ServiceError (one line) if it cannot be read."""
     from replay.bounded import FileRefused, read_regular
 
     if not os.path.lexists(path):
         return []
     try:
-        text = read_regular(path, MAX_RECORD, "record of your reveals").decode("utf-8")
+        text = read_regular(path, MAX_RECORD, what).decode("utf-8")
     except (FileRefused, UnicodeDecodeError) as exc:
-        raise ServiceError(f"{exc}; no reveal is made without the record of your reveals [CL-S12]") from None
+        raise ServiceError(f"{exc}; {after}") from None
     out = []
     for line in text.splitlines():
         try:
             item = json.loads(line)
         except ValueError:
-            continue  # a line cut by a crash: the reveal it named was not sent
+            continue  # a line cut by a crash: what it named was not sent
         if isinstance(item, dict):
             out.append(item)
     return out
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return read_record(path)
+
+
+def append_record(path: Path, item: dict[str, object]) -> None:
+    """Add ``item`` as a line of its own (after a newline when a crash cut the last
+    one), durably [CL-S16]."""
+    line = json.dumps(item, sort_keys=True) + "\n"
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            line = "\n" + line  # [CL-S16] the cut line stays a line of its own, skipped
+        os.write(fd, line.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def record_reveal(folder: Path, game_id: str, genesis: str, public_key: str, seq: int, head: str) -> None:
@@ -82,17 +104,7 @@ def record_reveal(folder: Path, game_id: str, genesis: str, public_key: str, seq
                 f"already; asked again at another position (seq {seq}, {head[:12]}…), the host re-ran the "
                 "game's joins after seeing it and could choose the deal: no reveal is made (ask for a new game) [CL-S12]"
             )
-        line = json.dumps({"genesis": genesis, "public_key": public_key, "seq": seq, "hash": head},
-                          sort_keys=True) + "\n"
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                line = "\n" + line  # [CL-S16] the cut line stays a line of its own, skipped
-            os.write(fd, line.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_record(path, {"genesis": genesis, "public_key": public_key, "seq": seq, "hash": head})
 
 
 def refuse_clear_entropy(definition: Any, what: str) -> None:

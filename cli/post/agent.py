@@ -483,12 +483,40 @@ class Agent:
                 body=f"{mv.player}: {what} (against seq {mv.seq})\n",
                 attachments=[letters.Attachment(path.name, data)],
                 in_reply_to=letters.message_id(mv.game_id, mv.seq, mv.player, "view"), extra=extra)
-            with self.ledger.transaction():
-                self._queue(mid, raw, [host[0]], mv.game_id, kind, mv.player, mv.seq)
+            why = None
+            try:
+                with self.ledger.transaction():
+                    why = self._second_move(mv) if isinstance(mv, MoveFile) else None
+                    if why is None:
+                        self._queue(mid, raw, [host[0]], mv.game_id, kind, mv.player, mv.seq)
+            except ServiceError as exc:  # the record of her moves cannot be read: nothing is sent
+                self._say(f"{path}: not sent ({exc})")
+                continue
+            if why is not None:
+                self._say(f"{path.name}: {why}")
+                _keep(out, path, data, "refused")
+                continue
             step("move-queued")
-            sent = out / "sent"
-            sent.mkdir(exist_ok=True)
-            os.replace(path, _kept_name(sent, path.name, data))
+            _keep(out, path, data, "sent")
+
+    def _second_move(self, mv: MoveFile) -> str | None:
+        """[CL-S17] The backstop for a move file made by other means (another tool, a
+        hand-made file, one made before the record): why it must not be sent — another
+        move at its position was queued here or signed by her tools — or None.  Called
+        inside the ledger transaction that queues it, so two passes never both pass, and
+        holding the record's lock, so a replacement being made is read with its record."""
+        from cli.answered import held, refused_to_send
+
+        queued = []
+        for raw in self.ledger.moves_at(mv.game_id, mv.player, mv.seq):
+            for name, data in letters.parse(raw).files:
+                with contextlib.suppress(StatementError, ServiceError, ValueError):
+                    st = _statement(data, name)
+                    if isinstance(st, MoveFile):
+                        queued.append(st)
+        folder = keys_folder(state(self.ctx).db)
+        with held(folder):  # a `move` writes its file, then its record line, holding this lock
+            return refused_to_send(folder, mv, queued)
 
     # host: what each seat needs now
     def queue_host_mail(self) -> None:
@@ -685,6 +713,35 @@ def _kept_name(folder: Path, name: str, data: bytes) -> Path:
         return path  # the same file again (anything but a regular file of these bytes is 'another')
     stem, dot, ext = name.rpartition(".")
     return folder / (f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}{dot}{ext}" if dot else f"{name}-{hashlib.sha256(data).hexdigest()[:12]}")
+
+
+def _keep(out: Path, path: Path, data: bytes, where: str) -> None:
+    """Keep the move file ``data`` read from ``path`` in ``out/where`` (``sent``, or
+    ``refused``: never sent [CL-S17]), then take ``path`` out of the queue.  What is
+    kept is the bytes that were read (and queued), never the file as it is now: a file
+    rewritten since it was read is left in the queue for the next pass, not kept as
+    sent unsent."""
+    folder = out / where
+    folder.mkdir(exist_ok=True)
+    kept = _kept_name(folder, path.name, data)
+    if not kept.exists():
+        tmp = folder / f".{kept.name}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, kept)
+    taking = out / f".{path.name}.taking"
+    try:
+        os.replace(path, taking)  # whatever is there now, taken out of the queue at once
+    except FileNotFoundError:
+        return
+    st = taking.lstat()
+    if stat.S_ISREG(st.st_mode) and st.st_size == len(data) and taking.read_bytes() == data:
+        taking.unlink()
+        return
+    back, n = path, 0  # rewritten since it was read: back in the queue, for the next pass
+    while os.path.lexists(back):  # (and written once more since: both stay)
+        n += 1
+        back = out / f"{path.stem}-{n}{path.suffix}"
+    os.replace(taking, back)
 
 
 REMIND_FRACTION = 0.25

@@ -208,6 +208,12 @@ class Ledger:
         return {(r[0], r[1], r[2]) for r in self.conn.execute(
             "SELECT game, seat, seq FROM outbox WHERE kind = 'move'")}
 
+    def moves_at(self, game: str, seat: str, seq: int) -> list[bytes]:
+        """The mails of each move queued at (game, seat, seq), oldest first [CL-S17]."""
+        return [bytes(r[0]) for r in self.conn.execute(
+            "SELECT raw FROM outbox WHERE kind = 'move' AND game = ? AND seat = ? AND seq = ? ORDER BY n",
+            (game, seat, seq))]
+
     def refused_moves(self) -> dict[tuple[str, str, int], str]:
         """(game, seat, seq) -> why, of each move the host refused."""
         return {(r[0], r[1], r[2]): r[3] for r in self.conn.execute(

@@ -4,8 +4,9 @@ Standard library only (``imaplib``, ``smtplib``, ``ssl``).  TLS is never
 optional and never unverified: the server's certificate is checked against
 ``cafile`` when one is given (and then against that file only), else against
 the system's trust store, and its name against ``host``.  Every connection has
-a timeout.  A password is passed in (see :mod:`cli.post.credentials`) and is
-never written anywhere.
+a timeout, and every SMTP send a total deadline (:data:`SEND_DEADLINE`).  A
+password is passed in (see :mod:`cli.post.credentials`) and is never written
+anywhere.
 
 IMAP, what "handled" means: :meth:`ImapInbound.done` sets ``\\Seen`` and the
 keyword ``$CitylogDone`` on the message and then moves it into the folder
@@ -35,12 +36,17 @@ import re
 import smtplib
 import socket
 import ssl
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from events.store import EnvironmentFailure
 
 DEFAULT_TIMEOUT = 30.0
+SEND_DEADLINE = 300.0
+"""Seconds one SMTP send may take in all (connection, TLS, login and the message):
+``timeout`` bounds each socket operation only, so a server that answers a byte at a
+time held a send — and the mail agent's ledger lock, taken around it — for ever."""
 DEFAULT_MAX_BYTES = 8 << 20  # = cli.post.transport.MAX_MESSAGE (m24t's), not imported: this module stands alone
 DONE_KEYWORD = "$CitylogDone"
 DONE_FOLDER = "citylog-done"
@@ -346,6 +352,7 @@ class SmtpOutbound:
         self.cafile, self.timeout, self.local_hostname = cafile, timeout, local_hostname
         self._password = password
         self._conn: smtplib.SMTP | None = None
+        self._watch: _Deadline | None = None
 
     @classmethod
     def from_section(cls, section: Mapping[str, Any], password: str | None, **kw: Any) -> SmtpOutbound:
@@ -377,12 +384,17 @@ class SmtpOutbound:
         conn: smtplib.SMTP | None = None
         try:
             if self.security == "ssl":
-                conn = smtplib.SMTP_SSL(self.host, self.port, local_hostname=self.local_hostname,
-                                        timeout=self.timeout, context=ctx)
-                conn.ehlo()
+                conn = smtplib.SMTP_SSL(local_hostname=self.local_hostname, timeout=self.timeout, context=ctx)
             else:
-                conn = smtplib.SMTP(self.host, self.port, local_hostname=self.local_hostname, timeout=self.timeout)
-                conn.ehlo()
+                conn = smtplib.SMTP(local_hostname=self.local_hostname, timeout=self.timeout)
+            if self._watch is not None:
+                self._watch.conn = conn  # its socket is shut when the send's deadline passes
+            conn._host = self.host  # type: ignore[attr-defined]  # what connect() would set: TLS checks this name
+            code, message = conn.connect(self.host, self.port)
+            if code != 220:  # (what the constructor checks when it connects)
+                raise smtplib.SMTPConnectError(code, message)
+            conn.ehlo()
+            if self.security != "ssl":
                 if not conn.has_extn("starttls"):
                     raise MailTlsError(f"{self.host}:{self.port}: the SMTP server offers no STARTTLS")
                 conn.starttls(context=ctx)
@@ -410,11 +422,34 @@ class SmtpOutbound:
         """Send ``raw`` (RFC 5322 bytes, CRLF line ends) to every address of ``to``.
         A recipient the server refuses is a :class:`MailError` naming it (the others
         may have been accepted: a message is safe to send twice, its Message-ID is
-        fixed)."""
+        fixed).  The whole send, a connection opened for it included, ends within
+        :data:`SEND_DEADLINE` seconds (a MailError: timed out)."""
         if not to:
             raise MailError("no recipients")
+        deadline = _Deadline(SEND_DEADLINE)
+        self._watch = deadline
+        try:
+            self._send(raw, to, sender)
+        except MailError:
+            if deadline.expired:
+                self._drop()
+                raise MailError(f"{self.host}:{self.port}: the send took more than {deadline.seconds:g} s in all "
+                                "(timed out)") from None
+            raise
+        finally:
+            deadline.stop()
+            self._watch = None
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+    def _send(self, raw: bytes, to: Sequence[str], sender: str) -> None:
         for attempt in (1, 2):
             conn = self._open()
+            if self._watch is not None:
+                self._watch.conn = conn
             options = []
             if not raw.isascii():
                 if not conn.has_extn("8bitmime"):
@@ -438,6 +473,38 @@ class SmtpOutbound:
             if refused:
                 raise MailError(f"{self.host}:{self.port}: recipients refused: {_refusals(refused)}")
             return
+
+
+class _Deadline:
+    """A total deadline for one send: when ``seconds`` pass before :meth:`stop`, the
+    socket of ``conn`` (the connection in use, set as it is made) is shut, so the
+    operation blocked on it fails at once, whatever each operation's own timeout."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.conn: smtplib.SMTP | None = None
+        self.expired = False
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="smtp-send-deadline", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        if self._done.wait(self.seconds):
+            return
+        self.expired = True
+        while True:  # (a socket being made when it passed is shut as soon as it is there)
+            sock = getattr(self.conn, "sock", None)
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            if self._done.wait(0.1):
+                return
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 def _refusals(refused: Mapping[str, tuple[int, bytes]]) -> str:

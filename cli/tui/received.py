@@ -56,7 +56,7 @@ class Received:
         from cli.keys import key_in
 
         return write_move_file(self.log, self.source, self.player, commands, self.out,
-                               lambda: key_in(self.keys, self.player, self.key))
+                               lambda: key_in(self.keys, self.player, self.key), answered=self.keys)  # [CL-S17]
 
     def written_before(self) -> Path | None:
         """This position's move file, if one was written already (still queued, or sent:
@@ -65,7 +65,32 @@ class Received:
         for where in (path, path.parent / "sent" / path.name) if self.queue else (path,):
             if where.exists():
                 return where
-        return None
+        return self.signed_before()
+
+    def signed_before(self) -> Path | None:
+        """[CL-S17] Where the record of her moves says she signed one at this position
+        (by any command, to any folder), or one not applied in this view that still
+        answers its decision: the record itself, else None."""
+        from cli import answered
+        from cli.keys import key_in
+        from events.signing import public_hex
+        from replay.sources import fold_log
+
+        if not self.log.header.definition.host_key:
+            return None
+        seq = self.log.lines[-1].seq if self.log.lines else 0
+        gid = self.log.header.game_id or ""
+        try:
+            public = public_hex(key_in(self.keys, self.player, self.key))
+            found = answered.answers_at(self.keys, gid, self.player, public, seq)
+            if not found:
+                game, _, states = fold_log(self.log, self.source)
+                seat = self.log.header.definition.players.index(self.player)
+                found = [a for a in [answered.still_pending(self.keys, gid, self.player, public, self.log, game,
+                                                            states, seat)] if a is not None]
+        except ServiceError:
+            return None  # no key, or an unreadable record: the write says why
+        return self.keys / answered.RECORD if found else None
 
     def sent_note(self, written: WrittenMove) -> str:
         """Where the move file is and how it reaches the host."""
@@ -104,6 +129,11 @@ class ViewScreen(GameScreen):
         before = r.written_before() if not model.chosen else None
         if before is not None and not model.closed:  # one move file per position
             model.closed = True
+            if before.parent == r.keys:  # the record of her moves, not a file here [CL-S17]
+                self.noted("move already signed", f"{r.player} signed a move for this decision already "
+                           f"(by another command; {before}): a second lets a dishonest host apply either [CL-S17]; "
+                           "nothing more to decide on this view")
+                return
             sent = "sent" if before.parent.name == "sent" else "waiting for the next mail sync"
             self.noted("move already written", f"{before.name} ({sent}); nothing more to decide on this view")
 

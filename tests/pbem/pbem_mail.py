@@ -81,13 +81,16 @@ def to_act(table: Table) -> list[str]:
     return json.loads(table.host.ok("show", table.gid, "--json"))["to_act"]
 
 
-def move_file(table: Table, name: str, commands: list[str], out: Path, key: str | None = None) -> Path:
+def move_file(table: Table, name: str, commands: list[str], out: Path, key: str | None = None,
+              replace: bool = False) -> Path:
     """``name``'s move against the host's latest position, signed with ``key``'s
-    key file (default: ``name``'s own)."""
+    key file (default: ``name``'s own); ``replace``: a second, different move at a
+    position signed before, made on purpose (``--replace-answered``, CL-S17)."""
     signer = key or name
     party = table.players.get(signer)
     key_path = (party.home if party else table.host.home) / "keys" / f"{signer}.key"
-    table.host.ok("move", table.gid, "--as", name, *commands, "--out", str(out), "--key", str(key_path))
+    table.host.ok("move", table.gid, "--as", name, *commands, "--out", str(out), "--key", str(key_path),
+                  *(["--replace-answered"] if replace else []))
     return out
 
 

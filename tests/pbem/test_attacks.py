@@ -123,7 +123,8 @@ def test_a_stale_move_is_refused_naming_the_positions(table: Table, tmp_path: Pa
     first = to_act(table)[0]
     options = legal_of(table, first)
     early = move_file(table, first, [options[0]], tmp_path / "early.json")
-    table.host.ok("apply", str(move_file(table, first, [options[-1]], tmp_path / "now.json")))
+    # a second move at the position, made on purpose [CL-S17]: the host applies one, the other is stale
+    table.host.ok("apply", str(move_file(table, first, [options[-1]], tmp_path / "now.json", replace=True)))
     err = refused(table, "apply", str(early))
     assert "stale move" in err
 

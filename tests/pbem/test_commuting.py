@@ -101,7 +101,9 @@ def test_a_construction_move_after_the_seat_moved_on_is_stale_naming_why(tmp_pat
     _to_construction(table, tmp_path)
     options = legal_of(table, "alice")
     first = move_file(table, "alice", [options[0]], tmp_path / "first.json")
-    second = move_file(table, "alice", [options[-1]], tmp_path / "second.json")
+    # two moves of one seat at one position are never one decision's parts (those go in one
+    # file, or in files at later seqs, as above): a second is made only on purpose [CL-S17]
+    second = move_file(table, "alice", [options[-1]], tmp_path / "second.json", replace=True)
     table.host.ok("apply", str(first))
     before = sqlite3.connect(table.host.db).execute("SELECT count(*) FROM events").fetchone()
     code, _, err = table.host.run("apply", str(second))
@@ -109,3 +111,34 @@ def test_a_construction_move_after_the_seat_moved_on_is_stale_naming_why(tmp_pat
     assert "alice's own position" in err or "no longer alice's turn" in err
     after = sqlite3.connect(table.host.db).execute("SELECT count(*) FROM events").fetchone()
     assert before == after
+
+
+def test_a_later_view_never_gets_a_second_move_for_a_decision_a_held_move_answers(tmp_path: Path) -> None:
+    """ATTACK [CL-S17]: alice's construction move (made at seq N) is held by a dishonest
+    host, which applies bob's and shows her the position after it: her decision there is
+    the one her held move answers (it commutes, so it still lands).  A move made on that
+    view would be a second for one decision, and the host could apply either: refused in
+    one line (exit 2, nothing written) unless she says --replace-answered."""
+    table = Table(tmp_path, "card-city", ["alice", "bob"])
+    table.join_all()
+    _to_construction(table, tmp_path)
+    options = legal_of(table, "alice")
+    held = move_file(table, "alice", [options[0]], tmp_path / "held.json")
+    table.host.ok("apply", str(move_file(table, "bob", [legal_of(table, "bob")[0]], tmp_path / "bob.json")))
+    assert "alice" in to_act(table)
+    key = table.players["alice"].home / "keys" / "alice.key"
+    second = tmp_path / "second.json"
+    code, _, err = table.host.run("move", table.gid, "--as", "alice", legal_of(table, "alice")[-1],
+                                  "--out", str(second), "--key", str(key))
+    assert code == 2 and "[CL-S17]" in err and "does not show applied" in err, err
+    assert len(err.strip().splitlines()) == 1 and not second.exists()
+    from cli.tui.received import Received  # the TUI on that view: closed, its writer refuses
+    from replay.sources import open_log
+
+    view = tmp_path / "alice-view.jsonl"
+    table.host.ok("export", table.gid, "--as", "alice", "-o", str(view))
+    received = Received(open_log(None, str(view), "alice"), str(view), "alice", str(tmp_path / "tui"),  # type: ignore[arg-type]
+                        table.host.home / "keys", key)
+    assert received.written_before() == table.host.home / "keys" / "answered.jsonl"
+    move_file(table, "alice", [legal_of(table, "alice")[-1]], second, replace=True)  # her choice, at that risk
+    table.host.ok("apply", str(held))  # the held one still lands: either could have been applied

@@ -36,9 +36,15 @@ def test_legal_show_and_play_from_a_file(tmp_path: Path) -> None:
     data = json.loads(written.read_text())
     assert data["commands"] == [legal[0]] and data["signature"]
     table.host.ok("apply", str(written))
-    # the default name is taken: a second file is never written over it
-    code, _, err = party.run("move", str(full), "--as", first, legal[0], "--out", str(outdir))
-    assert code == 2 and "not overwritten" in err
+    # the same move again is the same file (left as it is); another move at the position is
+    # refused [CL-S17]; made on purpose, its file is still never written over the first
+    before = written.read_bytes()
+    party.ok("move", str(full), "--as", first, legal[0], "--out", str(outdir))
+    assert written.read_bytes() == before
+    code, _, err = party.run("move", str(full), "--as", first, legal[1], "--out", str(outdir))
+    assert code == 2 and "[CL-S17]" in err
+    code, _, err = party.run("move", str(full), "--as", first, legal[1], "--out", str(outdir), "--replace-answered")
+    assert code == 2 and "not overwritten" in err and written.read_bytes() == before
 
 
 def test_the_inbox_refuses_junk_and_moves_it_aside(tmp_path: Path) -> None:

@@ -264,8 +264,8 @@ def test_a_stale_move_is_refused_with_a_reply_and_the_player_is_told(table: Copy
     party.sync()
     t.carry()
     assert t.host.sync()["applied"] == 1
-    # a second answer to the same (now old) view: stale, refused, answered
-    party.ok("move", t.gid, "--as", name, legal[1])
+    # a second answer to the same (now old) view, made on purpose [CL-S17]: stale, refused, answered
+    party.ok("move", t.gid, "--as", name, legal[1], "--replace-answered")
     party.sync()
     t.carry()
     before = dump(t.host.db)

@@ -389,3 +389,46 @@ def test_a_dropped_inbound_frees_its_connection_without_the_cycle_collector(ms: 
         assert conn() is None
     finally:
         gc.enable()
+
+
+def test_a_server_that_answers_a_byte_at_a_time_never_holds_a_send_past_its_deadline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow-drip SMTP server (no mail server needed: a socket on loopback) sends its
+    greeting a byte every 0.1 s: each read is within the per-operation timeout, so a
+    send without a total deadline took as long as the server liked — holding the mail
+    agent's ledger lock, which is taken around a send.  Now a send ends by
+    SEND_DEADLINE: a MailError (exit 4), the ledger lock released."""
+    import socket
+    import threading
+    import time
+
+    import cli.post.network as network
+
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def drip() -> None:
+        conn, _ = server.accept()
+        with conn:
+            for byte in b"220 " + b"s" * 200 + b"\r\n":  # 20 s of greeting
+                if stop.is_set():
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+                time.sleep(0.1)
+
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    monkeypatch.setattr(network, "SEND_DEADLINE", 1.0, raising=False)
+    out = SmtpOutbound("127.0.0.1", server.getsockname()[1], None, None, "starttls", timeout=2.0)
+    started = time.monotonic()
+    try:
+        with pytest.raises(MailError, match="timed out"):
+            out.send(letter("slow"), ["bob@citylog.test"], "alice@citylog.test")
+    finally:
+        stop.set()
+        out.close()
+        server.close()
+    assert time.monotonic() - started < 5.0

@@ -60,8 +60,9 @@ def test_a_host_refusal_never_gives_the_turn_back_and_both_moves_are_kept(table:
     """ATTACK 1 (cheating host, or anyone who can spoof the host's From and knows the
     move's Message-ID): an unsigned refusal of her move m1, so that she signs m2 at the
     same position and the host applies whichever it likes.  [CL-S17] Her agent says
-    the host claims a refusal and warns, but never lists the turn as hers again; if
-    she makes a second move anyway, the files of both stay in sent/ (her evidence)."""
+    the host claims a refusal and warns, but never lists the turn as hers again; a
+    second move at the position is refused (exit 2, nothing written); if she makes it
+    anyway (--replace-answered), the files of both stay in sent/ (her evidence)."""
     t = table
     name = _to_act(t)[0]
     party = t.players[name]
@@ -75,7 +76,9 @@ def test_a_host_refusal_never_gives_the_turn_back_and_both_moves_are_kept(table:
     said = "\n".join(s["lines"])
     assert f"{name}: the host says it refused your move at seq {seq}" in said and "[CL-S17]" in said, said
     assert "lets a dishonest host apply either" in said and "your turn" not in said, said
-    party.ok("move", t.gid, "--as", name, legal[1])  # she makes a second move all the same
+    code, _, err = party.run("move", t.gid, "--as", name, legal[1])  # she tries a second move
+    assert code == 2 and "[CL-S17]" in err and "--replace-answered" in err, err
+    party.ok("move", t.gid, "--as", name, legal[1], "--replace-answered")  # and makes it all the same
     party.sync()
     sent = sorted((party.home / "mail" / "outgoing" / "sent").glob("*.json"))
     kept = sorted(json.loads(p.read_bytes())["commands"] for p in sent)
@@ -325,3 +328,19 @@ def test_watch_interval_is_a_finite_number_of_seconds(table: Copy) -> None:
     for bad in ("nan", "inf", "0", "-1", "86401"):
         code, out, err = party.run("mail", "sync", "--watch", "--interval", bad)
         assert code == 2 and "--interval must be" in err + out and "Traceback" not in err, (bad, code, out, err)
+
+
+def test_watch_backs_off_when_its_lock_file_cannot_be_opened(table: Copy, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Red team round 9: the pass lock (`<datadir>/.citylog-mail.lock`) cannot be opened (a
+    directory in its place here; no permission, a read-only disk alike).  That was a
+    ServiceError, which ended `--watch` for good at its first pass; it is the machine, not
+    the input: the agent backs off as for any environment failure (exit 4 without --watch)."""
+    import cli.post.agent as agent_module
+
+    party = table.players[_to_act(table)[0]]
+    (party.home / agent_module.SYNC_LOCK).unlink(missing_ok=True)
+    (party.home / agent_module.SYNC_LOCK).mkdir()
+    sends, slept = _watch_five_passes(party, monkeypatch)
+    assert slept == [60.0, 120.0, 240.0, 480.0, 600.0] and sends == [], (sends, slept)
+    code, out, err = party.run("mail", "sync")
+    assert code == 4 and "cannot open the lock" in err, (code, out, err)
