@@ -17,7 +17,10 @@ from core.point_city import events as ev
 from core.point_city.cards import CARDS, START_CARDS, WILD, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.fold import apply
-from core.point_city.payment import _cached_payments, covers, is_minimal, payments, shortfall, supply
+from core.point_city.payment import (
+    _cached_payments, counted_plans, counts_left, counts_of, covers, is_minimal, payments, plan_payment, shortfall,
+    source_classes, supply,
+)
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
@@ -240,7 +243,7 @@ def _take_event(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     """:func:`_check_take`'s event, its checks left out: the same computations, line
     for line, of what the event records (the cells in order, the slots, each
     payment sorted with the pick's card for ``PICKED``), for a take known to
-    pass them (:func:`random_command`'s, :func:`_trusted`)."""
+    pass them (:func:`random_command`'s, played by :func:`random_step`)."""
     a, b = sorted(tuple(cmd.cells))
     slots = (s.market[a], s.market[b])
     picked = [x.card for x in slots if not x.building]
@@ -252,20 +255,6 @@ def _take_event(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         seat, (a, b), (slots[0].card, slots[1].card), (slots[0].building, slots[1].building),
         tuple(out),
     )
-
-
-_TRUSTED: tuple[State, int, Take] | None = None
-"""The last take :func:`random_command` made, with the state and seat it was made
-for: a legal take there (its contract, tests/point_city/test_pc_fast_paths.py),
-so :func:`step` given that very take for that very state (``is``: the objects
-kept here cannot be confused with later ones) makes its event without
-:func:`_check_take`'s checks.  A cache of one computation: nothing else depends
-on it."""
-
-
-def _trusted(s: State, seat: int, cmd: Take) -> bool:
-    t = _TRUSTED
-    return t is not None and t[2] is cmd and t[0] is s and t[1] == seat
 
 
 def _check_chance(s: State, cmd: Command) -> object:
@@ -299,16 +288,13 @@ def step(
     """``decide``'s events and the state after them (folded while deciding);
     ``can_take``: PL-7's test, for an older rules version (default :func:`has_take`)."""
     if seat == CHANCE:
-        r = _REVEALED
-        if r is not None and r[1] is cmd and r[0] is s:
-            return run(s, ev.CardRevealed(r[1].card), can_take)  # _check_chance's event: the card is unseen
         return run(s, _check_chance(s, cmd), can_take)
     if s.step != "turn" or seat != s.turn:
         raise IllegalCommand("GL-1", "it is not this seat's turn")
     if isinstance(cmd, Flip):
         first: object = _check_flip(s, seat, cmd)
     elif isinstance(cmd, Take):
-        first = _take_event(s, seat, cmd) if _trusted(s, seat, cmd) else _check_take(s, seat, cmd)
+        first = _check_take(s, seat, cmd)
     elif isinstance(cmd, TakeDeck):
         if deck_size(s) < 2:
             raise IllegalCommand("PL-2", "a deck take needs two cards in the deck")
@@ -337,17 +323,8 @@ def chance(s: State, rng: Rng) -> Command:
         ids = sorted(TOKENS)
         return LayOut(tuple(rng.sample(ids, TOKEN_COUNT[len(s.players)])))
     if needs_reveal(s):
-        global _REVEALED
-        reveal = _REVEALED = (s, Reveal(rng.choice(s.unseen[top_tier(s)])))
-        return reveal[1]
+        return Reveal(rng.choice(s.unseen[top_tier(s)]))
     raise IllegalCommand("GL-1", "no chance outcome is pending")
-
-
-_REVEALED: tuple[State, Reveal] | None = None
-"""The last card :func:`chance` turned up, with the state it was drawn in: a card of
-the unseen cards of the top tier there, which is all :func:`_check_chance` checks
-of a Reveal, so :func:`step` given that very outcome for that very state (``is``)
-records it at once (as :data:`_TRUSTED` for takes)."""
 
 
 # -- legal commands -----------------------------------------------------------
@@ -566,8 +543,6 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
             return move  # type: ignore[return-value]
         picked = _random_take(s, seat, move[0], move[1], perms, rng)
         if picked is not None:
-            global _TRUSTED
-            _TRUSTED = (s, seat, picked)
             return picked
         del moves[i]
 
@@ -576,7 +551,78 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
     """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
     the same draw as listing them, but counted: each payment of a building
     times its civic token choices (for two buildings, the second's counted on
-    what the first leaves), and only the Take drawn is made."""
+    what the first leaves), and only the Take drawn is made.  The payments are
+    counted on the sources' classes (:func:`counted_plans`), and only the one
+    drawn is made of the sources' ids (:func:`plan_payment`)."""
+    slots = (s.market[a], s.market[b])
+    if not slots[0].building and not slots[1].building:
+        return Take((a, b))  # the one take of two resource sides (as takes() lists it)
+    resources = s.seats[seat].resources
+    display = s.display
+    if slots[0].building and slots[1].building:
+        groups = source_classes(resources, perms)
+        if groups is None:
+            return _random_take_listed(s, seat, a, b, perms, rng)
+        first, second = CARDS[slots[0].card], CARDS[slots[1].card]
+        counts = counts_of(groups)
+        # takes() lists, for each payment (and token) of the first, every one of the
+        # second from the sources left: blocks of options, counted before one is made
+        first_tokens = _token_choices(display, ()) if first.kind == "civic" else (0,)
+        civic = second.kind == "civic"
+        blocks: list[tuple[Any, Any, int, list[int] | None]] = []
+        count = 0
+        cost2 = second.cost
+        for plan in counted_plans(first.cost, counts):
+            rest = counted_plans(cost2, counts_left(counts, plan))
+            if not rest:
+                continue
+            for t in first_tokens:
+                tokens = _token_choices(display, (t,)) if civic else None
+                n = len(rest) * (len(tokens) if tokens is not None else 1)
+                blocks.append((plan, rest, t, tokens))
+                count += n
+        if not count:
+            return None
+        i = rng.below(count)
+        for plan, rest, t, tokens in blocks:
+            n = len(rest) * (len(tokens) if tokens is not None else 1)
+            if i < n:
+                pc, pp = plan_payment(plan, groups)
+                if tokens is None:
+                    plan2, t2 = rest[i], 0
+                else:
+                    plan2, t2 = rest[i // len(tokens)], tokens[i % len(tokens)]
+                pc2, pp2 = plan_payment(plan2, groups, plan)
+                return Take((a, b), (Pay(a, pc, pp, t), Pay(b, pc2, pp2, t2)))
+            i -= n
+        raise AssertionError("the draw is below the count")
+    cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
+    face = face_of(other.card)
+    groups = source_classes(resources + (face,), perms)
+    if groups is None:
+        return _random_take_listed(s, seat, a, b, perms, rng)
+    card = CARDS[s.market[cell].card]
+    plans = counted_plans(card.cost, counts_of(groups))
+    tokens = _token_choices(display, ()) if card.kind == "civic" else None
+    count = len(plans) * (len(tokens) if tokens is not None else 1)
+    if not count:
+        return None
+    i = rng.below(count)
+    if tokens is None:
+        plan, token = plans[i], 0
+    else:
+        plan, token = plans[i // len(tokens)], tokens[i % len(tokens)]
+    pc, pp = plan_payment(plan, groups)
+    named = tuple(sorted(PICKED if c == face else c for c in pc)) if face in pc else pc
+    return Take((a, b), (Pay(cell, named, pp, token),))
+
+
+def _random_take_listed(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
+    """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
+    the same draw as listing them, but counted: each payment of a building
+    times its civic token choices (for two buildings, the second's counted on
+    what the first leaves), and only the Take drawn is made: from the payments
+    listed (:func:`_cached_payments`), where the sources name an id twice."""
     slots = (s.market[a], s.market[b])
     if not slots[0].building and not slots[1].building:
         options = tuple(takes(s, seat, a, b, perms))  # the one Take of two resource cards
@@ -628,6 +674,35 @@ def _nth_pay(
         (pc, pp), token = pays[i // len(tokens)], tokens[i % len(tokens)]
     named = tuple(sorted(PICKED if c in faces else c for c in pc))
     return Pay(cell, named, pp) if tokens is None else Pay(cell, named, pp, token)
+
+
+# -- the search's playouts (core.point_city.search), never the referee's path -------
+def random_step(
+    s: State, seat: int, rng: Rng, can_take: CanTake | None = None
+) -> tuple[tuple[object, ...], State]:
+    """:func:`random_command` played: ``step(s, seat, random_command(s, seat, rng))``,
+    the same draws, events and state, but the event made at once: the command
+    drawn is legal (its contract, tests/point_city/test_pc_fast_paths.py), so
+    :func:`_check_take`'s and :func:`_check_flip`'s checks are left out and
+    only the event they would make is made (:func:`_take_event`).  For the
+    search's playouts (``PointCitySearch.random_step``); ``can_take`` as :func:`step`'s."""
+    cmd = random_command(s, seat, rng)
+    if type(cmd) is Take:
+        first: object = _take_event(s, seat, cmd)
+    elif type(cmd) is Flip:
+        first = ev.Flipped(seat, cmd.cell, s.market[cmd.cell].card)  # a flippable cell's card
+    else:
+        first = ev.DeckTaken(seat, s.top)  # drawn only with two cards in the deck
+    return run(s, first, can_take)
+
+
+def chance_step(s: State, rng: Rng, can_take: CanTake | None = None) -> tuple[tuple[object, ...], State]:
+    """``step(s, CHANCE, chance(s, rng))``, the same draw, events and state: a card
+    drawn from the unseen cards of the top tier is all :func:`_check_chance` checks
+    of a Reveal, so its event is made at once (the search's playouts)."""
+    if needs_reveal(s):
+        return run(s, ev.CardRevealed(rng.choice(s.unseen[top_tier(s)])), can_take)
+    return step(s, CHANCE, chance(s, rng), can_take)
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:
