@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
         played = instructions(name, args.games, 2) - instructions(name, args.games, 0)
         per = played / (2 * args.games)
         if args.no_replay:
-            print(f"{name}: {per / 1e6:.1f} M instructions a playout", flush=True)
+            print(f"{name}: {per / 1e6:.2f} M instructions a playout", flush=True)
             continue
         play_ev = played / playout_events(name, args.games)
         with tempfile.TemporaryDirectory() as tmp:

@@ -7,19 +7,19 @@ next decision, computed by folding as it goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
-from core.point_city.cards import CARDS, START_CARDS, WILD, Card, face_of
+from core.point_city.cards import CARDS, START_CARDS, TYPES, WILD, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.fold import apply
 from core.point_city.payment import (
     _cached_payments, counted_plans, counts_left, counts_of, covers, is_minimal, payments, plan_payment, shortfall,
-    source_classes, supply,
+    source_classes,
 )
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
@@ -60,40 +60,53 @@ version's (:mod:`core.point_city.older`)."""
 
 def next_auto(s: State, can_take: CanTake | None = None) -> object | None:
     """The next automatic event, or None when a decision (player or chance) is due;
-    ``can_take`` is PL-7's test (default :func:`has_take`)."""
+    ``can_take`` is PL-7's test (default :func:`has_take`).
+
+    By step, in the order the rules ask (run after every event, so the steps
+    are told apart first and :func:`deck_size` and :func:`needs_reveal` are
+    read inline)."""
     step = s.step
     if step == "turn":  # none of the steps below: a decision is due, unless the seat is stuck
-        return None if (can_take or has_take)(s, s.turn) else ev.GameEnded("stuck")  # PL-7
+        if can_take is None:
+            hidden = s.hidden
+            if hidden[0] + hidden[1] + hidden[2] + (1 if s.top else 0) >= 2:
+                return None  # has_take's first answer: a deck take
+            can_take = has_take
+        return None if can_take(s, s.turn) else ev.GameEnded("stuck")  # PL-7
+    if step == "refill":
+        hidden = s.hidden
+        deck = hidden[0] + hidden[1] + hidden[2]
+        if deck + (1 if s.top else 0) < len(s.gaps):
+            return ev.GameEnded("refill")  # PC-4, PL-8: the market cannot be refilled
+        if not s.top and deck:
+            return None  # needs_reveal
+        # PC-4: gaps in reading order; a resource's gap gets the building side.
+        return ev.Refilled(s.gaps[0], s.top, not s.gap_was_building[0])
+    if step == "deal" or step == "second" or step == "after":
+        if not s.top and sum(s.hidden) > 0:
+            return None  # needs_reveal
+        if step == "deal":
+            empty = [i for i, x in enumerate(s.market) if not x.card]
+            if empty:
+                return ev.MarketDealt(empty[0], s.top)
+            return ev.TurnStarted(0, 1)  # PL-13: the first listed seat starts
+        if step == "second":
+            return ev.SecondTaken(s.mover, s.top)
+        if s.solo_level and s.mover >= 0:
+            return opponent_move(s)
+        seat = (s.turn + 1) % len(s.players)
+        return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
     if step == "remove":
         return ev.CardsRemoved(REMOVED[len(s.players)])
     if step == "start":
         # PC-2: one Ingenuity starting card per seat; PL-14: the solo opponent gets none.
         return ev.StartCardsDealt(START_CARDS[: len(s.players)])
-    if step == "refill" and deck_size(s) < len(s.gaps):
-        return ev.GameEnded("refill")  # PC-4, PL-8: the market cannot be refilled
     if step == "ended":
         wins = winners(s)
         return ev.Scored(
             tuple(seat_score(x) for x in s.seats), wins,
             opponent_score(s) if s.solo_level else 0, opponent_won=not wins,
         )
-    if needs_reveal(s):
-        return None
-    if step == "deal":
-        empty = [i for i, x in enumerate(s.market) if not x.card]
-        if empty:
-            return ev.MarketDealt(empty[0], s.top)
-        return ev.TurnStarted(0, 1)  # PL-13: the first listed seat starts
-    if step == "second":
-        return ev.SecondTaken(s.mover, s.top)
-    if step == "refill":
-        # PC-4: gaps in reading order; a resource's gap gets the building side.
-        return ev.Refilled(s.gaps[0], s.top, not s.gap_was_building[0])
-    if step == "after":
-        if s.solo_level and s.mover >= 0:
-            return opponent_move(s)
-        seat = (s.turn + 1) % len(s.players)
-        return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
     return None
 
 
@@ -442,71 +455,100 @@ def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
     sides, or a pick holding a building whose cost (both costs together, for two)
     the seat's sources and the pick's resource side cover in symbols: a typed
     face lowers what its type asks, a wild one adds to the wild symbols."""
-    typed, wild = supply(s.seats[seat].resources, perms)
-    out: list[tuple[int, int]] = []
     market = s.market
-    built = [x.building for x in market]
-    if not any(built):
+    return _candidates(s.seats[seat].resources, perms, [x.building for x in market], [x.card for x in market])
+
+
+def _candidates(
+    resources: tuple[int, ...], perms: tuple[int, ...], built: Sequence[bool], cards: list[int]
+) -> list[tuple[int, int]]:
+    """:func:`candidate_pairs` of a market showing building sides at ``built``, with ``cards``.
+
+    Symbols are counted per type in one int, a byte a type (:func:`_vec`), so a
+    pick's shortfall is a few integer operations: each byte of ``(need | GUARD) -
+    have`` is ``128 + need - have`` (no borrow: both below 128), its guard bit set
+    where nothing is short; those bytes' low bits are what is short, and a
+    multiplication adds them up in the top byte.  A pick's resource side adds
+    to the sources (a typed face, to its type; an Ingenuity face, to the wild
+    symbols): the same as lowering what its type asks."""
+    if True not in built:
         return list(PAIRS)  # every pair two resource sides
-    cards = [x.card for x in market]
-    get = typed.get
+    have = wild = 0
+    for c in resources:
+        v, k = _HAND_VEC[c]
+        have += v
+        wild += k
+    for p in perms:
+        have += _PERM_VEC[p]
+    vecs = [_vec(c, b) for c, b in zip(cards, built)]
+    out: list[tuple[int, int]] = []
     for pair in PAIRS:
         a, b = pair
-        built_a, built_b = built[a], built[b]
-        if not built_a and not built_b:
+        if built[a]:
+            if built[b]:
+                d = ((vecs[a][0] + vecs[b][0]) | _GUARD) - have
+                w = wild
+            else:
+                face, k = vecs[b]
+                d = (vecs[a][0] | _GUARD) - have - face
+                w = wild + k
+        elif built[b]:
+            face, k = vecs[a]
+            d = (vecs[b][0] | _GUARD) - have - face
+            w = wild + k
+        else:
             out.append(pair)
             continue
-        if built_a and built_b:
-            need, extra = _costs_added(cards[a], cards[b]), 0
-        elif built_a:
-            need, extra = _pick_need(cards[a], cards[b])
-        else:
-            need, extra = _pick_need(cards[b], cards[a])
-        short = 0
-        for t, n in need:
-            have = get(t, 0)
-            if n > have:
-                short += n - have
-        if short <= wild + extra:
+        g = d & _GUARD
+        if (d & (g - (g >> 7))) * _ADD >> _TOP & 0xFF <= w:
             out.append(pair)
     return out
 
 
-# What a pick asks, per pair of market cards: a few thousand pairs of cards,
-# met again and again, so cached on their ids.
-@lru_cache(maxsize=1 << 14)
-def _costs_added(a: int, b: int) -> tuple[tuple[str, int], ...]:
-    """The costs of buildings ``a`` and ``b`` added up per type."""
-    need = dict(_ask(a, True))
-    for t, n in _ask(b, True):
-        need[t] = need.get(t, 0) + n
-    return tuple(need.items())
+_SHIFT = {t: 8 * i for i, t in enumerate(TYPES)}
+_GUARD = sum(0x80 << v for v in _SHIFT.values())
+_ADD = sum(1 << v for v in _SHIFT.values())
+_TOP = 8 * (len(TYPES) - 1)
+"""A byte a type: the guard bits, the multiplier that adds the bytes up into the
+top one, and its shift (:func:`_candidates`)."""
 
 
-@lru_cache(maxsize=1 << 14)
-def _pick_need(building: int, other: int) -> tuple[tuple[tuple[str, int], ...], int]:
-    """What building ``building`` asks when picked with ``other`` on its resource
-    side, and the wild symbols that side adds: a typed face lowers its type."""
-    face = _ask(other, False)
-    cost = _ask(building, True)
-    if face is None:  # an empty cell gives nothing
-        return cost, 0
-    f, k = face
-    if f == WILD:
-        return cost, k
-    return tuple((t, n - k if t == f else n) for t, n in cost), 0
+class _HandVec(dict[int, tuple[int, int]]):
+    """A resource card's symbols (:func:`core.point_city.payment.supply`'s): per type, a
+    byte a type, and wild; each card's worked out once (a fixed fact of the card list)."""
+
+    def __missing__(self, card: int) -> tuple[int, int]:
+        c = CARDS[card]
+        self[card] = v = (0, c.symbols) if c.resource == WILD else (c.symbols << _SHIFT[c.resource], 0)
+        return v
+
+
+class _PermVec(dict[int, int]):
+    """A producer's permanent resource, a byte a type (as :class:`_HandVec`)."""
+
+    def __missing__(self, building: int) -> int:
+        self[building] = v = 1 << _SHIFT[CARDS[building].produces]
+        return v
+
+
+_HAND_VEC = _HandVec()
+_PERM_VEC = _PermVec()
 
 
 @lru_cache(maxsize=None)
-def _ask(card: int, building: bool) -> Any:
-    """What a market card asks of a pick: showing its building side, its cost; its
-    resource side, its face's (type, symbols) [PL-16]; an empty cell (0) nothing."""
+def _vec(card: int, building: bool) -> tuple[int, int]:
+    """What a card gives or asks in symbols per type, a byte a type (TYPES order),
+    and the wild symbols: showing its building side, its cost (asked); its
+    resource side, its face's symbols [PL-16] (a resource card in hand is its own
+    face); an empty cell (0) nothing."""
     if not card:
-        return () if building else None
+        return 0, 0
     if building:
-        return CARDS[card].cost
+        return sum(n << _SHIFT[t] for t, n in CARDS[card].cost), 0
     face = CARDS[face_of(card)]
-    return face.resource, face.symbols
+    if face.resource == WILD:
+        return 0, face.symbols
+    return face.symbols << _SHIFT[face.resource], 0
 
 
 @lru_cache(maxsize=4096)
@@ -520,6 +562,16 @@ _TAKE_DECK = TakeDeck()
 """Commands are frozen values: one of each serves every playout's draw."""
 
 
+@lru_cache(maxsize=1 << 12)
+def _flip_moves(built: tuple[bool, ...]) -> tuple[Flip, ...]:
+    """The Flip of each cell :func:`flippable_cells` allows in a market with no empty
+    cell, showing building sides at ``built``: a few thousand patterns, met again
+    and again, so cached on it."""
+    rows = [not any(built[r * 4 : r * 4 + 4]) for r in range(4)]
+    cols = [not any(built[c::4]) for c in range(4)]
+    return tuple(_FLIPS[cell] for cell in range(16) if not built[cell] and (rows[cell // 4] or cols[cell % 4]))
+
+
 def random_command(s: State, seat: int, rng: Rng) -> Command:
     """A random legal command without listing every payment (the search's playouts):
     one move uniformly — each flippable cell, the deck, each pair of cells that
@@ -529,31 +581,49 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
     cost (of both buildings together, for two); a candidate whose takes turn out
     empty is struck off and the draw repeated, so the move is uniform over the
     pairs that can really be taken."""
-    moves: list[object] = []
-    if not s.flipped:
-        moves += [_FLIPS[cell] for cell in flippable_cells(s)]
+    return _random_move(s, seat, rng, PICKED)
+
+
+def _random_move(s: State, seat: int, rng: Rng, picked_as: int | None) -> Command:
+    """:func:`random_command`, a take's payment naming the pick's resource card
+    ``picked_as`` (``PICKED``, as a command does; None: by its id, as its event
+    does, :func:`random_step`)."""
+    market = s.market
+    built = tuple([x.building for x in market])
+    cards = [x.card for x in market]
+    moves: list[object]
+    if s.flipped:
+        moves = []
+    elif 0 in cards:  # an empty cell (never while a seat decides, but as flippable_cells says)
+        moves = [_FLIPS[cell] for cell in flippable_cells(s)]
+    else:
+        moves = list(_flip_moves(built))
     if deck_size(s) >= 2:
         moves.append(_TAKE_DECK)
-    perms = _producers(s.seats[seat].buildings)
-    moves += candidate_pairs(s, seat, perms)
+    me = s.seats[seat]
+    perms = _producers(me.buildings)
+    moves += _candidates(me.resources, perms, built, cards)
     while True:
         i = rng.below(len(moves))
         move = moves[i]
         if type(move) is not tuple:
             return move  # type: ignore[return-value]
-        picked = _random_take(s, seat, move[0], move[1], perms, rng)
+        picked = _random_take(s, seat, move[0], move[1], perms, rng, picked_as)
         if picked is not None:
             return picked
         del moves[i]
 
 
-def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
+def _random_take(
+    s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng, picked_as: int | None = PICKED
+) -> Take | None:
     """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
     the same draw as listing them, but counted: each payment of a building
     times its civic token choices (for two buildings, the second's counted on
     what the first leaves), and only the Take drawn is made.  The payments are
     counted on the sources' classes (:func:`counted_plans`), and only the one
-    drawn is made of the sources' ids (:func:`plan_payment`)."""
+    drawn is made of the sources' ids (:func:`plan_payment`); the pick's resource
+    card is named ``picked_as`` in it (None: by its id, as the event names it)."""
     slots = (s.market[a], s.market[b])
     if not slots[0].building and not slots[1].building:
         return Take((a, b))  # the one take of two resource sides (as takes() lists it)
@@ -562,7 +632,7 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
     if slots[0].building and slots[1].building:
         groups = source_classes(resources, perms)
         if groups is None:
-            return _random_take_listed(s, seat, a, b, perms, rng)
+            return _listed(s, seat, a, b, perms, rng, picked_as)
         first, second = CARDS[slots[0].card], CARDS[slots[1].card]
         counts = counts_of(groups)
         # takes() lists, for each payment (and token) of the first, every one of the
@@ -600,7 +670,7 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
     face = face_of(other.card)
     groups = source_classes(resources + (face,), perms)
     if groups is None:
-        return _random_take_listed(s, seat, a, b, perms, rng)
+        return _listed(s, seat, a, b, perms, rng, picked_as)
     card = CARDS[s.market[cell].card]
     plans = counted_plans(card.cost, counts_of(groups))
     tokens = _token_choices(display, ()) if card.kind == "civic" else None
@@ -613,8 +683,20 @@ def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rn
     else:
         plan, token = plans[i // len(tokens)], tokens[i % len(tokens)]
     pc, pp = plan_payment(plan, groups)
-    named = tuple(sorted(PICKED if c == face else c for c in pc)) if face in pc else pc
-    return Take((a, b), (Pay(cell, named, pp, token),))
+    if face in pc:
+        named = other.card if picked_as is None else picked_as
+        pc = tuple(sorted(named if c == face else c for c in pc))
+    return Take((a, b), (Pay(cell, pc, pp, token),))
+
+
+def _listed(
+    s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng, picked_as: int | None
+) -> Take | None:
+    """:func:`_random_take_listed`'s take, its payments named as ``picked_as`` says."""
+    take = _random_take_listed(s, seat, a, b, perms, rng)
+    if take is None or picked_as == PICKED:
+        return take
+    return Take(take.cells, _take_event(s, seat, take).pays)
 
 
 def _random_take_listed(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
@@ -684,11 +766,13 @@ def random_step(
     the same draws, events and state, but the event made at once: the command
     drawn is legal (its contract, tests/point_city/test_pc_fast_paths.py), so
     :func:`_check_take`'s and :func:`_check_flip`'s checks are left out and
-    only the event they would make is made (:func:`_take_event`).  For the
+    only the event they would make is made (:func:`_take_event`'s).  For the
     search's playouts (``PointCitySearch.random_step``); ``can_take`` as :func:`step`'s."""
-    cmd = random_command(s, seat, rng)
-    if type(cmd) is Take:
-        first: object = _take_event(s, seat, cmd)
+    cmd = _random_move(s, seat, rng, None)
+    if type(cmd) is Take:  # its payments name the pick's card by its id, as the event does
+        a, b = cmd.cells
+        x, y = s.market[a], s.market[b]
+        first: object = ev.CardsTaken(seat, (a, b), (x.card, y.card), (x.building, y.building), cmd.pays)
     elif type(cmd) is Flip:
         first = ev.Flipped(seat, cmd.cell, s.market[cmd.cell].card)  # a flippable cell's card
     else:
@@ -700,9 +784,16 @@ def chance_step(s: State, rng: Rng, can_take: CanTake | None = None) -> tuple[tu
     """``step(s, CHANCE, chance(s, rng))``, the same draw, events and state: a card
     drawn from the unseen cards of the top tier is all :func:`_check_chance` checks
     of a Reveal, so its event is made at once (the search's playouts)."""
-    if needs_reveal(s):
-        return run(s, ev.CardRevealed(rng.choice(s.unseen[top_tier(s)])), can_take)
+    hidden = s.hidden
+    if not s.top and s.step in _REVEALING and sum(hidden) > 0:  # needs_reveal(s), inline
+        # rng.choice(s.unseen[top_tier(s)]), inline
+        u = s.unseen[0 if hidden[0] > 0 else 1 if hidden[1] > 0 else 2 if hidden[2] > 0 else -1]
+        return run(s, ev.CardRevealed(u[rng.below(len(u))]), can_take)
     return step(s, CHANCE, chance(s, rng), can_take)
+
+
+_REVEALING = ("deal", "second", "refill", "after")
+"""The steps :func:`needs_reveal` turns a card up in."""
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:
