@@ -464,13 +464,14 @@ def _candidates(
 ) -> list[tuple[int, int]]:
     """:func:`candidate_pairs` of a market showing building sides at ``built``, with ``cards``.
 
-    Symbols are counted per type in one int, a byte a type (:func:`_vec`), so a
+    Symbols are counted per type in one int, a byte a type, so a
     pick's shortfall is a few integer operations: each byte of ``(need | GUARD) -
     have`` is ``128 + need - have`` (no borrow: both below 128), its guard bit set
     where nothing is short; those bytes' low bits are what is short, and a
     multiplication adds them up in the top byte.  A pick's resource side adds
     to the sources (a typed face, to its type; an Ingenuity face, to the wild
-    symbols): the same as lowering what its type asks."""
+    symbols): the same as lowering what its type asks (:class:`_CostVec`,
+    :class:`_FaceVec`, :class:`_HandVec`, :class:`_PermVec`)."""
     if True not in built:
         return list(PAIRS)  # every pair two resource sides
     have = wild = 0
@@ -480,7 +481,7 @@ def _candidates(
         wild += k
     for p in perms:
         have += _PERM_VEC[p]
-    vecs = [_vec(c, b) for c, b in zip(cards, built)]
+    vecs = [_COST_VEC[c] if b else _FACE_VEC[c] for c, b in zip(cards, built)]
     out: list[tuple[int, int]] = []
     for pair in PAIRS:
         a, b = pair
@@ -535,20 +536,26 @@ _HAND_VEC = _HandVec()
 _PERM_VEC = _PermVec()
 
 
-@lru_cache(maxsize=None)
-def _vec(card: int, building: bool) -> tuple[int, int]:
-    """What a card gives or asks in symbols per type, a byte a type (TYPES order),
-    and the wild symbols: showing its building side, its cost (asked); its
-    resource side, its face's symbols [PL-16] (a resource card in hand is its own
-    face); an empty cell (0) nothing."""
-    if not card:
-        return 0, 0
-    if building:
-        return sum(n << _SHIFT[t] for t, n in CARDS[card].cost), 0
-    face = CARDS[face_of(card)]
-    if face.resource == WILD:
-        return 0, face.symbols
-    return face.symbols << _SHIFT[face.resource], 0
+class _CostVec(dict[int, tuple[int, int]]):
+    """A building side's cost in symbols per type, a byte a type (TYPES order), as
+    ``(cost, 0)``; each card's worked out once (a fixed fact of the card list)."""
+
+    def __missing__(self, card: int) -> tuple[int, int]:
+        self[card] = v = (sum(n << _SHIFT[t] for t, n in CARDS[card].cost), 0)
+        return v
+
+
+class _FaceVec(dict[int, tuple[int, int]]):
+    """A market card's resource side: its face's symbols [PL-16], per type (a byte a
+    type) and wild; an empty cell (0) nothing."""
+
+    def __missing__(self, card: int) -> tuple[int, int]:
+        self[card] = v = _HAND_VEC[face_of(card)] if card else (0, 0)
+        return v
+
+
+_COST_VEC = _CostVec()
+_FACE_VEC = _FaceVec()
 
 
 @lru_cache(maxsize=4096)
@@ -598,7 +605,8 @@ def _random_move(s: State, seat: int, rng: Rng, picked_as: int | None) -> Comman
         moves = [_FLIPS[cell] for cell in flippable_cells(s)]
     else:
         moves = list(_flip_moves(built))
-    if deck_size(s) >= 2:
+    hidden = s.hidden
+    if hidden[0] + hidden[1] + hidden[2] + (1 if s.top else 0) >= 2:  # deck_size(s), inline
         moves.append(_TAKE_DECK)
     me = s.seats[seat]
     perms = _producers(me.buildings)
