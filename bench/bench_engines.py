@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_store import raw_select_decode  # noqa: E402
+from hash_playouts import stepping  # noqa: E402
 from core import registry  # noqa: E402
 from core.mcts import playout  # noqa: E402
 from core.rng import Rng  # noqa: E402
@@ -96,30 +97,28 @@ def _events_of_playout(game, state, rng) -> int:  # type: ignore[no-untyped-def]
     """How many events :func:`playout` produces from ``state`` with ``rng`` (same stream)."""
     n = 0
     if hasattr(game, "step"):  # the search steps: count the events of each step
-        step = game.step
 
-        def counting_step(s, seat, c):  # type: ignore[no-untyped-def]
+        def counted(events):  # type: ignore[no-untyped-def]
             nonlocal n
-            events, after = step(s, seat, c)
             n += len(events)
-            return events, after
 
-        game.step = counting_step  # an instance attribute shadowing the method, for this count only
-        name = "step"
-    else:  # an older engine (before Game.step): the search applied every event
-        apply = game.apply
+        # game.step and the search model's random_step / chance_step, where it has them
+        with stepping(game, counted):
+            playout(game, state, rng)
+        return n
+    # an older engine (before Game.step): the search applied every event
+    apply = game.apply
 
-        def counting(s, e):  # type: ignore[no-untyped-def]
-            nonlocal n
-            n += 1
-            return apply(s, e)
+    def counting(s, e):  # type: ignore[no-untyped-def]
+        nonlocal n
+        n += 1
+        return apply(s, e)
 
-        game.apply = counting
-        name = "apply"
+    game.apply = counting
     try:
         playout(game, state, rng)
     finally:
-        delattr(game, name)
+        del game.apply
     return n
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,19 +46,42 @@ def digest(value: Any) -> bytes:
 def recorded_playout(game: Any, state: Any, rng: Rng) -> tuple[list[Any], Any]:
     """:func:`playout` with every step's events kept (the same calls, the same draws)."""
     events: list[Any] = []
-    step = game.step
-
-    def keeping(s: Any, seat: int, command: Any) -> Any:
-        produced, after = step(s, seat, command)
-        events.extend(produced)
-        return produced, after
-
-    game.step = keeping  # an instance attribute shadowing the method, for this playout only
-    try:
+    with stepping(game, events.extend):
         final = playout(game, state, rng)
-    finally:
-        del game.step
     return events, final
+
+
+@contextmanager
+def stepping(game: Any, seen: Any) -> Iterator[None]:
+    """Every step a playout takes passes its events to ``seen``: ``game.step`` and the
+    search model's ``random_step`` / ``chance_step`` (where the engine has them),
+    each shadowed by an instance attribute for the while; a step inside another
+    (a model's default hook steps the rules) is the outer one's, seen once."""
+    depth = 0
+
+    def wrap(method: Any) -> Any:
+        def seeing(*args: Any) -> Any:
+            nonlocal depth
+            depth += 1
+            try:
+                produced, after = method(*args)
+            finally:
+                depth -= 1
+            if depth == 0:
+                seen(produced)
+            return produced, after
+
+        return seeing
+
+    model = game.search
+    shadowed = [(game, "step")] + [(model, n) for n in ("random_step", "chance_step") if hasattr(model, n)]
+    for owner, name in shadowed:
+        setattr(owner, name, wrap(getattr(owner, name)))
+    try:
+        yield
+    finally:
+        for owner, name in shadowed:
+            delattr(owner, name)
 
 
 def options_for(name: str, k: int, players: int) -> dict[str, str]:

@@ -262,6 +262,23 @@ class SearchModel(Generic[S, C]):
         options = list(self.game.legal(state, seat))
         return options[rng.below(len(options))]
 
+    def random_step(self, state: S, seat: int, rng: Rng) -> tuple[tuple[Any, ...], S]:
+        """:meth:`random_command` played: its events and the state after them, what
+        a random playout does at each decision (:func:`core.mcts.playout`).  The
+        default steps the rules (``game.step``) with the command drawn; a game may
+        instead make the event of the command it draws at once, without the
+        referee's checks of a command it knows is legal (Point City), as long as
+        the draws, the events and the state are those of the default (each
+        game's fast-path test).  The referee's path never comes here."""
+        return self.game.step(state, seat, self.random_command(state, seat, rng))
+
+    def chance_step(self, state: S, rng: Rng) -> tuple[tuple[Any, ...], S]:
+        """The pending chance outcome drawn and played: its events and the state after
+        them, as a playout plays chance.  The default steps the rules with
+        ``game.chance``'s outcome; a game may make the event it draws at once (as
+        :meth:`random_step`)."""
+        return self.game.step(state, CHANCE, self.game.chance(state, rng))
+
     def playout_command(self, state: S, seat: int, searcher: int, rng: Rng) -> C:
         """The command ``seat`` plays in a playout of ``searcher``'s flat search
         (:attr:`flat`): a model of how the game goes on, seeded by ``rng`` alone.

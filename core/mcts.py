@@ -130,25 +130,26 @@ def _chance(game: Game[Any, Any, Any], state: Any, rng: Rng) -> tuple[Any, int |
 
 def playout(game: Game[Any, Any, Any], state: Any, rng: Rng, searcher: int | None = None) -> Any:
     """Random play to the end: every seat plays :meth:`SearchModel.random_command`
-    (uniform over the legal commands unless the game samples otherwise), or,
-    for ``searcher``'s flat search, :meth:`SearchModel.playout_command`."""
+    (uniform over the legal commands unless the game samples otherwise), played by
+    :meth:`SearchModel.random_step` and chance by :meth:`SearchModel.chance_step`
+    (the rules' ``step`` unless the game makes its drawn events at once), or, for
+    ``searcher``'s flat search, :meth:`SearchModel.playout_command`."""
     model = game.search
-    # _chance and _step inlined, the methods looked up once (the hot loop of the search)
-    to_act, step, chance = game.to_act, game.step, game.chance
-    pick = model.random_command
+    # the methods looked up once (the hot loop of the search)
+    to_act, step = game.to_act, game.step
+    random_step, chance_step = model.random_step, model.chance_step
     while True:
         actors = to_act(state)
         while actors and actors[0] == CHANCE:
-            state = step(state, CHANCE, chance(state, rng))[1]
+            state = chance_step(state, rng)[1]
             actors = to_act(state)
         if not actors:
             return state
         seat = actors[0]
         if searcher is None:
-            command = pick(state, seat, rng)
+            state = random_step(state, seat, rng)[1]
         else:
-            command = model.playout_command(state, seat, searcher, rng)
-        state = step(state, seat, command)[1]
+            state = step(state, seat, model.playout_command(state, seat, searcher, rng))[1]
 
 
 def search(

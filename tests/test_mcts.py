@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from core import registry
 from core.autoplay import play_game
 from core.bots import parse_budget
-from core.engine import CHANCE
-from core.mcts import Budget, rewards, search
+from core.engine import CHANCE, checked_step
+from core.mcts import Budget, playout, rewards, search
 from core.rng import Rng
 
 GAMES = registry.available()
@@ -70,6 +70,25 @@ def test_playouts_play_legal_commands(name: str, data: st.DataObject) -> None:
         command = game.search.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout"))
         assert game.is_legal(state, seat, command)
         assert game.search.playout_command(state, seat, searcher, Rng.derive(seed, 4, "playout")) == command
+
+
+@pytest.mark.parametrize("name", GAMES)
+@given(data=st.data())
+def test_a_playout_plays_what_the_rules_would(name: str, data: st.DataObject) -> None:
+    """A playout (through ``SearchModel.random_step`` and ``chance_step``, which a game
+    may make without the referee's checks, issue 25) ends where the rules' checked
+    ``step`` of ``random_command`` and ``chance`` leads, with the same draws."""
+    game = registry.get(name)
+    seed, (state, _seat) = _position(game, data)
+    fast, slow = Rng.derive(seed, 5, "playout"), Rng.derive(seed, 5, "playout")
+    end = playout(game, state, fast)
+    s = state
+    while actors := game.to_act(s):
+        actor = actors[0]
+        command = game.chance(s, slow) if actor == CHANCE else game.search.random_command(s, actor, slow)
+        s = checked_step(game, s, actor, command)[1]
+    assert end == s
+    assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -57,6 +57,9 @@ class PointCity(Game[State, Any, Any]):
     bots: ClassVar[Mapping[str, Any]] = BotRegistry({"random": random_bot, "greedy": greedy_bot})
     syntax = forms.SYNTAX
     search_model: ClassVar[type[SearchModel[Any, Any]]] = PointCitySearch
+    can_take: ClassVar[rules.CanTake | None] = None
+    """PL-7's test these rules step with (None: today's, :func:`rules.has_take`); the
+    search's playouts read it (:meth:`PointCitySearch.random_step`)."""
 
     def create(self, players: Sequence[str], options: Mapping[str, str], table: bool = False) -> Created:
         names = check_players(self.spec, players)
@@ -172,6 +175,7 @@ class PointCityPc2(PointCity):
     (its ``decide`` judged every command as today's does)."""
 
     spec: ClassVar[GameSpec] = msgspec.structs.replace(PointCity.spec, rules_version="pc-2")
+    can_take: ClassVar[rules.CanTake | None] = staticmethod(pc2_has_take)
 
     def decide(self, state: State, seat: int, command: Command) -> tuple[Any, ...]:
         return rules.decide(state, seat, command, pc2_has_take)

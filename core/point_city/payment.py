@@ -179,6 +179,71 @@ def _payments(
 
 
 _Class = tuple[str, str, int]
+Counts = tuple[tuple[_Class, int], ...]
+"""How many sources of each class there are (classes sorted, none of them 0)."""
+
+
+def source_classes(cards: tuple[int, ...], perms: tuple[int, ...]) -> dict[_Class, list[int]] | None:
+    """Every source grouped by class (:func:`_classes` for every type), lowest ids
+    first; None when a source is named twice (a player's view may show two
+    resource cards by the same face), where :func:`payments` must be asked."""
+    out: dict[_Class, list[int]] = {}
+    last = None
+    for c in sorted(cards):
+        if c == last:
+            return None
+        last = c
+        out.setdefault(_card_class(c), []).append(c)
+    for b in sorted(perms):
+        if b == last:
+            return None
+        last = b
+        out.setdefault(_perm_class(b), []).append(b)
+    return out
+
+
+def counts_of(groups: dict[_Class, list[int]]) -> Counts:
+    return tuple(sorted((k, len(v)) for k, v in groups.items()))
+
+
+@lru_cache(maxsize=1 << 16)
+def counted_plans(cost: Cost, counts: Counts) -> tuple[tuple[tuple[_Class, int], ...], ...]:
+    """The plans of :func:`_payments` (one a payment, in its order) from sources of
+    the classes ``counts`` counts: the same shape made of the counts alone, so a
+    payment can be counted and drawn without making the others (the search's
+    random takes, :func:`core.point_city.rules._random_take`)."""
+    need = dict(cost)
+    total = sum(need.values())
+    shape = []
+    for k, m in counts:  # sorted by class: the shape is sorted too
+        if k[1] == WILD:
+            shape.append((k, min(m, total)))
+        elif k[1] in need:
+            n = need[k[1]]
+            shape.append((k, min(m, (n + 1) // 2 if k[2] == 2 else n)))
+    return _plans(cost, tuple(shape))
+
+
+@lru_cache(maxsize=1 << 16)
+def counts_left(counts: Counts, plan: tuple[tuple[_Class, int], ...]) -> Counts:
+    """``counts`` less the sources ``plan`` uses (a class used up is dropped)."""
+    used = dict(plan)
+    return tuple((k, m - used.get(k, 0)) for k, m in counts if m > used.get(k, 0))
+
+
+def plan_payment(
+    plan: tuple[tuple[_Class, int], ...], groups: dict[_Class, list[int]], skip: Counts = ()
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The payment ``(cards, perms)`` of ``plan`` from ``groups``, after the first
+    ``skip`` of each class (what a payment before it used): as :func:`_payments`
+    makes it from the sources left."""
+    off = dict(skip)
+    pay_cards: list[int] = []
+    pay_perms: list[int] = []
+    for key, n in plan:
+        i = off.get(key, 0)
+        (pay_perms if key[0] == "perm" else pay_cards).extend(groups[key][i : i + n])
+    return tuple(sorted(pay_cards)), tuple(sorted(pay_perms))
 
 
 @lru_cache(maxsize=1 << 16)

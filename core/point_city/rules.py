@@ -7,17 +7,20 @@ next decision, computed by folding as it goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 from msgspec.structs import replace
 
 from core.engine import CHANCE, IllegalCommand
 from core.point_city import events as ev
-from core.point_city.cards import CARDS, START_CARDS, WILD, Card, face_of
+from core.point_city.cards import CARDS, START_CARDS, TYPES, WILD, Card, face_of
 from core.point_city.commands import PICKED, Command, Flip, LayOut, Pay, Reveal, Take, TakeDeck
 from core.point_city.fold import apply
-from core.point_city.payment import _cached_payments, covers, is_minimal, payments, shortfall, supply
+from core.point_city.payment import (
+    _cached_payments, counted_plans, counts_left, counts_of, covers, is_minimal, payments, plan_payment, shortfall,
+    source_classes,
+)
 from core.point_city.scoring import opponent_score, seat_score, winners
 from core.point_city.solo import opponent_move
 from core.point_city.state import State, deck_size, needs_reveal, top_tier
@@ -57,40 +60,53 @@ version's (:mod:`core.point_city.older`)."""
 
 def next_auto(s: State, can_take: CanTake | None = None) -> object | None:
     """The next automatic event, or None when a decision (player or chance) is due;
-    ``can_take`` is PL-7's test (default :func:`has_take`)."""
+    ``can_take`` is PL-7's test (default :func:`has_take`).
+
+    By step, in the order the rules ask (run after every event, so the steps
+    are told apart first and :func:`deck_size` and :func:`needs_reveal` are
+    read inline)."""
     step = s.step
     if step == "turn":  # none of the steps below: a decision is due, unless the seat is stuck
-        return None if (can_take or has_take)(s, s.turn) else ev.GameEnded("stuck")  # PL-7
+        if can_take is None:
+            hidden = s.hidden
+            if hidden[0] + hidden[1] + hidden[2] + (1 if s.top else 0) >= 2:
+                return None  # has_take's first answer: a deck take
+            can_take = has_take
+        return None if can_take(s, s.turn) else ev.GameEnded("stuck")  # PL-7
+    if step == "refill":
+        hidden = s.hidden
+        deck = hidden[0] + hidden[1] + hidden[2]
+        if deck + (1 if s.top else 0) < len(s.gaps):
+            return ev.GameEnded("refill")  # PC-4, PL-8: the market cannot be refilled
+        if not s.top and deck:
+            return None  # needs_reveal
+        # PC-4: gaps in reading order; a resource's gap gets the building side.
+        return ev.Refilled(s.gaps[0], s.top, not s.gap_was_building[0])
+    if step == "deal" or step == "second" or step == "after":
+        if not s.top and sum(s.hidden) > 0:
+            return None  # needs_reveal
+        if step == "deal":
+            empty = [i for i, x in enumerate(s.market) if not x.card]
+            if empty:
+                return ev.MarketDealt(empty[0], s.top)
+            return ev.TurnStarted(0, 1)  # PL-13: the first listed seat starts
+        if step == "second":
+            return ev.SecondTaken(s.mover, s.top)
+        if s.solo_level and s.mover >= 0:
+            return opponent_move(s)
+        seat = (s.turn + 1) % len(s.players)
+        return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
     if step == "remove":
         return ev.CardsRemoved(REMOVED[len(s.players)])
     if step == "start":
         # PC-2: one Ingenuity starting card per seat; PL-14: the solo opponent gets none.
         return ev.StartCardsDealt(START_CARDS[: len(s.players)])
-    if step == "refill" and deck_size(s) < len(s.gaps):
-        return ev.GameEnded("refill")  # PC-4, PL-8: the market cannot be refilled
     if step == "ended":
         wins = winners(s)
         return ev.Scored(
             tuple(seat_score(x) for x in s.seats), wins,
             opponent_score(s) if s.solo_level else 0, opponent_won=not wins,
         )
-    if needs_reveal(s):
-        return None
-    if step == "deal":
-        empty = [i for i, x in enumerate(s.market) if not x.card]
-        if empty:
-            return ev.MarketDealt(empty[0], s.top)
-        return ev.TurnStarted(0, 1)  # PL-13: the first listed seat starts
-    if step == "second":
-        return ev.SecondTaken(s.mover, s.top)
-    if step == "refill":
-        # PC-4: gaps in reading order; a resource's gap gets the building side.
-        return ev.Refilled(s.gaps[0], s.top, not s.gap_was_building[0])
-    if step == "after":
-        if s.solo_level and s.mover >= 0:
-            return opponent_move(s)
-        seat = (s.turn + 1) % len(s.players)
-        return ev.TurnStarted(seat, s.round + (1 if seat == 0 else 0))
     return None
 
 
@@ -240,7 +256,7 @@ def _take_event(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
     """:func:`_check_take`'s event, its checks left out: the same computations, line
     for line, of what the event records (the cells in order, the slots, each
     payment sorted with the pick's card for ``PICKED``), for a take known to
-    pass them (:func:`random_command`'s, :func:`_trusted`)."""
+    pass them (:func:`random_command`'s, played by :func:`random_step`)."""
     a, b = sorted(tuple(cmd.cells))
     slots = (s.market[a], s.market[b])
     picked = [x.card for x in slots if not x.building]
@@ -252,20 +268,6 @@ def _take_event(s: State, seat: int, cmd: Take) -> ev.CardsTaken:
         seat, (a, b), (slots[0].card, slots[1].card), (slots[0].building, slots[1].building),
         tuple(out),
     )
-
-
-_TRUSTED: tuple[State, int, Take] | None = None
-"""The last take :func:`random_command` made, with the state and seat it was made
-for: a legal take there (its contract, tests/point_city/test_pc_fast_paths.py),
-so :func:`step` given that very take for that very state (``is``: the objects
-kept here cannot be confused with later ones) makes its event without
-:func:`_check_take`'s checks.  A cache of one computation: nothing else depends
-on it."""
-
-
-def _trusted(s: State, seat: int, cmd: Take) -> bool:
-    t = _TRUSTED
-    return t is not None and t[2] is cmd and t[0] is s and t[1] == seat
 
 
 def _check_chance(s: State, cmd: Command) -> object:
@@ -299,16 +301,13 @@ def step(
     """``decide``'s events and the state after them (folded while deciding);
     ``can_take``: PL-7's test, for an older rules version (default :func:`has_take`)."""
     if seat == CHANCE:
-        r = _REVEALED
-        if r is not None and r[1] is cmd and r[0] is s:
-            return run(s, ev.CardRevealed(r[1].card), can_take)  # _check_chance's event: the card is unseen
         return run(s, _check_chance(s, cmd), can_take)
     if s.step != "turn" or seat != s.turn:
         raise IllegalCommand("GL-1", "it is not this seat's turn")
     if isinstance(cmd, Flip):
         first: object = _check_flip(s, seat, cmd)
     elif isinstance(cmd, Take):
-        first = _take_event(s, seat, cmd) if _trusted(s, seat, cmd) else _check_take(s, seat, cmd)
+        first = _check_take(s, seat, cmd)
     elif isinstance(cmd, TakeDeck):
         if deck_size(s) < 2:
             raise IllegalCommand("PL-2", "a deck take needs two cards in the deck")
@@ -337,17 +336,8 @@ def chance(s: State, rng: Rng) -> Command:
         ids = sorted(TOKENS)
         return LayOut(tuple(rng.sample(ids, TOKEN_COUNT[len(s.players)])))
     if needs_reveal(s):
-        global _REVEALED
-        reveal = _REVEALED = (s, Reveal(rng.choice(s.unseen[top_tier(s)])))
-        return reveal[1]
+        return Reveal(rng.choice(s.unseen[top_tier(s)]))
     raise IllegalCommand("GL-1", "no chance outcome is pending")
-
-
-_REVEALED: tuple[State, Reveal] | None = None
-"""The last card :func:`chance` turned up, with the state it was drawn in: a card of
-the unseen cards of the top tier there, which is all :func:`_check_chance` checks
-of a Reveal, so :func:`step` given that very outcome for that very state (``is``)
-records it at once (as :data:`_TRUSTED` for takes)."""
 
 
 # -- legal commands -----------------------------------------------------------
@@ -465,71 +455,107 @@ def candidate_pairs(s: State, seat: int, perms: tuple[int, ...]) -> list[tuple[i
     sides, or a pick holding a building whose cost (both costs together, for two)
     the seat's sources and the pick's resource side cover in symbols: a typed
     face lowers what its type asks, a wild one adds to the wild symbols."""
-    typed, wild = supply(s.seats[seat].resources, perms)
-    out: list[tuple[int, int]] = []
     market = s.market
-    built = [x.building for x in market]
-    if not any(built):
+    return _candidates(s.seats[seat].resources, perms, [x.building for x in market], [x.card for x in market])
+
+
+def _candidates(
+    resources: tuple[int, ...], perms: tuple[int, ...], built: Sequence[bool], cards: list[int]
+) -> list[tuple[int, int]]:
+    """:func:`candidate_pairs` of a market showing building sides at ``built``, with ``cards``.
+
+    Symbols are counted per type in one int, a byte a type, so a
+    pick's shortfall is a few integer operations: each byte of ``(need | GUARD) -
+    have`` is ``128 + need - have`` (no borrow: both below 128), its guard bit set
+    where nothing is short; those bytes' low bits are what is short, and a
+    multiplication adds them up in the top byte.  A pick's resource side adds
+    to the sources (a typed face, to its type; an Ingenuity face, to the wild
+    symbols): the same as lowering what its type asks (:class:`_CostVec`,
+    :class:`_FaceVec`, :class:`_HandVec`, :class:`_PermVec`)."""
+    if True not in built:
         return list(PAIRS)  # every pair two resource sides
-    cards = [x.card for x in market]
-    get = typed.get
+    have = wild = 0
+    for c in resources:
+        v, k = _HAND_VEC[c]
+        have += v
+        wild += k
+    for p in perms:
+        have += _PERM_VEC[p]
+    vecs = [_COST_VEC[c] if b else _FACE_VEC[c] for c, b in zip(cards, built)]
+    out: list[tuple[int, int]] = []
     for pair in PAIRS:
         a, b = pair
-        built_a, built_b = built[a], built[b]
-        if not built_a and not built_b:
+        if built[a]:
+            if built[b]:
+                d = ((vecs[a][0] + vecs[b][0]) | _GUARD) - have
+                w = wild
+            else:
+                face, k = vecs[b]
+                d = (vecs[a][0] | _GUARD) - have - face
+                w = wild + k
+        elif built[b]:
+            face, k = vecs[a]
+            d = (vecs[b][0] | _GUARD) - have - face
+            w = wild + k
+        else:
             out.append(pair)
             continue
-        if built_a and built_b:
-            need, extra = _costs_added(cards[a], cards[b]), 0
-        elif built_a:
-            need, extra = _pick_need(cards[a], cards[b])
-        else:
-            need, extra = _pick_need(cards[b], cards[a])
-        short = 0
-        for t, n in need:
-            have = get(t, 0)
-            if n > have:
-                short += n - have
-        if short <= wild + extra:
+        g = d & _GUARD
+        if (d & (g - (g >> 7))) * _ADD >> _TOP & 0xFF <= w:
             out.append(pair)
     return out
 
 
-# What a pick asks, per pair of market cards: a few thousand pairs of cards,
-# met again and again, so cached on their ids.
-@lru_cache(maxsize=1 << 14)
-def _costs_added(a: int, b: int) -> tuple[tuple[str, int], ...]:
-    """The costs of buildings ``a`` and ``b`` added up per type."""
-    need = dict(_ask(a, True))
-    for t, n in _ask(b, True):
-        need[t] = need.get(t, 0) + n
-    return tuple(need.items())
+_SHIFT = {t: 8 * i for i, t in enumerate(TYPES)}
+_GUARD = sum(0x80 << v for v in _SHIFT.values())
+_ADD = sum(1 << v for v in _SHIFT.values())
+_TOP = 8 * (len(TYPES) - 1)
+"""A byte a type: the guard bits, the multiplier that adds the bytes up into the
+top one, and its shift (:func:`_candidates`)."""
 
 
-@lru_cache(maxsize=1 << 14)
-def _pick_need(building: int, other: int) -> tuple[tuple[tuple[str, int], ...], int]:
-    """What building ``building`` asks when picked with ``other`` on its resource
-    side, and the wild symbols that side adds: a typed face lowers its type."""
-    face = _ask(other, False)
-    cost = _ask(building, True)
-    if face is None:  # an empty cell gives nothing
-        return cost, 0
-    f, k = face
-    if f == WILD:
-        return cost, k
-    return tuple((t, n - k if t == f else n) for t, n in cost), 0
+class _HandVec(dict[int, tuple[int, int]]):
+    """A resource card's symbols (:func:`core.point_city.payment.supply`'s): per type, a
+    byte a type, and wild; each card's worked out once (a fixed fact of the card list)."""
+
+    def __missing__(self, card: int) -> tuple[int, int]:
+        c = CARDS[card]
+        self[card] = v = (0, c.symbols) if c.resource == WILD else (c.symbols << _SHIFT[c.resource], 0)
+        return v
 
 
-@lru_cache(maxsize=None)
-def _ask(card: int, building: bool) -> Any:
-    """What a market card asks of a pick: showing its building side, its cost; its
-    resource side, its face's (type, symbols) [PL-16]; an empty cell (0) nothing."""
-    if not card:
-        return () if building else None
-    if building:
-        return CARDS[card].cost
-    face = CARDS[face_of(card)]
-    return face.resource, face.symbols
+class _PermVec(dict[int, int]):
+    """A producer's permanent resource, a byte a type (as :class:`_HandVec`)."""
+
+    def __missing__(self, building: int) -> int:
+        self[building] = v = 1 << _SHIFT[CARDS[building].produces]
+        return v
+
+
+_HAND_VEC = _HandVec()
+_PERM_VEC = _PermVec()
+
+
+class _CostVec(dict[int, tuple[int, int]]):
+    """A building side's cost in symbols per type, a byte a type (TYPES order), as
+    ``(cost, 0)``; each card's worked out once (a fixed fact of the card list)."""
+
+    def __missing__(self, card: int) -> tuple[int, int]:
+        self[card] = v = (sum(n << _SHIFT[t] for t, n in CARDS[card].cost), 0)
+        return v
+
+
+class _FaceVec(dict[int, tuple[int, int]]):
+    """A market card's resource side: its face's symbols [PL-16], per type (a byte a
+    type) and wild; an empty cell (0) nothing."""
+
+    def __missing__(self, card: int) -> tuple[int, int]:
+        self[card] = v = _HAND_VEC[face_of(card)] if card else (0, 0)
+        return v
+
+
+_COST_VEC = _CostVec()
+_FACE_VEC = _FaceVec()
 
 
 @lru_cache(maxsize=4096)
@@ -543,6 +569,16 @@ _TAKE_DECK = TakeDeck()
 """Commands are frozen values: one of each serves every playout's draw."""
 
 
+@lru_cache(maxsize=1 << 12)
+def _flip_moves(built: tuple[bool, ...]) -> tuple[Flip, ...]:
+    """The Flip of each cell :func:`flippable_cells` allows in a market with no empty
+    cell, showing building sides at ``built``: a few thousand patterns, met again
+    and again, so cached on it."""
+    rows = [not any(built[r * 4 : r * 4 + 4]) for r in range(4)]
+    cols = [not any(built[c::4]) for c in range(4)]
+    return tuple(_FLIPS[cell] for cell in range(16) if not built[cell] and (rows[cell // 4] or cols[cell % 4]))
+
+
 def random_command(s: State, seat: int, rng: Rng) -> Command:
     """A random legal command without listing every payment (the search's playouts):
     one move uniformly — each flippable cell, the deck, each pair of cells that
@@ -552,31 +588,131 @@ def random_command(s: State, seat: int, rng: Rng) -> Command:
     cost (of both buildings together, for two); a candidate whose takes turn out
     empty is struck off and the draw repeated, so the move is uniform over the
     pairs that can really be taken."""
-    moves: list[object] = []
-    if not s.flipped:
-        moves += [_FLIPS[cell] for cell in flippable_cells(s)]
-    if deck_size(s) >= 2:
+    return _random_move(s, seat, rng, PICKED)
+
+
+def _random_move(s: State, seat: int, rng: Rng, picked_as: int | None) -> Command:
+    """:func:`random_command`, a take's payment naming the pick's resource card
+    ``picked_as`` (``PICKED``, as a command does; None: by its id, as its event
+    does, :func:`random_step`)."""
+    market = s.market
+    built = tuple([x.building for x in market])
+    cards = [x.card for x in market]
+    moves: list[object]
+    if s.flipped:
+        moves = []
+    elif 0 in cards:  # an empty cell (never while a seat decides, but as flippable_cells says)
+        moves = [_FLIPS[cell] for cell in flippable_cells(s)]
+    else:
+        moves = list(_flip_moves(built))
+    hidden = s.hidden
+    if hidden[0] + hidden[1] + hidden[2] + (1 if s.top else 0) >= 2:  # deck_size(s), inline
         moves.append(_TAKE_DECK)
-    perms = _producers(s.seats[seat].buildings)
-    moves += candidate_pairs(s, seat, perms)
+    me = s.seats[seat]
+    perms = _producers(me.buildings)
+    moves += _candidates(me.resources, perms, built, cards)
     while True:
         i = rng.below(len(moves))
         move = moves[i]
         if type(move) is not tuple:
             return move  # type: ignore[return-value]
-        picked = _random_take(s, seat, move[0], move[1], perms, rng)
+        picked = _random_take(s, seat, move[0], move[1], perms, rng, picked_as)
         if picked is not None:
-            global _TRUSTED
-            _TRUSTED = (s, seat, picked)
             return picked
         del moves[i]
 
 
-def _random_take(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
+def _random_take(
+    s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng, picked_as: int | None = PICKED
+) -> Take | None:
     """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
     the same draw as listing them, but counted: each payment of a building
     times its civic token choices (for two buildings, the second's counted on
-    what the first leaves), and only the Take drawn is made."""
+    what the first leaves), and only the Take drawn is made.  The payments are
+    counted on the sources' classes (:func:`counted_plans`), and only the one
+    drawn is made of the sources' ids (:func:`plan_payment`); the pick's resource
+    card is named ``picked_as`` in it (None: by its id, as the event names it)."""
+    slots = (s.market[a], s.market[b])
+    if not slots[0].building and not slots[1].building:
+        return Take((a, b))  # the one take of two resource sides (as takes() lists it)
+    resources = s.seats[seat].resources
+    display = s.display
+    if slots[0].building and slots[1].building:
+        groups = source_classes(resources, perms)
+        if groups is None:
+            return _listed(s, seat, a, b, perms, rng, picked_as)
+        first, second = CARDS[slots[0].card], CARDS[slots[1].card]
+        counts = counts_of(groups)
+        # takes() lists, for each payment (and token) of the first, every one of the
+        # second from the sources left: blocks of options, counted before one is made
+        first_tokens = _token_choices(display, ()) if first.kind == "civic" else (0,)
+        civic = second.kind == "civic"
+        blocks: list[tuple[Any, Any, int, list[int] | None]] = []
+        count = 0
+        cost2 = second.cost
+        for plan in counted_plans(first.cost, counts):
+            rest = counted_plans(cost2, counts_left(counts, plan))
+            if not rest:
+                continue
+            for t in first_tokens:
+                tokens = _token_choices(display, (t,)) if civic else None
+                n = len(rest) * (len(tokens) if tokens is not None else 1)
+                blocks.append((plan, rest, t, tokens))
+                count += n
+        if not count:
+            return None
+        i = rng.below(count)
+        for plan, rest, t, tokens in blocks:
+            n = len(rest) * (len(tokens) if tokens is not None else 1)
+            if i < n:
+                pc, pp = plan_payment(plan, groups)
+                if tokens is None:
+                    plan2, t2 = rest[i], 0
+                else:
+                    plan2, t2 = rest[i // len(tokens)], tokens[i % len(tokens)]
+                pc2, pp2 = plan_payment(plan2, groups, plan)
+                return Take((a, b), (Pay(a, pc, pp, t), Pay(b, pc2, pp2, t2)))
+            i -= n
+        raise AssertionError("the draw is below the count")
+    cell, other = (a, slots[1]) if slots[0].building else (b, slots[0])
+    face = face_of(other.card)
+    groups = source_classes(resources + (face,), perms)
+    if groups is None:
+        return _listed(s, seat, a, b, perms, rng, picked_as)
+    card = CARDS[s.market[cell].card]
+    plans = counted_plans(card.cost, counts_of(groups))
+    tokens = _token_choices(display, ()) if card.kind == "civic" else None
+    count = len(plans) * (len(tokens) if tokens is not None else 1)
+    if not count:
+        return None
+    i = rng.below(count)
+    if tokens is None:
+        plan, token = plans[i], 0
+    else:
+        plan, token = plans[i // len(tokens)], tokens[i % len(tokens)]
+    pc, pp = plan_payment(plan, groups)
+    if face in pc:
+        named = other.card if picked_as is None else picked_as
+        pc = tuple(sorted(named if c == face else c for c in pc))
+    return Take((a, b), (Pay(cell, pc, pp, token),))
+
+
+def _listed(
+    s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng, picked_as: int | None
+) -> Take | None:
+    """:func:`_random_take_listed`'s take, its payments named as ``picked_as`` says."""
+    take = _random_take_listed(s, seat, a, b, perms, rng)
+    if take is None or picked_as == PICKED:
+        return take
+    return Take(take.cells, _take_event(s, seat, take).pays)
+
+
+def _random_take_listed(s: State, seat: int, a: int, b: int, perms: tuple[int, ...], rng: Rng) -> Take | None:
+    """``takes(s, seat, a, b, perms)`` drawn from uniformly (None when there is none),
+    the same draw as listing them, but counted: each payment of a building
+    times its civic token choices (for two buildings, the second's counted on
+    what the first leaves), and only the Take drawn is made: from the payments
+    listed (:func:`_cached_payments`), where the sources name an id twice."""
     slots = (s.market[a], s.market[b])
     if not slots[0].building and not slots[1].building:
         options = tuple(takes(s, seat, a, b, perms))  # the one Take of two resource cards
@@ -628,6 +764,44 @@ def _nth_pay(
         (pc, pp), token = pays[i // len(tokens)], tokens[i % len(tokens)]
     named = tuple(sorted(PICKED if c in faces else c for c in pc))
     return Pay(cell, named, pp) if tokens is None else Pay(cell, named, pp, token)
+
+
+# -- the search's playouts (core.point_city.search), never the referee's path -------
+def random_step(
+    s: State, seat: int, rng: Rng, can_take: CanTake | None = None
+) -> tuple[tuple[object, ...], State]:
+    """:func:`random_command` played: ``step(s, seat, random_command(s, seat, rng))``,
+    the same draws, events and state, but the event made at once: the command
+    drawn is legal (its contract, tests/point_city/test_pc_fast_paths.py), so
+    :func:`_check_take`'s and :func:`_check_flip`'s checks are left out and
+    only the event they would make is made (:func:`_take_event`'s).  For the
+    search's playouts (``PointCitySearch.random_step``); ``can_take`` as :func:`step`'s."""
+    cmd = _random_move(s, seat, rng, None)
+    if type(cmd) is Take:  # its payments name the pick's card by its id, as the event does
+        a, b = cmd.cells
+        x, y = s.market[a], s.market[b]
+        first: object = ev.CardsTaken(seat, (a, b), (x.card, y.card), (x.building, y.building), cmd.pays)
+    elif type(cmd) is Flip:
+        first = ev.Flipped(seat, cmd.cell, s.market[cmd.cell].card)  # a flippable cell's card
+    else:
+        first = ev.DeckTaken(seat, s.top)  # drawn only with two cards in the deck
+    return run(s, first, can_take)
+
+
+def chance_step(s: State, rng: Rng, can_take: CanTake | None = None) -> tuple[tuple[object, ...], State]:
+    """``step(s, CHANCE, chance(s, rng))``, the same draw, events and state: a card
+    drawn from the unseen cards of the top tier is all :func:`_check_chance` checks
+    of a Reveal, so its event is made at once (the search's playouts)."""
+    hidden = s.hidden
+    if not s.top and s.step in _REVEALING and sum(hidden) > 0:  # needs_reveal(s), inline
+        # rng.choice(s.unseen[top_tier(s)]), inline
+        u = s.unseen[0 if hidden[0] > 0 else 1 if hidden[1] > 0 else 2 if hidden[2] > 0 else -1]
+        return run(s, ev.CardRevealed(u[rng.below(len(u))]), can_take)
+    return step(s, CHANCE, chance(s, rng), can_take)
+
+
+_REVEALING = ("deal", "second", "refill", "after")
+"""The steps :func:`needs_reveal` turns a card up in."""
 
 
 def default_take(s: State, seat: int, cells: tuple[int, int]) -> Take | None:

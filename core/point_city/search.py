@@ -22,6 +22,15 @@ class PointCitySearch(SearchModel[State, Command]):
         """A move uniformly, then one of its payments (:func:`core.point_city.rules.random_command`)."""
         return rules.random_command(state, seat, rng)
 
+    def random_step(self, state: State, seat: int, rng: Rng) -> tuple[tuple[object, ...], State]:
+        """:meth:`random_command` played, its event made without re-checking the drawn
+        command (:func:`core.point_city.rules.random_step`)."""
+        return rules.random_step(state, seat, rng, getattr(self.game, "can_take", None))
+
+    def chance_step(self, state: State, rng: Rng) -> tuple[tuple[object, ...], State]:
+        """The chance outcome drawn and played at once (:func:`core.point_city.rules.chance_step`)."""
+        return rules.chance_step(state, rng, getattr(self.game, "can_take", None))
+
     def estimate(self, state: State) -> tuple[float, ...] | None:
         """Each seat's score now plus what its producers and resources promise (the
         greedy bot's measure); None in the solo game, which is played out."""

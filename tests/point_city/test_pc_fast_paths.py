@@ -3,8 +3,10 @@ random and greedy games (true states and players' views): ``candidate_pairs``
 (what ``random_command`` draws a pick from) against the sources' shortfall of
 each pick's costs; ``takes`` (every payment of a pick, as ``legal`` lists
 them) against the former listing; ``_random_take`` (a pick's takes counted,
-not listed) against drawing from that listing, with the same draws; and
-``has_take`` (only candidate pairs looked at) against every pair's takes."""
+not listed) against drawing from that listing, with the same draws;
+``has_take`` (only candidate pairs looked at) against every pair's takes; and
+the search's playout steps (a drawn command's event made unchecked) against
+the referee's ``step`` of the same command."""
 
 from __future__ import annotations
 
@@ -13,10 +15,10 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from core.autoplay import play_game
-from core.engine import CHANCE
+from core.engine import CHANCE, checked_step
 from core.point_city.cards import CARDS, face_of
 from core.point_city.commands import PICKED, Pay, Take
-from core.point_city.game import GAME
+from core.point_city.game import GAME, GAME_PC2
 from core.point_city.payment import payments, shortfall
 from core.point_city.rules import PAIRS, _random_take, _token_choices, candidate_pairs, has_take, takes
 from core.point_city.state import State
@@ -111,8 +113,54 @@ def test_fast_paths_equal_the_reference(seed: int, n: int, policy: str) -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
+def test_the_playout_steps_are_the_referees(seed: int, n: int, policy: str) -> None:
+    """The search's playouts play Point City by ``PointCitySearch.random_step`` and
+    ``chance_step`` (issue 25), which make the event of the command they draw
+    without the referee's checks: every command drawn passes them (the
+    referee's ``checked_step`` accepts it), and the events and the state are the
+    referee's, with the same draws, in true states and views (a player's
+    decision), for today's rules and pc-2's (PL-7's test)."""
+    positions: list[tuple[State, int]] = []
+    play_game(
+        GAME, ["a", "b", "c", "d"][:n], f"trusted/{seed}", [policy] * n,
+        hook=lambda before, seat, _c, _e: positions.append((before, seat)),
+    )
+    drawn = {"take": 0, "chance": 0}
+    for k, (s, seat) in enumerate(positions):
+        game = (GAME, GAME_PC2)[k % 2]
+        model = game.search
+        if seat == CHANCE:
+            key = f"{seed}/{k}/chance".encode()
+            fast, slow = Rng(key), Rng(key)
+            assert model.chance_step(s, fast) == checked_step(game, s, CHANCE, game.chance(s, slow))
+            assert fast.below(1 << 30) == slow.below(1 << 30)  # the same draws were made
+            drawn["chance"] += 1
+            continue
+        for state in (s, game.view(s, seat)):
+            for j in range(4):
+                key = f"{seed}/{k}/{j}".encode()
+                fast, slow = Rng(key), Rng(key)
+                produced = model.random_step(state, seat, fast)
+                cmd = model.random_command(state, seat, slow)
+                assert produced == checked_step(game, state, seat, cmd)
+                assert fast.below(1 << 30) == slow.below(1 << 30)
+                drawn["take"] += isinstance(cmd, Take)
+    assert drawn["take"] > 0 and drawn["chance"] > 0
+
+
+def test_the_rules_keep_no_playout_state() -> None:
+    """The referee's path holds no cache of the search's draws (issue 25: they were
+    module globals of the rules, ``_TRUSTED`` and ``_REVEALED``, that ``step``
+    trusted); the shortcut lives in the search's model alone."""
+    from core.point_city import rules
+
+    assert not hasattr(rules, "_TRUSTED") and not hasattr(rules, "_REVEALED")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 4), st.sampled_from(["random", "greedy"]))
 def test_a_random_take_is_legal_and_its_event_is_the_checked_one(seed: int, n: int, policy: str) -> None:
-    """``step`` makes the event of ``random_command``'s own take without
+    """``random_step`` makes the event of ``random_command``'s own take without
     ``_check_take``'s checks (issue 25): every such take passes them, and the
     event made without them is the one they make, in true states and views."""
     from core.point_city import rules
@@ -128,11 +176,11 @@ def test_a_random_take_is_legal_and_its_event_is_the_checked_one(seed: int, n: i
             continue
         for state in (s, GAME.view(s, seat)):
             for k in range(6):
-                cmd = rules.random_command(state, seat, Rng(f"{seed}/{takes_seen}/{k}".encode()))
+                key = f"{seed}/{takes_seen}/{k}".encode()
+                cmd = rules.random_command(state, seat, Rng(key))
                 if not isinstance(cmd, Take):
                     continue
-                assert rules._trusted(state, seat, cmd)
                 assert rules._take_event(state, seat, cmd) == rules._check_take(state, seat, cmd)
-                assert rules.step(state, seat, cmd) == rules.step(state, seat, Take(cmd.cells, cmd.pays))
+                assert rules.random_step(state, seat, Rng(key)) == rules.step(state, seat, cmd)
                 takes_seen += 1
     assert takes_seen > 0
