@@ -15,6 +15,7 @@ from cli.choices import signed_texts
 from cli.output import out_path, write_file
 from core.engine import RulesError
 from events import statements
+from events.envelope import genesis_hash
 from events.service import ServiceError
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
@@ -93,7 +94,8 @@ def write_move_file(
             write_file(path, data, force)
         if new:
             try:
-                record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file)))
+                record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file)),
+                              genesis=genesis_hash(log.header.definition))
             except BaseException:
                 if wrote:
                     path.unlink(missing_ok=True)  # no move file she has no record of
