@@ -9,7 +9,8 @@ all it takes to get the second.  The same move again (the same commands against
 the same line) is the same file — a signature is deterministic — and is fine.
 A later view is the same decision too while a move she made before is not shown
 applied there and would still land (:func:`still_pending`: the seat's decision
-commutes with what came after, as in Card City's construction, CL-S3).
+commutes with what came after, as in Card City's construction, CL-S3), and an
+older view than one she signed a move on is refused (:func:`answered_later`).
 
 The record is a file beside her keys (``keys/answered.jsonl``), one JSON line a
 signed move: ``{"game_id", "player", "public_key", "seq", "hash", "move",
