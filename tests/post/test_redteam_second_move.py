@@ -240,3 +240,40 @@ def test_a_record_behind_a_link_is_one_record(construction: Path, tmp_path: Path
     assert rec.is_symlink() and options[0] in shared.read_text()
     code, _, err = alice.run("move", str(view), "--as", "alice", options[-1], "--out", f"{tmp_path / 'o2'}/")
     _one_line_refusal(code, err)
+
+
+def _other_games_line(alice, gid: str, seq: int) -> None:  # type: ignore[no-untyped-def]
+    from events.signing import public_hex
+    from cli.keys import load_key
+
+    line = {"game_id": gid, "player": "alice", "public_key": public_hex(load_key(alice.key("alice"))),
+            "seq": seq, "hash": "ab" * 32, "move": "cd" * 32, "commands": ["an old game's move"],
+            "replaces": False, "genesis": "ef" * 32}
+    with (alice.home / "keys" / "answered.jsonl").open("a") as f:
+        f.write(json.dumps(line, sort_keys=True) + "\n")
+
+
+def test_an_older_games_move_at_a_later_seq_never_refuses_a_new_game_with_its_id(
+        construction: Path, tmp_path: Path) -> None:
+    """NO FALSE REFUSAL (a new game with the same id after a restart): her record holds
+    a move of the old game (another genesis) at a later seq than the new game's view."""
+    t = _table(construction, tmp_path / "t")
+    alice = t.players["alice"]
+    view = _export(t, "alice", tmp_path / "view.jsonl")
+    seq = json.loads(view.read_text().splitlines()[-1])["seq"]
+    _other_games_line(alice, t.gid, seq + 5)
+    alice.ok("move", str(view), "--as", "alice", _legal(alice, view, "alice")[0], "--out", f"{tmp_path / 'o'}/")
+
+
+@pytest.mark.xfail(strict=True, reason="[CL-S17] the record matches a position by game id and seq, not genesis: "
+                   "a move of an old game that had this id, at the very seq of the new game's view, refuses "
+                   "a move there (--replace-answered gets past it); the agent's backstop cannot see a file's "
+                   "genesis either")
+def test_an_older_games_move_at_the_same_seq_never_refuses_a_new_game_with_its_id(
+        construction: Path, tmp_path: Path) -> None:
+    t = _table(construction, tmp_path / "t")
+    alice = t.players["alice"]
+    view = _export(t, "alice", tmp_path / "view.jsonl")
+    seq = json.loads(view.read_text().splitlines()[-1])["seq"]
+    _other_games_line(alice, t.gid, seq)
+    alice.ok("move", str(view), "--as", "alice", _legal(alice, view, "alice")[0], "--out", f"{tmp_path / 'o'}/")
