@@ -9,7 +9,8 @@ all it takes to get the second.  The same move again (the same commands against
 the same line) is the same file — a signature is deterministic — and is fine.
 A later view is the same decision too while a move she made before is not shown
 applied there and would still land (:func:`still_pending`: the seat's decision
-commutes with what came after, as in Card City's construction, CL-S3).
+commutes with what came after, as in Card City's construction, CL-S3), and an
+older view than one she signed a move on is refused (:func:`answered_later`).
 
 The record is a file beside her keys (``keys/answered.jsonl``), one JSON line a
 signed move: ``{"game_id", "player", "public_key", "seq", "hash", "move",
@@ -48,6 +49,7 @@ class Answer:
     move: str
     commands: tuple[str, ...]
     replaces: bool
+    genesis: str | None = None
 
 
 def move_digest(mf: MoveFile) -> str:
@@ -75,7 +77,8 @@ def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: in
         commands = item.get("commands")
         out.append(Answer(at, str(item.get("move", "")),
                           tuple(str(c) for c in commands) if isinstance(commands, list) else (),
-                          bool(item.get("replaces"))))
+                          bool(item.get("replaces")),
+                          item.get("genesis") if isinstance(item.get("genesis"), str) else None))
     return out
 
 
@@ -87,6 +90,9 @@ def still_pending(folder: Path, game_id: str, player: str, public_key: str, log:
     the host may apply it yet — and a move made on this view would be a second one
     for the same decision (a view a dishonest host sent while holding the first)."""
     seq = log.lines[-1].seq if log.lines else 0
+    later = answered_later(folder, game_id, player, public_key, log, seq)
+    if later is not None:
+        return later
     if not states:
         return None
     now = game.decision_key(game.view(states[-1], seat), seat)
@@ -104,8 +110,30 @@ def still_pending(folder: Path, game_id: str, player: str, public_key: str, log:
     return None
 
 
+def answered_later(folder: Path, game_id: str, player: str, public_key: str, log: Any, seq: int) -> Answer | None:
+    """A move she signed at a later seq of this game than her view ``log`` (at ``seq``)
+    shows: the view is older than one she answered (a host sending it again, a view
+    file kept).  Whether her decision here is the one that move answers, an older view
+    cannot tell; if it is, the move commutes with what came between and lands too, so
+    a move made here would be a second one for one decision.  A record of another game
+    that had this id (another genesis: nothing signed there lands on this chain) is
+    not counted."""
+    from events.envelope import genesis_hash
+
+    genesis = genesis_hash(log.header.definition)
+    for a in answers_at(folder, game_id, player, public_key, None):
+        if a.seq > seq and a.genesis in (None, genesis):
+            return a
+    return None
+
+
 def pending_refusal(game_id: str, player: str, before: Answer, seq: int, where: str = "nothing written") -> str:
     """The one line that refuses a move for a decision a move not yet applied answers."""
+    if before.seq > seq:
+        return (f"{player} signed a move at seq {before.seq} of game {game_id} already "
+                f"('{'; '.join(before.commands)}'), later than this view (seq {seq}): on an older view a move "
+                f"for the decision it answers is a second one, and a dishonest host may apply either of the two "
+                f"[CL-S17]: {where} ({REPLACE_FLAG} signs it anyway, at that risk)")
     return (f"{player} signed a move at seq {before.seq} of game {game_id} ('{'; '.join(before.commands)}') that "
             f"this view (seq {seq}) does not show applied, and that still fits this position: a second move for "
             f"one decision lets a dishonest host apply either of the two [CL-S17]: {where} "
@@ -147,13 +175,15 @@ def held(folder: Path) -> Iterator[None]:
         yield
 
 
-def record(folder: Path, mf: MoveFile, replaces: bool) -> None:
-    """Add ``mf`` to the record (hold :func:`held`, after :func:`check`)."""
+def record(folder: Path, mf: MoveFile, replaces: bool, genesis: str | None = None) -> None:
+    """Add ``mf`` to the record (hold :func:`held`, after :func:`check`); ``genesis``:
+    its game's genesis hash (the chain it was signed on starts there)."""
     from cli.reveals import append_record
 
     append_record(folder / RECORD, {
         "game_id": mf.game_id, "player": mf.player, "public_key": mf.public_key, "seq": mf.seq, "hash": mf.hash,
-        "move": move_digest(mf), "commands": list(mf.commands), "replaces": replaces})
+        "move": move_digest(mf), "commands": list(mf.commands), "replaces": replaces,
+        **({"genesis": genesis} if genesis else {})})
 
 
 def refused_to_send(folder: Path, mf: MoveFile, queued: list[MoveFile]) -> str | None:

@@ -4,6 +4,7 @@ files on the player's side; nothing here touches a store."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from cli.choices import signed_texts
 from cli.output import out_path, write_file
 from core.engine import RulesError
 from events import statements
+from events.envelope import genesis_hash
 from events.service import ServiceError
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
@@ -89,13 +91,11 @@ def write_move_file(
         path = move_file_path(log, player, out)  # (a DIR/ is made: after the check)
         wrote = not (path.is_file() and not path.is_symlink() and path.stat().st_size == len(data)
                      and path.read_bytes() == data)
+        if wrote and os.path.lexists(path) and not force:  # refused before anything is recorded
+            raise ServiceError(f"{path} exists; not overwritten (use --force)")
+        if new:  # the record first, the file after: a crash between leaves no move she has no record of
+            record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file)),
+                          genesis=genesis_hash(log.header.definition))
         if wrote:
             write_file(path, data, force)
-        if new:
-            try:
-                record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file)))
-            except BaseException:
-                if wrote:
-                    path.unlink(missing_ok=True)  # no move file she has no record of
-                raise
     return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)
