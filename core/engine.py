@@ -283,6 +283,12 @@ class SearchModel(Generic[S, C]):
         (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
         return self.estimate(state)
 
+    def reward(self, result: Result, seat: int) -> float | None:
+        """A flat search's reward (0–1) for ``seat`` from a played-out ``result``, or
+        None (the default): ``core.mcts``'s win share with a little for the margin.
+        A game that wants its search to play for points too says how much here."""
+        return None
+
     def candidates(self, state: S, seat: int) -> list[C] | None:
         """The commands worth searching for ``seat`` (a non-empty subset of
         :meth:`Game.legal`, best first), or None (the default): all of them.

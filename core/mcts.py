@@ -200,6 +200,7 @@ def _flat(
     least one), each played out once after every option with the same chance
     stream (common random numbers: the options are compared on the same
     futures), the seats playing :meth:`SearchModel.playout_command`."""
+    reward = game.search.reward
     for _ in range(max(1, playouts // len(options))):
         world = game.determinize(view, seat, rng)
         key = b"citylog/flat/%d" % rng.bits(64)
@@ -213,7 +214,8 @@ def _flat(
                 child = root.children[command] = Node(seat)
             child.visits += 1
             child.avail += 1
-            child.total += _played(result, seat)
+            value = reward(result, seat)
+            child.total += _played(result, seat) if value is None else value
         if deadline is not None and time.perf_counter() > deadline:
             break
 
