@@ -28,7 +28,7 @@ def analysed(service: GameService) -> str:
     """A two-player Card City bot game judged at a small budget (seconds)."""
     from cli.analyse import analyse_views
 
-    service.create("card-city", ["ada", "ben"], seed="x1", bots={0: "greedy", 1: "greedy"}, game_id=GAME)
+    service.create("card-city", ["ada", "ben"], seed="x2", bots={0: "greedy", 1: "greedy"}, game_id=GAME)
     analyse_views(service, [export(service, GAME, p) for p in ("ada", "ben")], GAME, 4, 1)
     return GAME
 
