@@ -247,7 +247,8 @@ class SearchModel(Generic[S, C]):
     flat: ClassVar[bool] = False
     """Search every root option in the same sampled worlds (common random
     numbers) with :meth:`playout_command`, instead of growing a tree: for games
-    whose informative playouts are costly and few (5x5 City: greedy rollouts).
+    whose informative playouts are costly and few (5x5 City: greedy rollouts;
+    Card City: a quick greedy's).
     False: the tree search."""
 
     def __init__(self, game: Game[Any, Any, C]) -> None:

@@ -21,8 +21,10 @@ estimate can tell apart.  A game whose informative playouts are costly
 every root option is played out to the end in the same sampled worlds, with
 the same chance stream (common random numbers), the seats playing
 :meth:`core.engine.SearchModel.playout_command` (5x5 City: greedy for the others, a
-greedy with an outlook for the searcher), and the option with the best mean
-reward is played.
+greedy with an outlook for the searcher; Card City: a quick greedy for every
+seat), and the option with the best mean reward is played (the win share with a
+little for the margin, unless the game says otherwise:
+:meth:`core.engine.SearchModel.reward`, Card City's margin counting as much).
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,

@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
+from msgspec.structs import replace
+
 from core.card_city import rules
 from core.card_city.bots import evaluate
 from core.card_city.cards import CULTURAL_KINDS, KINDS, LEISURE_COST, ROUNDS, industrial_cost
@@ -164,7 +166,7 @@ def _looks(o: SplitCards) -> bool:
 def ranked_splits(s: State, seat: int) -> list[SplitCards]:
     """The divider's splits, best first by what it is guessed to keep."""
     values = card_values(s, seat)
-    splits = list(rules._cached_splits(tuple(sorted(s.holding.cards))))
+    splits = [o for o in rules.legal(s, seat) if isinstance(o, SplitCards)]
 
     def kept(o: SplitCards) -> float:
         return _worth(o.up + o.down if _looks(o) else o.pair, values)
@@ -173,6 +175,7 @@ def ranked_splits(s: State, seat: int) -> list[SplitCards]:
 
 
 def take(s: State, seat: int) -> Take:
+    """The group on offer worth more to ``seat`` by its card values (the pair on a tie)."""
     offer = s.offer
     assert offer is not None
     values = card_values(s, seat)
@@ -201,20 +204,15 @@ def _after(s: State, seat: int, cell: tuple[int, int, str], paid: int) -> float:
     p = s.players[seat]
     moved = Player(p.name, p.coins - paid, p.city + (cell,), p.hand)
     players = s.players[:seat] + (moved,) + s.players[seat + 1 :]
-    return evaluate(_with_players(s, players), seat)
-
-
-def _with_players(s: State, players: tuple[Player, ...]) -> State:
-    from msgspec.structs import replace
-
-    return replace(s, players=players)
+    return evaluate(replace(s, players=players), seat)
 
 
 def ranked_developments(s: State, seat: int) -> list[tuple[float, Command]]:
+    """The developments by ``evaluate`` after them, best first (few: no quick measure)."""
     options = [o for o in rules.legal(s, seat) if isinstance(o, Develop)]
-    scored = [(_after(s, seat, (o.row, o.col, o.card), 0), o) for o in options]
+    scored: list[tuple[float, Command]] = [(_after(s, seat, (o.row, o.col, o.card), 0), o) for o in options]
     scored.sort(key=lambda x: -x[0])
-    return [(v, o) for v, o in scored]
+    return scored
 
 
 def ranked_purchases(s: State, seat: int) -> list[tuple[float, Command]]:
@@ -287,7 +285,9 @@ class CardCitySearch(SearchModel[State, Command]):
         return quick_command(state, seat)
 
     def candidates(self, state: State, seat: int) -> list[Command] | None:
+        """The quick greedy's best few (:func:`candidates`): both groups on offer."""
         return candidates(state, seat)
 
     def reward(self, result: Result, seat: int) -> float | None:
+        """Win and margin alike (:func:`reward`): the mean score matters too."""
         return reward(result, seat)
