@@ -247,7 +247,8 @@ class SearchModel(Generic[S, C]):
     flat: ClassVar[bool] = False
     """Search every root option in the same sampled worlds (common random
     numbers) with :meth:`playout_command`, instead of growing a tree: for games
-    whose informative playouts are costly and few (5x5 City: greedy rollouts).
+    whose informative playouts are costly and few (5x5 City: greedy rollouts;
+    Card City: a quick greedy's).
     False: the tree search."""
 
     def __init__(self, game: Game[Any, Any, C]) -> None:
@@ -299,6 +300,12 @@ class SearchModel(Generic[S, C]):
         """The estimate the search reads at a new leaf, given the search's ``rng``
         (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
         return self.estimate(state)
+
+    def reward(self, result: Result, seat: int) -> float | None:
+        """A flat search's reward (0–1) for ``seat`` from a played-out ``result``, or
+        None (the default): ``core.mcts``'s win share with a little for the margin.
+        A game that wants its search to play for points too says how much here."""
+        return None
 
     def candidates(self, state: S, seat: int) -> list[C] | None:
         """The commands worth searching for ``seat`` (a non-empty subset of

@@ -21,8 +21,10 @@ estimate can tell apart.  A game whose informative playouts are costly
 every root option is played out to the end in the same sampled worlds, with
 the same chance stream (common random numbers), the seats playing
 :meth:`core.engine.SearchModel.playout_command` (5x5 City: greedy for the others, a
-greedy with an outlook for the searcher), and the option with the best mean
-reward is played.
+greedy with an outlook for the searcher; Card City: a quick greedy for every
+seat), and the option with the best mean reward is played (the win share with a
+little for the margin, unless the game says otherwise:
+:meth:`core.engine.SearchModel.reward`, Card City's margin counting as much).
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -201,6 +203,7 @@ def _flat(
     least one), each played out once after every option with the same chance
     stream (common random numbers: the options are compared on the same
     futures), the seats playing :meth:`SearchModel.playout_command`."""
+    reward = game.search.reward
     for _ in range(max(1, playouts // len(options))):
         world = game.determinize(view, seat, rng)
         key = b"citylog/flat/%d" % rng.bits(64)
@@ -214,7 +217,8 @@ def _flat(
                 child = root.children[command] = Node(seat)
             child.visits += 1
             child.avail += 1
-            child.total += _played(result, seat)
+            value = reward(result, seat)
+            child.total += _played(result, seat) if value is None else value
         if deadline is not None and time.perf_counter() > deadline:
             break
 
