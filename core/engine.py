@@ -250,6 +250,12 @@ class SearchModel(Generic[S, C]):
     whose informative playouts are costly and few (5x5 City: greedy rollouts;
     Card City: a quick greedy's).
     False: the tree search."""
+    halving: ClassVar[bool] = False
+    """A flat search (:attr:`flat`) spends its playouts by sequential halving
+    (Karnin, Koren & Somekh 2013): in rounds, every option still in is played
+    out in the same fresh worlds, and the worse half is dropped after each round,
+    so the best few options get most of the worlds.  False: every option gets
+    ``playouts // options`` worlds (the others' behaviour)."""
 
     def __init__(self, game: Game[Any, Any, C]) -> None:
         self.game = game

@@ -202,9 +202,37 @@ def _flat(
     """:attr:`SearchModel.flat`: ``playouts // len(options)`` sampled worlds (at
     least one), each played out once after every option with the same chance
     stream (common random numbers: the options are compared on the same
-    futures), the seats playing :meth:`SearchModel.playout_command`."""
+    futures), the seats playing :meth:`SearchModel.playout_command`; or, with
+    :attr:`SearchModel.halving`, the same by rounds of sequential halving."""
+    if not game.search.halving or len(options) <= 2:
+        _worlds(game, view, seat, rng, max(1, playouts // len(options)), root, options, deadline)
+        return
+    rounds = math.ceil(math.log2(len(options)))
+    alive = list(options)
+    for r in range(rounds):
+        _worlds(game, view, seat, rng, max(1, playouts // (rounds * len(alive))), root, alive, deadline)
+        if r == rounds - 1 or (deadline is not None and time.perf_counter() > deadline):
+            break
+        # the better half stays in (ties: the earlier, i.e. the game's candidate order)
+        ranked = sorted(range(len(alive)), key=lambda i: (-root.children[alive[i]].total, i))
+        alive = [alive[i] for i in sorted(ranked[: (len(alive) + 1) // 2])]
+
+
+def _worlds(
+    game: Game[Any, Any, Any],
+    view: Any,
+    seat: int,
+    rng: Rng,
+    count: int,
+    root: Node,
+    options: list[Any],
+    deadline: float | None,
+) -> None:
+    """``count`` sampled worlds, each played out once after every option in ``options``
+    with one chance stream; every option's node gets one visit a world, valued by
+    :meth:`SearchModel.reward` (or :func:`_played`)."""
     reward = game.search.reward
-    for _ in range(max(1, playouts // len(options))):
+    for _ in range(count):
         world = game.determinize(view, seat, rng)
         key = b"citylog/flat/%d" % rng.bits(64)
         for command in options:

@@ -126,8 +126,11 @@ def test_search_statistics_cover_every_root_command() -> None:
     assert sorted(map(game.format_command, (c.command for c in choices))) == sorted(
         map(game.format_command, game.legal(real, seat))
     )
-    if game.search.flat:  # every option played out in the same whole worlds: 13 each
-        searched = game.search.candidates(game.view(real, seat), seat)
+    searched = game.search.candidates(game.view(real, seat), seat) or []
+    if game.search.flat and game.search.halving and len(searched) == 3:
+        # sequential halving: 6 worlds for all three, then 10 more for the better two
+        assert sorted(c.visits for c in choices if c.visits) == [6, 16, 16]
+    elif game.search.flat:  # every option played out in the same whole worlds: 13 each
         assert sorted(c.visits for c in choices if c.visits) == [40 // len(searched)] * len(searched)
     else:
         assert sum(c.visits for c in choices) == 40

@@ -18,7 +18,7 @@ from core.engine import random_bot
 from core.five_by_five import commands as cm
 from core.five_by_five.plans import section_squares
 from core.five_by_five.rules import legal, park_side
-from core.five_by_five.scoring import COLUMNS, LINE_SHOPS, NEIGHBOURS, ROWS, total_and_penalty
+from core.five_by_five.scoring import AROUND, COLUMNS, LINE_SHOPS, ROWS, _where, total_and_penalty
 from core.five_by_five.state import PARK_OFFER, PARK_REPLACE, State
 from core.five_by_five.tiles import cell_of
 from core.rng import Rng
@@ -51,22 +51,19 @@ def _outlook(cells: Cells, s: State) -> float:
     base = _value(cells, s)
     if all(cells):
         return base
-    return base + _reach(tuple(c[:1] for c in cells), s.sides)
+    return base + _reach("".join([c[:1] or "." for c in cells]), s.sides)
 
 
-def _reach(k: tuple[str, ...], sides: str) -> float:
-    bonus = 0.0
-    office_a = sides[3] == "A"
-    for i in range(25):
-        ki = k[i]
-        if ki == "O" and office_a:
-            bonus += OFFICE_REACH * sum(1 for j in NEIGHBOURS[i] if not k[j])
-        elif ki == "G":
-            bonus += CIVIC_REACH * sum(1 for j in NEIGHBOURS[i] if not k[j])
-    for line in ROWS if sides[2] == "A" else COLUMNS:
-        n = sum(1 for i in line if k[i] == "S")
-        if n and any(not k[i] for i in line):
-            bonus += SHOP_REACH * (LINE_SHOPS[min(5, n + 1)] - LINE_SHOPS[n])
+def _reach(k: str, sides: str) -> float:
+    """The outlook's room-to-grow bonus on the kind string ``k`` (``.`` empty)."""
+    room_o = sum(AROUND[i](k).count(".") for i in _where(k, "O")) if sides[3] == "A" else 0
+    room_g = sum(AROUND[i](k).count(".") for i in _where(k, "G"))
+    bonus = OFFICE_REACH * room_o + CIVIC_REACH * room_g
+    if "S" in k:
+        for line in ROWS if sides[2] == "A" else COLUMNS:
+            n = sum(1 for i in line if k[i] == "S")
+            if n and any(k[i] == "." for i in line):
+                bonus += SHOP_REACH * (LINE_SHOPS[min(5, n + 1)] - LINE_SHOPS[n])
     return bonus
 
 
@@ -75,11 +72,19 @@ def _best_completion(
 ) -> tuple[float, cm.Place | None]:
     """The best ``value`` placing all of ``hand`` on ``free``, and its first placement."""
     best: tuple[float, cm.Place | None] = (float("-inf"), None)
+    codes = [(cell_of(t, False), cell_of(t, True)) for t in hand]
+    seen: set[tuple[str, ...]] = set()
     for squares in permutations(free, len(hand)):
         for faces in product((False, True), repeat=len(hand)):
             trial = list(cells)
-            for t, q, f in zip(hand, squares, faces):
-                trial[q] = cell_of(t, f)
+            for code, q, f in zip(codes, squares, faces):
+                trial[q] = code[f]
+            # equal tiles or Parks swapped give the same board: value it once (a
+            # repeat never beats its first, which keeps the first best placement)
+            seen_key = tuple([trial[q] for q in free])
+            if seen_key in seen:
+                continue
+            seen.add(seen_key)
             v = value(trial, s)
             if v > best[0]:
                 best = (v, cm.Place(hand[0], squares[0], faces[0]) if hand else None)

@@ -12,7 +12,8 @@ score too (empty squares have no type, FC-10), which the greedy bot uses.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from operator import itemgetter
 
 import msgspec
 
@@ -46,6 +47,9 @@ def _neighbours(i: int) -> tuple[int, ...]:
 
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(25))
+AROUND: tuple[Callable[[Sequence[str]], tuple[str, ...]], ...] = tuple(itemgetter(*n) for n in NEIGHBOURS)
+"""``AROUND[i](k)``: the neighbours' entries of square ``i`` in ``k`` (every square
+has at least two, so always a tuple): one C call where the valuations are hot."""
 
 
 class Tally(msgspec.Struct, frozen=True):
@@ -326,7 +330,7 @@ def total_and_penalty(cells: Cells, sides: str, planning: int | None = None) -> 
     if "H" in k:
         house_a = sides[1] == "A"
         for i in _where(k, "H"):
-            around = [k[j] for j in NEIGHBOURS[i]]
+            around = AROUND[i](k)
             cond_a = ("F" not in around) if house_a else ("H" in around)
             cond_b = "P" in around
             total += 5 if cond_a and cond_b else 2 if cond_a or cond_b else 0
@@ -344,18 +348,18 @@ def total_and_penalty(cells: Cells, sides: str, planning: int | None = None) -> 
         else:
             total += OFFICE_ROWS[sum(1 for r in STARTS if "O" in k[r : r + 5])]
     if "T" in k:
-        where = _where(k, "T")
-        for i in where:
-            share = any(j != i and (j // 5 == i // 5 or j % 5 == i % 5) for j in where)
+        for i in _where(k, "T"):
+            r, c = i - i % 5, i % 5
+            share = k.count("T", r, r + 5) > 1 or k[c::5].count("T") > 1
             total += (1 if share else 4) if sides[4] == "A" else (4 if share else 1)
     if "W" in k:  # icons show only on tiles built building side up
-        icons = Counter(c[1:] for c in cells if len(c) == 2)
+        icons = "".join([c[1] for c in cells if len(c) == 2])
         for cell in cells:
             if cell[:1] != "W" or len(cell) != 2:
                 continue
             g = cell[1]
             if sides[5] == "A":
-                total += icons[g]
+                total += icons.count(g)
             else:
                 has_s = f"S{g}" in cells
                 has_f = f"F{g}" in cells
@@ -363,15 +367,17 @@ def total_and_penalty(cells: Cells, sides: str, planning: int | None = None) -> 
     if "G" in k:
         gov_a = sides[6] == "A"
         for i in _where(k, "G"):
-            around = [k[j] for j in NEIGHBOURS[i]]
+            around = AROUND[i](k)
             if gov_a:
-                total += len({x for x in around if x != "."})
+                kinds_around = set(around)
+                kinds_around.discard(".")
+                total += len(kinds_around)
             else:
                 total += sum(1 for x in around if x in "FSOH")
     if "E" in k:
         want = "H" if sides[7] == "A" else "O"
         for i in _where(k, "E"):
-            if any(k[j] == want for j in NEIGHBOURS[i]):
+            if want in AROUND[i](k):
                 total += 4
     if "N" in k:
         n = k.count("N")

@@ -14,10 +14,15 @@ from core.rng import Rng
 
 
 class FiveByFiveSearch(SearchModel[State, cm.Command]):
-    """Each set on offer is played out to the end in the same sampled worlds."""
+    """Each set on offer is played out to the end in the same sampled worlds, by
+    sequential halving: with three sets on offer, 32 worlds each, then 48 more
+    for the better two (a set choice at 48 playouts, 16 worlds a set, picked
+    the set a 480-playout search picks in half of the positions tried: the
+    choices were noise; bench/RESULTS.md, issue 25)."""
 
     flat: ClassVar[bool] = True
-    playouts: ClassVar[int] = 48  # 0.16-0.25 s of CPU a move on average (bench/RESULTS.md)
+    halving: ClassVar[bool] = True
+    playouts: ClassVar[int] = 192  # about 0.8 s of CPU a move on average (bench/RESULTS.md)
 
     def random_command(self, state: State, seat: int, rng: Rng) -> cm.Command:
         """Uniform over the legal commands (:func:`core.five_by_five.rules.random_command`)."""
