@@ -283,6 +283,11 @@ class SearchModel(Generic[S, C]):
         (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
         return self.estimate(state)
 
+    playout_plies: ClassVar[int] = 0
+    """A flat search's playouts stop after this many decisions and score
+    :meth:`estimate` instead of the end (0, the default: play to the end); a game
+    whose informative playouts are costly reads its measure a few plies on."""
+
     def candidates(self, state: S, seat: int) -> list[C] | None:
         """The commands worth searching for ``seat`` (a non-empty subset of
         :meth:`Game.legal`, best first), or None (the default): all of them.

@@ -22,7 +22,9 @@ every root option is played out to the end in the same sampled worlds, with
 the same chance stream (common random numbers), the seats playing
 :meth:`core.engine.SearchModel.playout_command` (5x5 City: greedy for the others, a
 greedy with an outlook for the searcher), and the option with the best mean
-reward is played.
+reward is played.  A game whose full playouts are too costly for enough worlds
+stops them after :attr:`core.engine.SearchModel.playout_plies` decisions and
+scores its estimate there (Point City: four plies of flip-less greedy).
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -204,18 +206,49 @@ def _flat(
         world = game.determinize(view, seat, rng)
         key = b"citylog/flat/%d" % rng.bits(64)
         for command in options:
-            end = playout(game, _step(game, world, seat, command), Rng(key), seat)
-            result = game.result(end)
-            if result is None:
-                raise RuntimeError("a playout did not end the game")
+            value = _option_value(game, _step(game, world, seat, command), Rng(key), seat, n)
             child = root.children.get(command)
             if child is None:
                 child = root.children[command] = Node(seat)
             child.visits += 1
             child.avail += 1
-            child.total += _played(result, seat)
+            child.total += value
         if deadline is not None and time.perf_counter() > deadline:
             break
+
+
+def _option_value(game: Game[Any, Any, Any], state: Any, rng: Rng, seat: int, n: int) -> float:
+    """A flat search's reward for ``seat`` from ``state``: played out to the end
+    (:func:`_played`), or, when the game sets :attr:`SearchModel.playout_plies`,
+    played that many decisions on and its :meth:`SearchModel.estimate` scored
+    (:func:`_estimated`; a game ended before then scores its final scores so)."""
+    plies = game.search.playout_plies
+    if not plies:
+        result = game.result(playout(game, state, rng, seat))
+        if result is None:
+            raise RuntimeError("a playout did not end the game")
+        return _played(result, seat)
+    model = game.search
+    for _ in range(plies):
+        state, actor = _chance(game, state, rng)
+        if actor is None:
+            break
+        state = _step(game, state, actor, model.playout_command(state, actor, seat, rng))
+    state, actor = _chance(game, state, rng)
+    if actor is None:
+        result = game.result(state)
+        if result is None:
+            raise RuntimeError("a playout did not end the game")
+        guess: tuple[float, ...] = tuple(float(x) for x in result.scores)
+    else:
+        measured = model.estimate(state)
+        if measured is None:  # no measure here (Point City's solo game): play it out
+            result = game.result(playout(game, state, rng, seat))
+            if result is None:
+                raise RuntimeError("a playout did not end the game")
+            return _played(result, seat)
+        guess = measured
+    return _estimated(guess, n)[seat]
 
 
 def _played(result: Result, seat: int) -> float:

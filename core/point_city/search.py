@@ -1,6 +1,8 @@
-"""The search's model of Point City (:class:`core.engine.SearchModel`): random
-playouts that sample a move then a payment, and a greedy measure read at each
-new leaf after two plies of flip-less greedy play (not in the solo game)."""
+"""The search's model of Point City (:class:`core.engine.SearchModel`): a flat
+search over greedy's best few takes and every flip, each option played on in
+the same sampled worlds by flip-less greedy for every seat (common random
+numbers) and judged by the greedy bot's measure a few plies on; the solo game
+is played out at random."""
 
 from __future__ import annotations
 
@@ -12,15 +14,37 @@ from core.point_city.commands import Command
 from core.point_city.state import State, deck_size
 from core.rng import Rng
 
+TOP_TAKES = 4
+"""The takes (the deck take among them) a flat search compares, by greedy's
+measure, beside every flip (bench/RESULTS.md, issue 25)."""
+
 
 class PointCitySearch(SearchModel[State, Command]):
-    """The tree search, its leaves judged by the greedy bot's measure."""
+    """Policy improvement over greedy: greedy's best takes, played on greedily."""
 
-    playouts: ClassVar[int] = 200  # 0.37-0.47 s of CPU a move (bench/RESULTS.md)
+    flat: ClassVar[bool] = True
+    playouts: ClassVar[int] = 200  # ~0.2 s of CPU a move (bench/RESULTS.md, issue 25)
+    playout_plies: ClassVar[int] = 4
+    """The decisions a flat playout plays before the measure is read (two of each
+    seat's, a flip counting as one)."""
 
     def random_command(self, state: State, seat: int, rng: Rng) -> Command:
         """A move uniformly, then one of its payments (:func:`core.point_city.rules.random_command`)."""
         return rules.random_command(state, seat, rng)
+
+    def playout_command(self, state: State, seat: int, searcher: int, rng: Rng) -> Command:
+        """Flip-less greedy for every seat (:func:`core.point_city.bots.rollout_move`):
+        the bots a seat meets play greedy, and random play says little of how a
+        game of Point City goes on; the solo game's playouts stay random."""
+        if state.solo_level:
+            return rules.random_command(state, seat, rng)
+        return bots.rollout_move(self.game, state, seat, rng)
+
+    def candidates(self, state: State, seat: int) -> list[Command] | None:
+        """Greedy's best :data:`TOP_TAKES` takes and every flip; None (all) in the solo game."""
+        if state.solo_level:
+            return None
+        return bots.candidates(self.game, state, seat, TOP_TAKES)
 
     def estimate(self, state: State) -> tuple[float, ...] | None:
         """Each seat's score now plus what its producers and resources promise (the
@@ -31,8 +55,8 @@ class PointCitySearch(SearchModel[State, Command]):
         return tuple(bots.seat_value(x, deck) for x in state.seats)
 
     def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
-        """The measure after two plies of flip-less greedy play (the other seat's
-        reply and the searcher's answer); None in the solo game."""
+        """The measure after two plies of flip-less greedy play (a tree search's
+        leaf; unused by the flat search); None in the solo game."""
         if state.solo_level:
             return None
         return bots.leaf_estimate(self.game, state, rng)
