@@ -283,10 +283,12 @@ class SearchModel(Generic[S, C]):
         (a game may play a few cheap plies first).  The default: :meth:`estimate`."""
         return self.estimate(state)
 
-    playout_plies: ClassVar[int] = 0
-    """A flat search's playouts stop after this many decisions and score
-    :meth:`estimate` instead of the end (0, the default: play to the end); a game
-    whose informative playouts are costly reads its measure a few plies on."""
+    flat_leaf: ClassVar[bool] = False
+    """A flat search scores each option by :meth:`leaf_estimate` (the game's few
+    plies and its measure) instead of playing it out to the end (False, the
+    default): for a game whose informative playouts are too costly for enough
+    worlds (Point City).  :meth:`playout_command` still plays the analysis's
+    playouts to the end."""
 
     def candidates(self, state: S, seat: int) -> list[C] | None:
         """The commands worth searching for ``seat`` (a non-empty subset of

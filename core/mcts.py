@@ -23,8 +23,8 @@ the same chance stream (common random numbers), the seats playing
 :meth:`core.engine.SearchModel.playout_command` (5x5 City: greedy for the others, a
 greedy with an outlook for the searcher), and the option with the best mean
 reward is played.  A game whose full playouts are too costly for enough worlds
-stops them after :attr:`core.engine.SearchModel.playout_plies` decisions and
-scores its estimate there (Point City: four plies of flip-less greedy).
+scores each option by its leaf estimate instead
+(:attr:`core.engine.SearchModel.flat_leaf`; Point City: four plies of flip-less greedy).
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -219,36 +219,16 @@ def _flat(
 
 def _option_value(game: Game[Any, Any, Any], state: Any, rng: Rng, seat: int, n: int) -> float:
     """A flat search's reward for ``seat`` from ``state``: played out to the end
-    (:func:`_played`), or, when the game sets :attr:`SearchModel.playout_plies`,
-    played that many decisions on and its :meth:`SearchModel.estimate` scored
-    (:func:`_estimated`; a game ended before then scores its final scores so)."""
-    plies = game.search.playout_plies
-    if not plies:
-        result = game.result(playout(game, state, rng, seat))
-        if result is None:
-            raise RuntimeError("a playout did not end the game")
-        return _played(result, seat)
-    model = game.search
-    for _ in range(plies):
-        state, actor = _chance(game, state, rng)
-        if actor is None:
-            break
-        state = _step(game, state, actor, model.playout_command(state, actor, seat, rng))
-    state, actor = _chance(game, state, rng)
-    if actor is None:
-        result = game.result(state)
-        if result is None:
-            raise RuntimeError("a playout did not end the game")
-        guess: tuple[float, ...] = tuple(float(x) for x in result.scores)
-    else:
-        measured = model.estimate(state)
-        if measured is None:  # no measure here (Point City's solo game): play it out
-            result = game.result(playout(game, state, rng, seat))
-            if result is None:
-                raise RuntimeError("a playout did not end the game")
-            return _played(result, seat)
-        guess = measured
-    return _estimated(guess, n)[seat]
+    (:func:`_played`), or, when the game sets :attr:`SearchModel.flat_leaf`, its
+    :meth:`SearchModel.leaf_estimate` scored (:func:`_estimated`; a game over is
+    measured so too, so that every option is on one scale), unless it gives None."""
+    guess = game.search.leaf_estimate(state, rng) if game.search.flat_leaf else None
+    if guess is not None:
+        return _estimated(guess, n)[seat]
+    result = game.result(playout(game, state, rng, seat))
+    if result is None:
+        raise RuntimeError("a playout did not end the game")
+    return _played(result, seat)
 
 
 def _played(result: Result, seat: int) -> float:

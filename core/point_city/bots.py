@@ -17,7 +17,7 @@ from core.point_city.cards import CARDS, FACES, WILD, face_of
 from core.point_city.commands import PICKED, Command, Flip, Pay, Take, TakeDeck
 from core.point_city.events import Flipped
 from core.point_city.payment import _cached_payments
-from core.point_city.rules import _producers, _token_choices, candidate_pairs, paid_cards
+from core.point_city.rules import _producers, _token_choices, candidate_pairs, paid_cards, random_command
 from core.point_city.state import Seat, State, deck_size, ingenuity_cards, permanents
 from core.point_city.tokens import TOKENS, points
 from core.rng import Rng
@@ -265,3 +265,29 @@ def _command(s: State, option: Option | None) -> Command:
         named = pc if not faces or faces[0] not in pc else tuple(sorted(PICKED if c in faces else c for c in pc))
         out.append(Pay(cell, named, pp) if t is None else Pay(cell, named, pp, t))
     return Take((a, b), tuple(out))
+
+
+SAMPLED = 3
+"""Random commands :func:`sampled_greedy` weighs (a cheap greedy for full playouts)."""
+
+
+def sampled_greedy(s: State, seat: int, rng: Rng) -> Command:
+    """The best of :data:`SAMPLED` random commands (:func:`core.point_city.rules.random_command`)
+    by :func:`seat_value`, the first drawn among equals: a greedy-like playout policy
+    a few times a random one's cost (greedy lists every payment).  A flip is
+    played only when every draw is one (greedy's flips are a take's preparation)."""
+    deck = deck_size(s)
+    best: Command | None = None
+    best_v = float("-inf")
+    first: Command | None = None
+    for _ in range(SAMPLED):
+        cmd = random_command(s, seat, rng)
+        if first is None:
+            first = cmd
+        if isinstance(cmd, Flip):
+            continue
+        v = seat_value(after(s, seat, cmd), deck) + (UNSEEN_VALUE if isinstance(cmd, TakeDeck) else 0.0)
+        if v > best_v:
+            best, best_v = cmd, v
+    assert first is not None
+    return best if best is not None else first

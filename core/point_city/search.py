@@ -19,26 +19,32 @@ TOP_TAKES = 4
 measure, beside every flip (bench/RESULTS.md, issue 25)."""
 
 
+FLAT_PLIES = 4
+"""Decisions of flip-less greedy play after an option before greedy's measure is
+read (bench/RESULTS.md, issue 25)."""
+
+
 class PointCitySearch(SearchModel[State, Command]):
     """Policy improvement over greedy: greedy's best takes, played on greedily."""
 
     flat: ClassVar[bool] = True
     playouts: ClassVar[int] = 200  # ~0.2 s of CPU a move (bench/RESULTS.md, issue 25)
-    playout_plies: ClassVar[int] = 4
-    """The decisions a flat playout plays before the measure is read (two of each
-    seat's, a flip counting as one)."""
+    flat_leaf: ClassVar[bool] = True
+    """Each option is judged by :meth:`leaf_estimate`: :data:`FLAT_PLIES` decisions
+    of flip-less greedy for every seat, then greedy's measure."""
 
     def random_command(self, state: State, seat: int, rng: Rng) -> Command:
         """A move uniformly, then one of its payments (:func:`core.point_city.rules.random_command`)."""
         return rules.random_command(state, seat, rng)
 
     def playout_command(self, state: State, seat: int, searcher: int, rng: Rng) -> Command:
-        """Flip-less greedy for every seat (:func:`core.point_city.bots.rollout_move`):
-        the bots a seat meets play greedy, and random play says little of how a
-        game of Point City goes on; the solo game's playouts stay random."""
+        """Greedy over a few random commands (:func:`core.point_city.bots.sampled_greedy`):
+        what the analysis's playouts play to the end, cheaply (a few times a random
+        playout's cost), and closer to how a game of Point City goes on than random
+        play; the solo game's playouts stay random."""
         if state.solo_level:
             return rules.random_command(state, seat, rng)
-        return bots.rollout_move(self.game, state, seat, rng)
+        return bots.sampled_greedy(state, seat, rng)
 
     def candidates(self, state: State, seat: int) -> list[Command] | None:
         """Greedy's best :data:`TOP_TAKES` takes and every flip; None (all) in the solo game."""
@@ -55,8 +61,9 @@ class PointCitySearch(SearchModel[State, Command]):
         return tuple(bots.seat_value(x, deck) for x in state.seats)
 
     def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
-        """The measure after two plies of flip-less greedy play (a tree search's
-        leaf; unused by the flat search); None in the solo game."""
+        """The measure after :data:`FLAT_PLIES` decisions of flip-less greedy play
+        (two of each seat's: the reply to an option and the answer to it, twice);
+        None in the solo game, which is played out."""
         if state.solo_level:
             return None
-        return bots.leaf_estimate(self.game, state, rng)
+        return bots.leaf_estimate(self.game, state, rng, FLAT_PLIES)
