@@ -313,6 +313,13 @@ class SearchModel(Generic[S, C]):
         A game that wants its search to play for points too says how much here."""
         return None
 
+    flat_leaf: ClassVar[bool] = False
+    """A flat search scores each option by :meth:`leaf_estimate` (the game's few
+    plies and its measure) instead of playing it out to the end (False, the
+    default): for a game whose informative playouts are too costly for enough
+    worlds (Point City).  :meth:`playout_command` still plays the analysis's
+    playouts to the end."""
+
     def candidates(self, state: S, seat: int) -> list[C] | None:
         """The commands worth searching for ``seat`` (a non-empty subset of
         :meth:`Game.legal`, best first), or None (the default): all of them.

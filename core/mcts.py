@@ -25,6 +25,9 @@ greedy with an outlook for the searcher; Card City: a quick greedy for every
 seat), and the option with the best mean reward is played (the win share with a
 little for the margin, unless the game says otherwise:
 :meth:`core.engine.SearchModel.reward`, Card City's margin counting as much).
+A game whose full playouts are too costly for enough worlds scores each option
+by its leaf estimate instead (:attr:`core.engine.SearchModel.flat_leaf`; Point
+City: four plies of flip-less greedy).
 
 Deterministic: the only randomness is the ``Rng`` passed in, and the budget is
 a number of playouts (an explicit time budget, ``ms``, is the one exception,
@@ -205,12 +208,12 @@ def _flat(
     futures), the seats playing :meth:`SearchModel.playout_command`; or, with
     :attr:`SearchModel.halving`, the same by rounds of sequential halving."""
     if not game.search.halving or len(options) <= 2:
-        _worlds(game, view, seat, rng, max(1, playouts // len(options)), root, options, deadline)
+        _worlds(game, view, seat, rng, max(1, playouts // len(options)), root, options, n, deadline)
         return
     rounds = math.ceil(math.log2(len(options)))
     alive = list(options)
     for r in range(rounds):
-        _worlds(game, view, seat, rng, max(1, playouts // (rounds * len(alive))), root, alive, deadline)
+        _worlds(game, view, seat, rng, max(1, playouts // (rounds * len(alive))), root, alive, n, deadline)
         if r == rounds - 1 or (deadline is not None and time.perf_counter() > deadline):
             break
         # the better half stays in (ties: the earlier, i.e. the game's candidate order)
@@ -226,29 +229,40 @@ def _worlds(
     count: int,
     root: Node,
     options: list[Any],
+    n: int,
     deadline: float | None,
 ) -> None:
     """``count`` sampled worlds, each played out once after every option in ``options``
     with one chance stream; every option's node gets one visit a world, valued by
-    :meth:`SearchModel.reward` (or :func:`_played`)."""
-    reward = game.search.reward
+    :func:`_option_value`."""
     for _ in range(count):
         world = game.determinize(view, seat, rng)
         key = b"citylog/flat/%d" % rng.bits(64)
         for command in options:
-            end = playout(game, _step(game, world, seat, command), Rng(key), seat)
-            result = game.result(end)
-            if result is None:
-                raise RuntimeError("a playout did not end the game")
+            value = _option_value(game, _step(game, world, seat, command), Rng(key), seat, n)
             child = root.children.get(command)
             if child is None:
                 child = root.children[command] = Node(seat)
             child.visits += 1
             child.avail += 1
-            value = reward(result, seat)
-            child.total += _played(result, seat) if value is None else value
+            child.total += value
         if deadline is not None and time.perf_counter() > deadline:
             break
+
+
+def _option_value(game: Game[Any, Any, Any], state: Any, rng: Rng, seat: int, n: int) -> float:
+    """A flat search's reward for ``seat`` from ``state``: played out to the end
+    (:func:`_played`), or, when the game sets :attr:`SearchModel.flat_leaf`, its
+    :meth:`SearchModel.leaf_estimate` scored (:func:`_estimated`; a game over is
+    measured so too, so that every option is on one scale), unless it gives None."""
+    guess = game.search.leaf_estimate(state, rng) if game.search.flat_leaf else None
+    if guess is not None:
+        return _estimated(guess, n)[seat]
+    result = game.result(playout(game, state, rng, seat))
+    if result is None:
+        raise RuntimeError("a playout did not end the game")
+    value = game.search.reward(result, seat)
+    return _played(result, seat) if value is None else value
 
 
 def _played(result: Result, seat: int) -> float:

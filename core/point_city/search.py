@@ -1,6 +1,8 @@
-"""The search's model of Point City (:class:`core.engine.SearchModel`): random
-playouts that sample a move then a payment, and a greedy measure read at each
-new leaf after two plies of flip-less greedy play (not in the solo game)."""
+"""The search's model of Point City (:class:`core.engine.SearchModel`): a flat
+search over greedy's best few takes and every flip, each option played on in
+the same sampled worlds by flip-less greedy for every seat (common random
+numbers) and judged by the greedy bot's measure a few plies on; the solo game
+is played out at random."""
 
 from __future__ import annotations
 
@@ -12,11 +14,24 @@ from core.point_city.commands import Command
 from core.point_city.state import State, deck_size
 from core.rng import Rng
 
+TOP_TAKES = 4
+"""The takes (the deck take among them) a flat search compares, by greedy's
+measure, beside every flip (bench/RESULTS.md, issue 25)."""
+
+
+FLAT_PLIES = 4
+"""Decisions of flip-less greedy play after an option before greedy's measure is
+read (bench/RESULTS.md, issue 25)."""
+
 
 class PointCitySearch(SearchModel[State, Command]):
-    """The tree search, its leaves judged by the greedy bot's measure."""
+    """Policy improvement over greedy: greedy's best takes, played on greedily."""
 
-    playouts: ClassVar[int] = 200  # 0.37-0.47 s of CPU a move (bench/RESULTS.md)
+    flat: ClassVar[bool] = True
+    playouts: ClassVar[int] = 200  # ~0.2 s of CPU a move (bench/RESULTS.md, issue 25)
+    flat_leaf: ClassVar[bool] = True
+    """Each option is judged by :meth:`leaf_estimate`: :data:`FLAT_PLIES` decisions
+    of flip-less greedy for every seat, then greedy's measure."""
 
     def random_command(self, state: State, seat: int, rng: Rng) -> Command:
         """A move uniformly, then one of its payments (:func:`core.point_city.rules.random_command`)."""
@@ -31,6 +46,21 @@ class PointCitySearch(SearchModel[State, Command]):
         """The chance outcome drawn and played at once (:func:`core.point_city.rules.chance_step`)."""
         return rules.chance_step(state, rng, getattr(self.game, "can_take", None))
 
+    def playout_command(self, state: State, seat: int, searcher: int, rng: Rng) -> Command:
+        """Greedy over a few random commands (:func:`core.point_city.bots.sampled_greedy`):
+        what the analysis's playouts play to the end, cheaply (a few times a random
+        playout's cost), and closer to how a game of Point City goes on than random
+        play; the solo game's playouts stay random."""
+        if state.solo_level:
+            return rules.random_command(state, seat, rng)
+        return bots.sampled_greedy(state, seat, rng)
+
+    def candidates(self, state: State, seat: int) -> list[Command] | None:
+        """Greedy's best :data:`TOP_TAKES` takes and every flip; None (all) in the solo game."""
+        if state.solo_level:
+            return None
+        return bots.candidates(self.game, state, seat, TOP_TAKES)
+
     def estimate(self, state: State) -> tuple[float, ...] | None:
         """Each seat's score now plus what its producers and resources promise (the
         greedy bot's measure); None in the solo game, which is played out."""
@@ -40,8 +70,9 @@ class PointCitySearch(SearchModel[State, Command]):
         return tuple(bots.seat_value(x, deck) for x in state.seats)
 
     def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
-        """The measure after two plies of flip-less greedy play (the other seat's
-        reply and the searcher's answer); None in the solo game."""
+        """The measure after :data:`FLAT_PLIES` decisions of flip-less greedy play
+        (two of each seat's: the reply to an option and the answer to it, twice);
+        None in the solo game, which is played out."""
         if state.solo_level:
             return None
-        return bots.leaf_estimate(self.game, state, rng)
+        return bots.leaf_estimate(self.game, state, rng, FLAT_PLIES)

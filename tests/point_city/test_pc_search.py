@@ -5,6 +5,8 @@ greedy play, then greedy's seat measure.
   its ``Rng`` alone.
 * The leaf measure is deterministic, reads the measure at once with 0 plies, and
   once the plies end the game it is the measure of the final tableaux.
+* The fast rollout policy chooses as flip-less greedy; the flat search compares
+  greedy's best takes and every flip.
 * It depends on the search's sample only: a seat's view gives the same leaf as
   any true state behind it when the plies see nothing hidden (a determinized
   state is a true state, so the search never reads the hidden cards).
@@ -21,6 +23,7 @@ from core.engine import CHANCE
 from core.point_city import bots
 from core.point_city.commands import Flip
 from core.point_city.game import GAME
+from core.point_city.search import TOP_TAKES
 from core.point_city.state import State, deck_size
 from core.rng import Rng
 from tests.helpers.point_city import play_point_city as play
@@ -92,3 +95,34 @@ def test_the_leaf_plays_two_plies_and_stops_at_the_end() -> None:
 def test_the_solo_game_is_played_out() -> None:
     state, _ = play("solo-leaf", 1, ["random"], {"solo-level": "2"})
     assert GAME.search.leaf_estimate(state, Rng(b"x")) is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(games, st.data())
+def test_the_fast_rollout_policy_is_flipless_greedy(g: dict[str, Any], data: st.DataObject) -> None:
+    """``rollout_move`` (payments weighed without a command each) chooses as greedy's
+    own one-ply search without flips, tie for tie and draw for draw."""
+    state, seat = data.draw(st.sampled_from(_positions(g)), label="position")
+    slow = bots._one_ply(GAME, state, seat, Rng.derive(g["seed"], 4), flips=False)
+    assert bots.rollout_move(GAME, state, seat, Rng.derive(g["seed"], 4)) == slow
+    _, listed = bots._best(GAME, state, seat, deck_size(state), None)
+    fast, _ = bots._fast_best(state, seat, deck_size(state))
+    assert [bots._command(state, o) for o in fast] == listed
+
+
+@settings(max_examples=15, deadline=None)
+@given(games, st.data())
+def test_the_flat_search_compares_greedys_best_takes_and_every_flip(
+    g: dict[str, Any], data: st.DataObject
+) -> None:
+    state, seat = data.draw(st.sampled_from(_positions(g)), label="position")
+    chosen = GAME.search.candidates(state, seat)
+    legal = list(GAME.legal(state, seat))
+    assert chosen and all(c in legal for c in chosen)
+    flips = [c for c in legal if isinstance(c, Flip)]
+    assert [c for c in chosen if isinstance(c, Flip)] == flips
+    takes = [c for c in chosen if not isinstance(c, Flip)]
+    assert 1 <= len(takes) <= min(TOP_TAKES, len(legal) - len(flips))
+    # greedy's own choice (without flips) is among them
+    _, best = bots._best(GAME, state, seat, deck_size(state), None)
+    assert any(c in takes for c in best)
