@@ -75,10 +75,11 @@ def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: in
         if not isinstance(at, int) or seq is not None and at != seq:
             continue
         commands = item.get("commands")
+        genesis = item.get("genesis")
         out.append(Answer(at, str(item.get("move", "")),
                           tuple(str(c) for c in commands) if isinstance(commands, list) else (),
                           bool(item.get("replaces")),
-                          item.get("genesis") if isinstance(item.get("genesis"), str) else None))
+                          genesis if isinstance(genesis, str) else None))
     return out
 
 
