@@ -204,7 +204,10 @@ def _refuse_answered(ctx: typer.Context, log: Any, game: Any, states: list[Any],
     from events.signing import public_hex
 
     game_id, seq = log.header.game_id or "", log.lines[-1].seq if log.lines else 0
-    public = public_hex(key_for(ctx, player, key))
+    try:
+        public = public_hex(key_for(ctx, player, key))
+    except ServiceError:
+        return  # no key here: nothing can be signed, and the writer checks again when it signs
     found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq)
     if found:
         raise ServiceError(answered.refused_at(game_id, player, found[0], "nothing to play on this view"))
