@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +38,17 @@ def _export(table: Table, name: str, where: Path) -> Path:
 def _legal(party, view: Path, name: str) -> list[str]:  # type: ignore[no-untyped-def]
     return json.loads(party.ok("legal", str(view), "--as", name, "--json"))["legal"]
 
+
+
+def _bob_moved_after(construction: Any, tmp_path: Path) -> tuple[Any, Any, Path, Path, list[str]]:
+    """alice's view before bob's move (``old``) and after it (``new``), and her legal
+    commands on ``new``: the held-construction set-up of the older-view attacks."""
+    t = _table(construction, tmp_path / "t")
+    alice = t.players["alice"]
+    old = _export(t, "alice", tmp_path / "old.jsonl")
+    t.host.ok("apply", str(move_file(t, "bob", [legal_of(t, "bob")[0]], tmp_path / "bob.json")))
+    new = _export(t, "alice", tmp_path / "new.jsonl")
+    return t, alice, old, new, _legal(alice, new, "alice")
 
 def _one_line_refusal(code: int, err: str, exit_code: int = 2) -> None:
     assert code == exit_code, (code, err)
@@ -79,12 +91,7 @@ def test_an_older_view_after_a_newer_answered_one_gets_no_second_move(constructi
     answers (it commutes), so a move A made on it lands too: the host holds two signed
     moves for one decision and applies whichever it likes.  still_pending looked only at
     records *before* the view's seq; a record at a later seq of the game was ignored."""
-    t = _table(construction, tmp_path / "t")
-    alice = t.players["alice"]
-    old = _export(t, "alice", tmp_path / "old.jsonl")
-    t.host.ok("apply", str(move_file(t, "bob", [legal_of(t, "bob")[0]], tmp_path / "bob.json")))
-    new = _export(t, "alice", tmp_path / "new.jsonl")
-    options = _legal(alice, new, "alice")
+    t, alice, old, new, options = _bob_moved_after(construction, tmp_path)
     assert options == _legal(alice, old, "alice") and len(options) >= 2
     alice.ok("move", str(new), "--as", "alice", options[0], "--out", f"{tmp_path / 'b'}/")
     code, _, err = alice.run("move", str(old), "--as", "alice", options[-1], "--out", f"{tmp_path / 'a'}/")
@@ -145,12 +152,7 @@ def test_play_and_the_tui_refuse_an_older_view_after_a_newer_answered_one(constr
     from replay.sources import open_log
     from tests.helpers.pbem import cli_command
 
-    t = _table(construction, tmp_path / "t")
-    alice = t.players["alice"]
-    old = _export(t, "alice", tmp_path / "old.jsonl")
-    t.host.ok("apply", str(move_file(t, "bob", [legal_of(t, "bob")[0]], tmp_path / "bob.json")))
-    new = _export(t, "alice", tmp_path / "new.jsonl")
-    options = _legal(alice, new, "alice")
+    t, alice, old, new, options = _bob_moved_after(construction, tmp_path)
     alice.ok("move", str(new), "--as", "alice", options[0], "--out", f"{tmp_path / 'b'}/")
     r = click.testing.CliRunner().invoke(cli_command(), ["--db", str(alice.db), "play", str(old), "--as", "alice",
                                                          "--out", str(tmp_path / "p")], input="1\nsend\nq\n")
