@@ -164,3 +164,16 @@ def join_for(definition_entropy: int, key: Any, gid: str, genesis: str, player: 
         salt = hashlib.sha256(f"salt-{entropy}".encode()).hexdigest()[:32]
         return signed_committed_join(key, gid, genesis, player, secret, (entropy, salt))
     return signed_join(key, gid, genesis, player, entropy, secret)
+
+
+def with_a_choice(build: Any, moves: Any, tries: int = 20) -> Any:
+    """The first table ``build(n)`` (n = 0, 1, …) whose decision under test offers
+    two different moves (``moves(table)``: its legal commands).  Keys are made fresh
+    for every game, so players' entropy and the deal are too; a Card City split of
+    four alike cards offers one move only, and a test of *two different* moves at
+    one position [CL-S17] needs two.  Such a deal is dealt again, never assumed."""
+    for n in range(tries):
+        table = build(n)
+        if len(moves(table)) >= 2:
+            return table
+    raise AssertionError(f"{tries} deals in a row offered one move only")

@@ -10,11 +10,20 @@ from pbem_mail import Table, dump, to_act
 from typer.testing import CliRunner
 
 from cli.main import app
+from tests.helpers.pbem import with_a_choice
 
 
 def test_legal_show_and_play_from_a_file(tmp_path: Path) -> None:
-    table = Table(tmp_path, "card-city", ["alice", "bob"])
-    table.join_all()
+    def build(n: int) -> Table:
+        (tmp_path / f"deal{n}").mkdir()
+        table = Table(tmp_path / f"deal{n}", "card-city", ["alice", "bob"])
+        table.join_all()
+        return table
+
+    def first_moves(t: Table) -> list[str]:
+        return json.loads(t.host.ok("legal", t.gid, "--as", to_act(t)[0], "--json"))["legal"]
+
+    table = with_a_choice(build, first_moves)  # a second, different move is tried below
     first = to_act(table)[0]
     full = tmp_path / "full.jsonl"
     table.host.ok("export", table.gid, "-o", str(full))

@@ -16,7 +16,7 @@ import click.testing
 import pytest
 
 from tests.helpers.mail_parties import MailParty, MailTable
-from tests.helpers.pbem import cli_command, dump
+from tests.helpers.pbem import cli_command, dump, with_a_choice
 
 import cli.post.agent as agent_module
 
@@ -24,20 +24,31 @@ import cli.post.agent as agent_module
 @pytest.fixture(scope="module")
 def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 2-seat Card City game by mail: joined, and the seat to act holds her first view."""
-    root = tmp_path_factory.mktemp("mailgame")
-    table = MailTable(root)
-    (root / "gid").write_text(table.gid)
-    for _ in range(4):  # invitations out, joins back, the first view out
+
+    def build(n: int) -> MailTable:
+        table = MailTable(tmp_path_factory.mktemp(f"mailgame{n}"))
+        (table.root / "gid").write_text(table.gid)
+        for _ in range(4):  # invitations out, joins back, the first view out
+            table.carry()
+            for p in table.players.values():
+                p.sync()
+            table.carry()
+            table.host.sync()
         table.carry()
         for p in table.players.values():
             p.sync()
-        table.carry()
-        table.host.sync()
-    table.carry()
-    for p in table.players.values():
-        p.sync()
-    assert _to_act(table) and all(table.view_of(n) for n in _to_act(table))
-    return root
+        assert _to_act(table) and all(table.view_of(n) for n in _to_act(table))
+        return table
+
+    return with_a_choice(build, _first_moves).root
+
+
+def _first_moves(t: MailTable) -> list[str]:
+    """The legal commands of the first seat to act, from her view (tests answer it twice)."""
+    name = _to_act(t)[0]
+    view = t.view_of(name)
+    assert view is not None
+    return json.loads(t.players[name].ok("legal", view["file"], "--as", name, "--json"))["legal"]
 
 
 class Copy(MailTable):
