@@ -1,6 +1,6 @@
 """Calibrate the analysis's marks on bot games (issue 25, "Calibration").
 
-    python bench/calibrate_analysis.py --game card-city [--games 60] [--jobs 2] [--first 0]
+    python bench/calibrate_analysis.py --game card-city [--games 60] [--jobs 2] [--first 0] [--only mcts]
 
 Plays ``--games`` two-player games between bots, the pairings cycling through
 :data:`PAIRINGS` (seats alternating), and judges every decision of both seats
@@ -27,6 +27,7 @@ costs ~10-20 s, 5x5 City ~1 min at today's budgets.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import statistics
 import sys
@@ -86,13 +87,17 @@ def play(name: str, game_id: str, bots: tuple[str, str]) -> tuple[Any, list[Any]
             events.append(e)
 
 
-def judge_game(args: tuple[str, int, int]) -> list[dict[str, Any]]:
-    """Play game ``k`` and judge both seats: one row per judgement."""
-    name, k, _ = args
-    game = registry.get(name)
+def bots_of(k: int) -> tuple[str, str]:
+    """Game ``k``'s bots by seat: the pairings cycle, seats alternating."""
     bots = PAIRINGS[(k // 2) % len(PAIRINGS)]
-    if k % 2:
-        bots = (bots[1], bots[0])
+    return (bots[1], bots[0]) if k % 2 else bots
+
+
+def judge_game(args: tuple[str, int, str | None]) -> list[dict[str, Any]]:
+    """Play game ``k`` and judge both seats (or only ``only``'s): one row per judgement."""
+    name, k, only = args
+    game = registry.get(name)
+    bots = bots_of(k)
     game_id = f"calibrate-{name}-{k}"
     started = time.process_time()
     _, events = play(name, game_id, bots)
@@ -100,6 +105,8 @@ def judge_game(args: tuple[str, int, int]) -> list[dict[str, Any]]:
     budget = game.search.playouts
     rows: list[dict[str, Any]] = []
     for seat, player in enumerate(PLAYERS):
+        if only is not None and bots[seat] != only:
+            continue
         seen = [game.redact(e, seat) for e in events]
         states = []
         state = None
@@ -113,7 +120,8 @@ def judge_game(args: tuple[str, int, int]) -> list[dict[str, Any]]:
             assert isinstance(j, an.DecisionJudgement)
             rows.append({"game": k, "bot": bots[seat], "forced": j.forced, "loss": j.loss, "lcb": j.lcb,
                          "mark": j.mark, "before": j.before[seat], "after": j.after[seat],
-                         "search_equal": j.search_best == j.played})
+                         "search_equal": j.search_best == j.played,
+                         "seq": j.seq, "worlds": j.worlds, "played": j.played, "best": j.best})
     rows.append({"game": k, "cpu_play": played, "cpu_all": time.process_time() - started})
     return rows
 
@@ -154,15 +162,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--first", type=int, default=0, help="the first game's number (its seed)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", choices=("random", "greedy", "mcts", "best"),
+                        help="judge only this bot's seats, in the games it plays (a cheaper look at one row)")
+    parser.add_argument("--rows", help="append every judgement's row (JSON lines) to this file")
     args = parser.parse_args()
     for name in args.game or ["card-city", "5x5-city", "point-city"]:
-        work = [(name, k, 0) for k in range(args.first, args.first + args.games)]
+        work = [(name, k, args.only) for k in range(args.first, args.first + args.games)
+                if args.only is None or args.only in bots_of(k)]
         if args.jobs > 1:
             with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
                 parts = pool.map(judge_game, work, chunksize=1)
         else:
             parts = [judge_game(w) for w in work]
-        report(name, [r for p in parts for r in p], args.games)
+        rows = [r for p in parts for r in p]
+        report(name, rows, args.games)
+        if args.rows:
+            with open(args.rows, "a") as f:
+                for r in rows:
+                    f.write(json.dumps({"name": name, **r}) + "\n")
 
 
 if __name__ == "__main__":

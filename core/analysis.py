@@ -16,7 +16,8 @@ Per decision of the seat (:func:`judge_decision`), at the view before it:
   command with the same playout stream (:func:`core.mcts.playout`, the seats
   playing :meth:`core.engine.SearchModel.playout_command`); a decision whose
   loss there reaches a mark's threshold is measured again on :data:`CONFIRM`
-  times as many worlds before it is judged;
+  times as many *fresh* worlds and judged on those alone (the first ones only
+  chose it for a second look: counted again, their luck would count twice);
 * every seat's **win chance** (its share of first place, a tie counting half)
   after the best command ("before": the position's value, as lichess reads the
   evaluation before a move as that of the best line) and after the played one
@@ -59,7 +60,7 @@ from core.engine import CHANCE, Game, decisions
 from core.mcts import Budget, _step, playout, search
 from core.rng import Rng
 
-ENGINE_VERSION = "an-2"
+ENGINE_VERSION = "an-3"
 """The analysis's own version: part of every stored result's key, bumped
 whenever what a judgement computes changes (search, playouts, worlds)."""
 
@@ -73,10 +74,13 @@ Z = 1.645
 
 CONFIRM = 4
 """A decision whose loss on the first ``worlds(budget)`` worlds reaches the
-smallest mark's threshold is measured again on ``CONFIRM`` times as many (the
-first ones kept, the new ones drawn from their own streams), and judged on all
-of them: a mark is a claim, so the few decisions that may earn one get the
-playouts to back it, while the many that cannot cost no more."""
+smallest mark's threshold is measured again on ``CONFIRM`` times as many fresh
+worlds (their own streams) and judged on those alone: a mark is a claim, so the
+few decisions that may earn one get the playouts to back it, while the many that
+cannot cost no more.  The first worlds are a screen, not evidence: they were
+chosen *because* the loss looked large on them, so counting them again would
+lean every confirmed loss upward (engine an-3; an-2 judged on all of them, and
+marked the search's own choice in 3.9% of Card City's decisions)."""
 
 
 def worlds(budget: int) -> int:
@@ -221,7 +225,11 @@ def judge_decision(game: Game[Any, Any, Any], task: Task, budget: int) -> Decisi
 
     measure(0, k)
     if best != played and _loss(wins_b, wins_p, seat) >= THRESHOLDS[-1][1] - 1e-12:
-        measure(k, CONFIRM * k)  # a loss that would earn a mark is measured again, on more worlds
+        # a loss that would earn a mark is measured again, on more worlds, fresh ones only:
+        # the screen's worlds picked this decision out, so they are no evidence for it
+        for rows in (wins_b, wins_p, marg_b, marg_p):
+            rows.clear()
+        measure(k, k + CONFIRM * k)
         k = CONFIRM * k
     diffs = [b[seat] - p[seat] for b, p in zip(wins_b, wins_p)]
     loss = sum(diffs) / k

@@ -248,3 +248,36 @@ def test_both_stores_keep_judgements_beside_the_chain(tmp_path: Path, request: p
         assert store.list_games() == []
     finally:
         store.close()
+
+
+def test_a_confirmed_mark_is_judged_on_fresh_worlds_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen's worlds pick a decision out for a second look; they are no evidence
+    for it [engine an-3].  Here the played command loses every screen world and does
+    as well as the best on every fresh one: judged on the fresh worlds alone it is no
+    mistake (judged on all of them, as an-2 did, it was a blunder: loss 0.2)."""
+    from core.autoplay import next_command
+    from core.engine import CHANCE, checked_decide
+
+    game = registry.get("card-city")
+    state = game.apply(None, game.create(["alice", "bob"], {}))
+    while (step := next_command(game, state, "fresh", 1, {})) is not None and step[0] == CHANCE:
+        for e in checked_decide(game, state, *step):
+            state = game.apply(state, e)
+    seat = game.to_act(state)[0]
+    legal = list(game.legal(game.view(state, seat), seat))
+    assert len(legal) >= 2
+    played, best = legal[0], legal[1]
+    task = an.Task("decision", seat, 1, 1, "k", game.view(state, seat), played=played)
+    k = an.worlds(8)
+    seen: list[int] = []
+
+    def played_out(game_, world, seat_, command, key, j, n):  # type: ignore[no-untyped-def]
+        seen.append(j)
+        lost = j < k and command == played  # the screen's worlds: the played command loses
+        return ([0.0, 1.0] if lost else [1.0, 0.0])[:: 1 if seat_ == 0 else -1], [0.0, 0.0]
+
+    monkeypatch.setattr(an, "search", lambda *a, **kw: [type("R", (), {"command": best})()])
+    monkeypatch.setattr(an, "_played_out", played_out)
+    j = an.judge_decision(game, task, 8)
+    assert set(seen) == set(range(k + an.CONFIRM * k))  # screened, then measured again
+    assert j.worlds == an.CONFIRM * k and j.loss == 0.0 and j.mark is None and j.best == j.played
