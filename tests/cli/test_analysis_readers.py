@@ -76,7 +76,7 @@ def test_show_names_the_latest_judgement_with_its_mark(tmp_path: Path) -> None:
     assert "analysis" not in ok(db2, "show", gid2) and "analysis" not in json.loads(ok(db2, "show", gid2, "--json"))
 
 
-def _record(db: Path, gid: str, path: Path) -> str:
+def _record(db: Path | str, gid: str, path: Path) -> str:
     ok(db, "export", gid, "--format", "text", "-o", str(path))
     return path.read_text()
 
@@ -173,6 +173,24 @@ def test_annotations_that_do_not_fit_are_refused_and_nothing_is_stored(tmp_path:
     forged.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     code, _, err = run(db, "show", str(forged))
     assert code == 2 and "CL-X2" in err, err
+
+
+def test_a_postgresql_store_imports_the_annotations_as_sqlite_does(tmp_path: Path, pg_url: str) -> None:
+    """The record's annotations into the PostgreSQL store: export → import → export
+    gives the same record and the same marks without analysing; ones that do not fit
+    are refused in one line and leave the store as it was [CL-X1]."""
+    db, gid = _analysed(tmp_path, "card-city")
+    first = _record(db, gid, tmp_path / "a.txt")
+    new = json.loads(ok(pg_url, "import", str(tmp_path / "a.txt"), "--json"))["game_id"]
+    assert _record(pg_url, new, tmp_path / "b.txt") == first
+    assert ok(pg_url, "log", new, "--analysis") == ok(db, "log", gid, "--analysis").replace(gid, new)
+    before = [ok(pg_url, "list", "--json"), _record(pg_url, new, tmp_path / "c.txt")]
+    for what, bad in _mutations(first):
+        path = tmp_path / f"bad-{what.replace(' ', '-')}.txt"
+        path.write_text(bad)
+        code, out, err = run(pg_url, "import", str(path))
+        assert code == 2 and not out and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
+    assert [ok(pg_url, "list", "--json"), _record(pg_url, new, tmp_path / "d.txt")] == before
 
 
 def test_a_note_that_looks_like_an_annotation_stays_a_note(tmp_path: Path) -> None:
