@@ -14,7 +14,7 @@ player's ``verify`` checks the claims only against each other and the deadline
 
 A seat whose move the host holds (``inbox`` holds a file of a seat acting at the
 same time as another, until both are in) has answered: pass its player in
-``answered`` (``cli.mail.held_players(folder, game_id, svc)`` lists them: only files
+``answered`` (``cli.inbox.held_players(folder, game_id, svc)`` lists them: only files
 the host would apply now, CL-S9), or it is
 timed out as if silent.
 """

@@ -20,7 +20,7 @@ applies nothing twice when it runs again):
    ledger transaction, the Message-ID is recorded handled (with any refusal
    reply queued in the same transaction).  Then the transport marks it done.
 3. *Apply* (host): the inbox applies each file and moves it aside in the same
-   database transaction (``cli.mail._inbox``).
+   database transaction (``cli.inbox._inbox``).
 4. *Queue* each mail to send (``outbox`` table) with its deterministic
    Message-ID: queuing twice is one row.
 5. *Send* what is queued and not yet sent, then mark it sent.  Killed between

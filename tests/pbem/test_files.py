@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pbem_mail import Party, Table, dump, legal_of, move_file, to_act
 
-from cli import mail
+from cli import inbox, mail
 from core import registry
 from core.rng import Rng
 from events.service import GameService
@@ -202,14 +202,14 @@ def test_a_file_taken_while_it_is_applied_is_rolled_back(
     join = table.inbox / f"{table.gid}-join-ann.json"
     table.players["ann"].ok("join", str(invite), "--as", "ann", "-o", str(join))
     before = dump(table.host.db)
-    real = mail.apply_file
+    real = inbox.apply_file
 
     def taken(svc, st):  # type: ignore[no-untyped-def]
         written = real(svc, st)
         join.rename(tmp_path / "elsewhere.json")  # the other run's move
         return written
 
-    monkeypatch.setattr(mail, "apply_file", taken)
+    monkeypatch.setattr(inbox, "apply_file", taken)
     code, out, err = table.host.run("inbox", str(table.inbox))
     assert code == 0, err + out
     assert dump(table.host.db) == before

@@ -19,6 +19,7 @@ from tests.helpers.mail_parties import MailParty, MailTable
 from tests.helpers.pbem import cli_command, dump, with_a_choice
 
 import cli.post.agent as agent_module
+import cli.post.agent_base as agent_base
 
 
 @pytest.fixture(scope="module")
@@ -361,8 +362,37 @@ class Killed(BaseException):
     """The agent killed at a step (not an Exception: nothing catches it)."""
 
 
-@pytest.mark.parametrize("at", ["attachment-written", "handled-recorded", "before-done", "inbox-applied",
-                                "mail-sent"])
+HOST_STEPS = ["attachment-written", "handled-recorded", "before-done", "inbox-applied", "mail-sent"]
+PLAYER_STEPS = ["handled-recorded", "before-done", "move-queued", "mail-sent"]
+UNKILLED_STEPS = {"replay-marked"}
+"""Steps no test below kills at: ``replay-marked`` is reached only by a mail read before."""
+
+
+def test_every_step_is_one_the_crash_tests_reach() -> None:
+    """The crash tests patch ``agent_base.step``, and the agent's modules (``agent``,
+    ``host_side``, ``player_side``) call it as that attribute: a step imported by name
+    (``from cli.post.agent_base import step``) would escape the patch.  And every
+    step named in the code is one of the tests' lists (a new step is added to one)."""
+    import ast
+
+    named = set()
+    for path in sorted(Path(agent_base.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "cli.post.agent_base":
+                assert "step" not in {a.name for a in node.names}, f"{path.name} imports step by name"
+            if isinstance(node, ast.Call):
+                f = node.func
+                if isinstance(f, ast.Name) and f.id == "step":
+                    assert path.name == "agent_base.py", f"{path.name} calls step(), not agent_base.step()"
+                if isinstance(f, ast.Attribute) and f.attr == "step" and isinstance(f.value, ast.Name) \
+                        and f.value.id == "agent_base":
+                    arg = node.args[0]
+                    assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), path.name
+                    named.add(arg.value)
+    assert named == set(HOST_STEPS) | set(PLAYER_STEPS) | UNKILLED_STEPS, named
+
+
+@pytest.mark.parametrize("at", HOST_STEPS)
 def test_a_host_killed_between_steps_loses_nothing_and_applies_nothing_twice(
     table: Copy, started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at: str
 ) -> None:
@@ -376,11 +406,11 @@ def test_a_host_killed_between_steps_loses_nothing_and_applies_nothing_twice(
         if step == at:
             raise Killed(step)
 
-    monkeypatch.setattr(agent_module, "step", kill)
+    monkeypatch.setattr(agent_base, "step", kill)
     with pytest.raises(Killed):
         click.testing.CliRunner().invoke(cli_command(), ["--db", str(t.host.db), "mail", "sync"],
                                          catch_exceptions=False)
-    monkeypatch.setattr(agent_module, "step", lambda step: None)
+    monkeypatch.setattr(agent_base, "step", lambda step: None)
     for _ in range(2):
         t.host.sync()
     log = t.host.ok("log", t.gid).splitlines()
@@ -404,7 +434,7 @@ def test_a_host_killed_between_steps_loses_nothing_and_applies_nothing_twice(
         {n: base.view_of(n) and base.view_of(n)["seq"] for n in base.players}
 
 
-@pytest.mark.parametrize("at", ["handled-recorded", "before-done", "move-queued", "mail-sent"])
+@pytest.mark.parametrize("at", PLAYER_STEPS)
 def test_a_player_killed_between_steps_sends_her_move_once(
     table: Copy, monkeypatch: pytest.MonkeyPatch, at: str
 ) -> None:
@@ -421,11 +451,11 @@ def test_a_player_killed_between_steps_sends_her_move_once(
         if step == at:
             raise Killed(step)
 
-    monkeypatch.setattr(agent_module, "step", kill)
+    monkeypatch.setattr(agent_base, "step", kill)
     with pytest.raises(Killed):
         click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync"],
                                          catch_exceptions=False)
-    monkeypatch.setattr(agent_module, "step", lambda step: None)
+    monkeypatch.setattr(agent_base, "step", lambda step: None)
     party.sync()
     party.sync()
     t.carry()
@@ -700,7 +730,7 @@ def test_kill_9_of_the_host_agent_loses_nothing_and_applies_nothing_twice(
     raw = _move_mail(t, _to_act(t)[0])
     t.host.deliver(raw, "move")
     before = len(t.host.ok("log", t.gid).splitlines())
-    env = {**os.environ, agent_module.KILL_AT: at,
+    env = {**os.environ, agent_base.KILL_AT: at,
            "PYTHONPATH": os.pathsep.join([str(Path(agent_module.__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "cli.main", "--db", str(t.host.db), "mail", "sync"], env=env,
                           capture_output=True, timeout=120, check=False)

@@ -224,7 +224,7 @@ def test_a_move_file_rewritten_after_it_was_read_is_not_kept_as_sent(
     then on disk* in sent/: a file rewritten between the two (an editor, a second
     `move --force`) was kept as sent though never sent, and what was sent was not kept.
     Now sent/ keeps the bytes that were queued; the rewritten file stays queued."""
-    import cli.post.agent as agent_module
+    import cli.post.agent_base as agent_base
 
     t = table
     name, party, _, legal = _setup(t)
@@ -232,14 +232,14 @@ def test_a_move_file_rewritten_after_it_was_read_is_not_kept_as_sent(
     outgoing = party.home / "mail" / "outgoing"
     [path] = _files(outgoing)
     sent_bytes = path.read_bytes()
-    real_step = agent_module.step
+    real_step = agent_base.step
 
     def rewrite(step_name: str) -> None:
         if step_name == "move-queued":
             path.write_bytes(sent_bytes.replace(b'"seq":', b'"seq": '))  # another file, same name
         real_step(step_name)
 
-    monkeypatch.setattr(agent_module, "step", rewrite)
+    monkeypatch.setattr(agent_base, "step", rewrite)
     r = click.testing.CliRunner().invoke(cli_command(), ["--db", str(party.db), "mail", "sync"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     assert [p.read_bytes() for p in _files(outgoing / "sent")] == [sent_bytes]
