@@ -58,13 +58,18 @@ def move_digest(mf: MoveFile) -> str:
     return hashlib.sha256(json.dumps(statements.body(mf), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def answers(folder: Path, mf: MoveFile) -> list[Answer]:
+def answers(folder: Path, mf: MoveFile, genesis: str | None = None) -> list[Answer]:
     """The moves recorded in ``folder`` at ``mf``'s position (its game, player, key and seq)."""
-    return answers_at(folder, mf.game_id, mf.player, mf.public_key, mf.seq)
+    return answers_at(folder, mf.game_id, mf.player, mf.public_key, mf.seq, genesis)
 
 
-def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: int | None) -> list[Answer]:
-    """The moves recorded in ``folder`` at one position (``seq`` None: at every seq)."""
+def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: int | None,
+               genesis: str | None = None) -> list[Answer]:
+    """The moves recorded in ``folder`` at one position (``seq`` None: at every seq).
+    ``genesis``: the game's genesis hash, where the caller knows it; a move recorded
+    with another one was signed in another game that had this id (after a restart),
+    on a chain nothing signed here lands on, so it is no answer here.  A record
+    without one (older lines) counts, as it may be this game's."""
     from cli.reveals import read_record
 
     out = []
@@ -75,11 +80,13 @@ def answers_at(folder: Path, game_id: str, player: str, public_key: str, seq: in
         if not isinstance(at, int) or seq is not None and at != seq:
             continue
         commands = item.get("commands")
-        genesis = item.get("genesis")
+        signed_in = item.get("genesis")
+        if genesis is not None and isinstance(signed_in, str) and signed_in != genesis:
+            continue
         out.append(Answer(at, str(item.get("move", "")),
                           tuple(str(c) for c in commands) if isinstance(commands, list) else (),
                           bool(item.get("replaces")),
-                          genesis if isinstance(genesis, str) else None))
+                          signed_in if isinstance(signed_in, str) else None))
     return out
 
 
@@ -99,11 +106,13 @@ def still_pending(folder: Path, game_id: str, player: str, public_key: str, log:
     now = game.decision_key(game.view(states[-1], seat), seat)
     if now is None:
         return None
+    from events.envelope import genesis_hash
+
     applied = {line.signed.get("seq") for line in log.lines
                if line.signed and line.signed.get("player") == player
                and str(line.signed.get("format", "")).startswith("citylog-move")}
     index = {line.seq: i for i, line in enumerate(log.lines)}
-    for a in answers_at(folder, game_id, player, public_key, None):
+    for a in answers_at(folder, game_id, player, public_key, None, genesis_hash(log.header.definition)):
         if a.seq >= seq or a.seq in applied or a.seq not in index:
             continue
         if game.decision_key(game.view(states[index[a.seq]], seat), seat) == now:
@@ -121,9 +130,8 @@ def answered_later(folder: Path, game_id: str, player: str, public_key: str, log
     not counted."""
     from events.envelope import genesis_hash
 
-    genesis = genesis_hash(log.header.definition)
-    for a in answers_at(folder, game_id, player, public_key, None):
-        if a.seq > seq and a.genesis in (None, genesis):
+    for a in answers_at(folder, game_id, player, public_key, None, genesis_hash(log.header.definition)):
+        if a.seq > seq:
             return a
     return None
 
@@ -153,12 +161,12 @@ def refused_at(game_id: str, player: str, before: Answer, where: str = "") -> st
             f"{where or 'nothing written'} ({REPLACE_FLAG} signs it anyway, at that risk)")
 
 
-def check(folder: Path, mf: MoveFile, replace: bool) -> bool:
+def check(folder: Path, mf: MoveFile, replace: bool, genesis: str | None = None) -> bool:
     """Whether ``mf`` is a new move at its position (to record); False if it is the
     same move again.  ServiceError (one line) if a different move was signed there
-    and ``replace`` is not given."""
+    and ``replace`` is not given.  ``genesis``: its game's (:func:`answers_at`)."""
     digest = move_digest(mf)
-    found = answers(folder, mf)
+    found = answers(folder, mf, genesis)
     if any(a.move == digest for a in found):
         return False
     if found and not replace:
@@ -187,16 +195,17 @@ def record(folder: Path, mf: MoveFile, replaces: bool, genesis: str | None = Non
         **({"genesis": genesis} if genesis else {})})
 
 
-def refused_to_send(folder: Path, mf: MoveFile, queued: list[MoveFile]) -> str | None:
+def refused_to_send(folder: Path, mf: MoveFile, queued: list[MoveFile], genesis: str | None = None) -> str | None:
     """The mail agent's backstop: why ``mf`` (a move file found in its queue) must not be
     sent, or None.  ``queued``: the moves the agent queued at its position before.  The
     same move again is fine; a different move at a position answered (in the agent's
     ledger or in the record of her moves) goes only if her tools recorded it as a
-    replacement she chose (``--replace-answered``)."""
+    replacement she chose (``--replace-answered``).  ``genesis``: the game's, as the
+    agent's newest view of it says (:func:`answers_at`), None if it holds none."""
     digest = move_digest(mf)
     if any(move_digest(q) == digest for q in queued):
         return None
-    found = answers(folder, mf)
+    found = answers(folder, mf, genesis)
     if any(a.move == digest and a.replaces for a in found):
         return None  # a replacement she chose, at that risk
     others = [Answer(q.seq, move_digest(q), q.commands, False) for q in queued] + \

@@ -82,8 +82,9 @@ def write_move_file(
         return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)
     from cli import answered as record
 
+    genesis = genesis_hash(log.header.definition)
     with record.held(answered):
-        new = record.check(answered, move_file, replace)
+        new = record.check(answered, move_file, replace, genesis)
         pending = None if replace else record.still_pending(answered, gid, player, move_file.public_key, log, game,
                                                              states, seat)
         if new and pending is not None:
@@ -94,8 +95,8 @@ def write_move_file(
         if wrote and os.path.lexists(path) and not force:  # refused before anything is recorded
             raise ServiceError(f"{path} exists; not overwritten (use --force)")
         if new:  # the record first, the file after: a crash between leaves no move she has no record of
-            record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file)),
-                          genesis=genesis_hash(log.header.definition))
+            record.record(answered, move_file, replaces=replace and bool(record.answers(answered, move_file, genesis)),
+                          genesis=genesis)
         if wrote:
             write_file(path, data, force)
     return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)

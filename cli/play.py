@@ -208,7 +208,9 @@ def _refuse_answered(ctx: typer.Context, log: Any, game: Any, states: list[Any],
         public = public_hex(key_for(ctx, player, key))
     except ServiceError:
         return  # no key here: nothing can be signed, and the writer checks again when it signs
-    found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq)
+    from events.envelope import genesis_hash
+
+    found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq, genesis_hash(log.header.definition))
     if found:
         raise ServiceError(answered.refused_at(game_id, player, found[0], "nothing to play on this view"))
     pending = answered.still_pending(keys_dir(ctx), game_id, player, public, log, game, states, seat)

@@ -259,8 +259,25 @@ class PlayerSide(AgentBase):
                     if isinstance(st, MoveFile):
                         queued.append(st)
         folder = keys_folder(state(self.ctx).db)
+        genesis = self._genesis_of(mv.game_id, mv.player)
         with held(folder):  # a `move` writes its file, then its record line, holding this lock
-            return refused_to_send(folder, mv, queued)
+            return refused_to_send(folder, mv, queued, genesis)
+
+    def _genesis_of(self, game_id: str, player: str) -> str | None:
+        """The genesis hash of ``game_id`` as the newest view of it received here for
+        ``player`` says; None if there is none (or it cannot be read): then every record
+        of a move under that id counts [CL-S17]."""
+        from events.envelope import genesis_hash
+        from replay import logfile
+
+        for v in self.ledger.latest_views():
+            if (v.game, v.player) == (game_id, player):
+                try:
+                    with open(v.path, encoding="utf-8") as handle:
+                        return genesis_hash(logfile.read(handle, v.path.name).header.definition)
+                except (OSError, ValueError, ServiceError):
+                    return None
+        return None
 
 
 def _kept_name(folder: Path, name: str, data: bytes) -> Path:

@@ -267,15 +267,18 @@ def test_an_older_games_move_at_a_later_seq_never_refuses_a_new_game_with_its_id
     alice.ok("move", str(view), "--as", "alice", _legal(alice, view, "alice")[0], "--out", f"{tmp_path / 'o'}/")
 
 
-@pytest.mark.xfail(strict=True, reason="[CL-S17] the record matches a position by game id and seq, not genesis: "
-                   "a move of an old game that had this id, at the very seq of the new game's view, refuses "
-                   "a move there (--replace-answered gets past it); the agent's backstop cannot see a file's "
-                   "genesis either")
 def test_an_older_games_move_at_the_same_seq_never_refuses_a_new_game_with_its_id(
         construction: Path, tmp_path: Path) -> None:
+    """NO FALSE REFUSAL: her record holds a move of the old game (another genesis) at the
+    very seq of the new game's view.  A position is (game, player, key, seq) *of one
+    genesis*: nothing signed on the old chain lands on the new one [CL-S17].  The same
+    line with this game's genesis is a move at this position, and refuses a second."""
     t = _table(construction, tmp_path / "t")
     alice = t.players["alice"]
     view = _export(t, "alice", tmp_path / "view.jsonl")
     seq = json.loads(view.read_text().splitlines()[-1])["seq"]
     _other_games_line(alice, t.gid, seq)
     alice.ok("move", str(view), "--as", "alice", _legal(alice, view, "alice")[0], "--out", f"{tmp_path / 'o'}/")
+    code, _, err = alice.run("move", str(view), "--as", "alice", _legal(alice, view, "alice")[1],
+                             "--out", f"{tmp_path / 'p'}/")
+    assert code == 2 and "[CL-S17]" in err, err  # this game's own move at the position still counts

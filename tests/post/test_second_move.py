@@ -244,3 +244,33 @@ def test_a_move_file_rewritten_after_it_was_read_is_not_kept_as_sent(
     assert r.exit_code == 0, r.output
     assert [p.read_bytes() for p in _files(outgoing / "sent")] == [sent_bytes]
     assert [p.read_bytes() for p in _files(outgoing)] == [sent_bytes.replace(b'"seq":', b'"seq": ')]
+
+
+def test_the_agent_sends_a_move_where_only_an_older_game_with_its_id_was_answered(table: Copy) -> None:
+    """NO FALSE REFUSAL (a host restarted, a new game given an old one's id): her record
+    holds a move of the old game — another genesis — at this very seq.  A move file
+    made elsewhere at the new game's position is sent: the agent reads the game's
+    genesis from the view it received, and nothing signed on the old chain lands on
+    this one [CL-S17]."""
+    from cli.keys import load_key
+    from events.signing import public_hex
+
+    t = table
+    name, party, view, legal = _setup(t)
+    old = {"game_id": t.gid, "player": name, "public_key": public_hex(load_key(party.key(name))),
+           "seq": view["seq"], "hash": "ab" * 32, "move": "cd" * 32, "commands": ["an old game's move"],
+           "replaces": False, "genesis": "ef" * 32}
+    record = party.home / "keys" / "answered.jsonl"
+    with record.open("a") as f:
+        f.write(json.dumps(old, sort_keys=True) + "\n")
+    other = t.root / "other-data-dir"
+    other.mkdir()
+    r = click.testing.CliRunner().invoke(
+        cli_command(), ["--db", str(other / "citylog.db"), "move", view["file"], "--as", name, legal[0],
+                        "--out", f"{other}/", "--key", str(party.key(name))])
+    assert r.exit_code == 0, r.output
+    [made] = _files(other)
+    (party.home / "mail" / "outgoing").mkdir(parents=True, exist_ok=True)
+    shutil.copy(made, party.home / "mail" / "outgoing" / made.name)
+    s = party.sync()
+    assert _move_mails(party) == [[legal[0]]], s["lines"]
