@@ -1,6 +1,7 @@
 """Calibrate the analysis's marks on bot games (issue 25, "Calibration").
 
-    python bench/calibrate_analysis.py --game card-city [--games 60] [--jobs 2] [--first 0] [--only mcts]
+    python bench/calibrate_analysis.py --game card-city [--games 60] [--jobs 2] [--first 0] [--only mcts] [--rows F]
+    python bench/calibrate_analysis.py --report F [F …]    # runs over several --first ranges, together
 
 Plays ``--games`` two-player games between bots, the pairings cycling through
 :data:`PAIRINGS` (seats alternating), and judges every decision of both seats
@@ -165,7 +166,14 @@ def main() -> None:
     parser.add_argument("--only", choices=("random", "greedy", "mcts", "best"),
                         help="judge only this bot's seats, in the games it plays (a cheaper look at one row)")
     parser.add_argument("--rows", help="append every judgement's row (JSON lines) to this file")
+    parser.add_argument("--report", metavar="ROWS", nargs="+",
+                        help="play nothing: report the rows of earlier runs' --rows files together (runs "
+                             "over different --first ranges add up; rows of another engine version or "
+                             "budget than today's, or a game twice, are refused)")
     args = parser.parse_args()
+    if args.report:
+        report_rows(args.report, args.game)
+        return
     for name in args.game or ["card-city", "5x5-city", "point-city"]:
         work = [(name, k, args.only) for k in range(args.first, args.first + args.games)
                 if args.only is None or args.only in bots_of(k)]
@@ -179,7 +187,31 @@ def main() -> None:
         if args.rows:
             with open(args.rows, "a") as f:
                 for r in rows:
-                    f.write(json.dumps({"name": name, **r}) + "\n")
+                    f.write(json.dumps({"name": name, "engine": an.ENGINE_VERSION,
+                                        "budget": registry.get(name).search.playouts, **r}) + "\n")
+
+
+def report_rows(paths: list[str], games: list[str] | None) -> None:
+    """The report of the rows in ``paths``, per game: only rows of today's engine and
+    budget count, and no game may come twice (two runs over one --first range)."""
+    by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                by_name[r["name"]].append(r)
+    for name, rows in sorted(by_name.items()):
+        if games and name not in games:
+            continue
+        today = (an.ENGINE_VERSION, registry.get(name).search.playouts)
+        stale = {(r.get("engine"), r.get("budget")) for r in rows} - {today}
+        if stale:
+            raise SystemExit(f"{name}: rows of engine/budget {sorted(map(str, stale))}, not today's {today}")
+        cpu_rows = [r for r in rows if "cpu_all" in r]
+        numbers = [r["game"] for r in cpu_rows]
+        if len(numbers) != len(set(numbers)):
+            raise SystemExit(f"{name}: a game comes twice in the rows")
+        report(name, rows, len(numbers))
 
 
 if __name__ == "__main__":
