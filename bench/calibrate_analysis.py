@@ -28,6 +28,7 @@ costs ~10-20 s, 5x5 City ~1 min at today's budgets.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import statistics
@@ -35,6 +36,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -177,18 +179,21 @@ def main() -> None:
     for name in args.game or ["card-city", "5x5-city", "point-city"]:
         work = [(name, k, args.only) for k in range(args.first, args.first + args.games)
                 if args.only is None or args.only in bots_of(k)]
-        if args.jobs > 1:
-            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-                parts = pool.map(judge_game, work, chunksize=1)
-        else:
-            parts = [judge_game(w) for w in work]
-        rows = [r for p in parts for r in p]
+        rows: list[dict[str, Any]] = []
+        with contextlib.ExitStack() as stack:
+            if args.jobs > 1:
+                pool = stack.enter_context(multiprocessing.get_context("fork").Pool(args.jobs))
+                parts: Iterator[list[dict[str, Any]]] = pool.imap(judge_game, work, chunksize=1)
+            else:
+                parts = map(judge_game, work)
+            for part in parts:  # each game's rows kept as it ends: a run stopped part-way keeps them
+                rows += part
+                if args.rows:
+                    with open(args.rows, "a") as f:
+                        for r in part:
+                            f.write(json.dumps({"name": name, "engine": an.ENGINE_VERSION,
+                                                "budget": registry.get(name).search.playouts, **r}) + "\n")
         report(name, rows, args.games)
-        if args.rows:
-            with open(args.rows, "a") as f:
-                for r in rows:
-                    f.write(json.dumps({"name": name, "engine": an.ENGINE_VERSION,
-                                        "budget": registry.get(name).search.playouts, **r}) + "\n")
 
 
 def report_rows(paths: list[str], games: list[str] | None) -> None:
