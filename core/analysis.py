@@ -59,7 +59,7 @@ from core.engine import CHANCE, Game, decisions
 from core.mcts import Budget, _step, playout, search
 from core.rng import Rng
 
-ENGINE_VERSION = "an-2"
+ENGINE_VERSION = "an-3"
 """The analysis's own version: part of every stored result's key, bumped
 whenever what a judgement computes changes (search, playouts, worlds)."""
 
