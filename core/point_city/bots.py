@@ -8,6 +8,7 @@ a take that greedy does not plan).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -144,11 +145,30 @@ def rollout_move(game: Any, s: State, seat: int, rng: Rng) -> Command:
     return _command(s, best[rng.below(len(best))])
 
 
-def leaf_estimate(game: Any, s: State, rng: Rng, plies: int | None = None) -> tuple[float, ...]:
-    """Each seat's :func:`seat_value` after ``plies`` moves of :func:`rollout_move`
-    (default :data:`LEAF_PLIES`; fewer if the game ends), chance drawn from
-    ``rng``: a leaf is judged once the reply to its move has been answered, not on
-    the move alone."""
+HELD_FADE = 20
+"""The deck size under which :func:`leaf_value` fades what the resource cards held
+are worth, to nothing once the deck is out (bench/RESULTS.md, issue 25, round 3)."""
+
+
+def leaf_value(who: Seat, deck: int) -> float:
+    """The search's leaf measure: :func:`seat_value`, but what it gives the resource
+    cards held shrinks in proportion as the deck (``deck`` cards) falls under
+    :data:`HELD_FADE`, to nothing at the end, where unspent cards score nothing
+    (PC-6: a tie-break only; an Ingenuity token still counts its cards).
+    Greedy's own measure keeps them at full value."""
+    if deck >= HELD_FADE:
+        return seat_value(who, deck)
+    return seat_value(who, deck) - (1 - deck / HELD_FADE) * _held(who.resources)[0]
+
+
+def leaf_estimate(
+    game: Any, s: State, rng: Rng, plies: int | None = None,
+    measure: Callable[[Seat, int], float] = seat_value,
+) -> tuple[float, ...]:
+    """Each seat's ``measure`` (:func:`seat_value` unless told) after ``plies`` moves
+    of :func:`rollout_move` (default :data:`LEAF_PLIES`; fewer if the game ends),
+    chance drawn from ``rng``: a leaf is judged once the reply to its move has
+    been answered, not on the move alone."""
     for _ in range(LEAF_PLIES if plies is None else plies):
         actors = game.to_act(s)
         while actors == (CHANCE,):
@@ -158,7 +178,7 @@ def leaf_estimate(game: Any, s: State, rng: Rng, plies: int | None = None) -> tu
             break
         s = game.step(s, actors[0], rollout_move(game, s, actors[0], rng))[1]
     deck = deck_size(s)
-    return tuple(seat_value(x, deck) for x in s.seats)
+    return tuple(measure(x, deck) for x in s.seats)
 
 
 def candidates(game: Any, s: State, seat: int, k: int) -> list[Command]:

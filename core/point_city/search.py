@@ -1,8 +1,9 @@
 """The search's model of Point City (:class:`core.engine.SearchModel`): a flat
-search over greedy's best few takes and every flip, each option played on in
-the same sampled worlds by flip-less greedy for every seat (common random
-numbers) and judged by the greedy bot's measure a few plies on; the solo game
-is played out at random."""
+search over greedy's best few takes and every flip, spent by sequential halving,
+each option played on in the same sampled worlds by flip-less greedy for every
+seat (common random numbers) and judged a few plies on by the greedy bot's
+measure with the resource cards held fading out as the deck runs out
+(:func:`core.point_city.bots.leaf_value`); the solo game is played out at random."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from core.point_city.commands import Command
 from core.point_city.state import State, deck_size
 from core.rng import Rng
 
-TOP_TAKES = 4
+TOP_TAKES = 8
 """The takes (the deck take among them) a flat search compares, by greedy's
-measure, beside every flip (bench/RESULTS.md, issue 25)."""
+measure, beside every flip; sequential halving spends the worlds on the better
+ones (bench/RESULTS.md, issue 25, round 3: 4 before)."""
 
 
 FLAT_PLIES = 4
@@ -28,10 +30,14 @@ class PointCitySearch(SearchModel[State, Command]):
     """Policy improvement over greedy: greedy's best takes, played on greedily."""
 
     flat: ClassVar[bool] = True
-    playouts: ClassVar[int] = 200  # ~0.2 s of CPU a move (bench/RESULTS.md, issue 25)
+    halving: ClassVar[bool] = True
+    """Sequential halving: every option a few worlds, the better half more, and so
+    on, so that :data:`TOP_TAKES` takes cost no more than 4 did (bench/RESULTS.md,
+    issue 25, round 3)."""
+    playouts: ClassVar[int] = 200  # ~0.3 s of CPU a move (bench/RESULTS.md, issue 25, round 3)
     flat_leaf: ClassVar[bool] = True
     """Each option is judged by :meth:`leaf_estimate`: :data:`FLAT_PLIES` decisions
-    of flip-less greedy for every seat, then greedy's measure."""
+    of flip-less greedy for every seat, then the leaf's measure."""
 
     def random_command(self, state: State, seat: int, rng: Rng) -> Command:
         """A move uniformly, then one of its payments (:func:`core.point_city.rules.random_command`)."""
@@ -70,9 +76,10 @@ class PointCitySearch(SearchModel[State, Command]):
         return tuple(bots.seat_value(x, deck) for x in state.seats)
 
     def leaf_estimate(self, state: State, rng: Rng) -> tuple[float, ...] | None:
-        """The measure after :data:`FLAT_PLIES` decisions of flip-less greedy play
-        (two of each seat's: the reply to an option and the answer to it, twice);
-        None in the solo game, which is played out."""
+        """:func:`core.point_city.bots.leaf_value` after :data:`FLAT_PLIES` decisions
+        of flip-less greedy play (two of each seat's: the reply to an option and the
+        answer to it, twice): greedy's measure, but the resource cards held fade out
+        as the deck runs out; None in the solo game, which is played out."""
         if state.solo_level:
             return None
-        return bots.leaf_estimate(self.game, state, rng, FLAT_PLIES)
+        return bots.leaf_estimate(self.game, state, rng, FLAT_PLIES, bots.leaf_value)

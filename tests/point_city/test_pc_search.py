@@ -1,12 +1,13 @@
-"""Point City's search leaf (``PointCitySearch.leaf_estimate``): two plies of flip-less
-greedy play, then greedy's seat measure.
+"""Point City's search leaf (``PointCitySearch.leaf_estimate``): plies of flip-less
+greedy play, then greedy's seat measure with the cards held fading out late
+(``leaf_value``).
 
 * The rollout policy plays only legal commands (it never flips) and is seeded by
   its ``Rng`` alone.
 * The leaf measure is deterministic, reads the measure at once with 0 plies, and
   once the plies end the game it is the measure of the final tableaux.
 * The fast rollout policy chooses as flip-less greedy; the flat search compares
-  greedy's best takes and every flip.
+  greedy's best takes and every flip, by sequential halving.
 * It depends on the search's sample only: a seat's view gives the same leaf as
   any true state behind it when the plies see nothing hidden (a determinized
   state is a true state, so the search never reads the hidden cards).
@@ -14,6 +15,7 @@ greedy play, then greedy's seat measure.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from hypothesis import given, settings
@@ -126,3 +128,61 @@ def test_the_flat_search_compares_greedys_best_takes_and_every_flip(
     # greedy's own choice (without flips) is among them
     _, best = bots._best(GAME, state, seat, deck_size(state), None)
     assert any(c in takes for c in best)
+
+
+def test_the_flat_search_spends_its_worlds_by_sequential_halving() -> None:
+    """Every candidate gets the first round's worlds, the better half the next
+    round's too, and so on (``SearchModel.halving``): the visits follow the schedule,
+    and the most visited option is the one played."""
+    from core.mcts import Budget, search
+
+    budget = 60
+    checked = 0
+    for state, seat in _positions({"seed": "halving", "bots": ["greedy", "greedy"]})[:12]:
+        searched = GAME.search.candidates(state, seat)
+        assert searched is not None
+        view = GAME.view(state, seat)
+        choices = search(GAME, view, seat, Rng(b"halving"), Budget(budget))
+        if len(searched) < 3:
+            continue
+        rounds = math.ceil(math.log2(len(searched)))
+        alive, spent, expected = len(searched), 0, []
+        for r in range(rounds):
+            spent += max(1, budget // (rounds * alive))
+            kept = (alive + 1) // 2 if r < rounds - 1 else 0
+            expected += [spent] * (alive - kept)
+            alive = kept
+        assert sorted(c.visits for c in choices if c.visits) == sorted(expected)
+        assert choices[0].visits == max(expected)
+        checked += 1
+    assert checked
+
+
+def test_the_leaf_measure_fades_the_cards_held_as_the_deck_runs_out() -> None:
+    """``leaf_value`` is greedy's measure while the deck holds ``HELD_FADE`` cards or
+    more, then gives the resource cards held less and less, nothing at the end
+    (unspent cards score nothing); the search's leaf reads it, greedy does not."""
+    positions = _positions({"seed": "fade", "bots": ["greedy", "greedy"]})
+    faded = 0
+    for state, _ in positions:
+        deck = deck_size(state)
+        for x in state.seats:
+            held = bots._held(x.resources)[0]
+            value = bots.leaf_value(x, deck)
+            if deck >= bots.HELD_FADE:
+                assert value == bots.seat_value(x, deck)
+            else:
+                expected = bots.seat_value(x, deck) - (1 - deck / bots.HELD_FADE) * held
+                assert math.isclose(value, expected)
+                assert value <= bots.seat_value(x, deck)
+                faded += value < bots.seat_value(x, deck)
+            assert bots.leaf_value(x, 0) == bots.seat_value(x, 0) - held
+    assert faded
+    # the search's leaf: four plies of flip-less greedy, then leaf_value, not seat_value
+    late = [(s, seat) for s, seat in positions if deck_size(s) < bots.HELD_FADE]
+    differ = 0
+    for state, _ in late:
+        leaf = GAME.search.leaf_estimate(state, Rng(b"fade"))
+        assert leaf == bots.leaf_estimate(GAME, state, Rng(b"fade"), 4, bots.leaf_value)
+        differ += leaf != bots.leaf_estimate(GAME, state, Rng(b"fade"), 4)
+    assert differ
