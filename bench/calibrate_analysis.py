@@ -96,8 +96,8 @@ def bots_of(k: int) -> tuple[str, str]:
     return (bots[1], bots[0]) if k % 2 else bots
 
 
-def judge_game(args: tuple[str, int, str | None]) -> list[dict[str, Any]]:
-    """Play game ``k`` and judge both seats (or only ``only``'s): one row per judgement."""
+def judge_game(args: tuple[str, int, tuple[str, ...] | None]) -> list[dict[str, Any]]:
+    """Play game ``k`` and judge both seats (or only those ``only``'s bots play): one row per judgement."""
     name, k, only = args
     game = registry.get(name)
     bots = bots_of(k)
@@ -108,7 +108,7 @@ def judge_game(args: tuple[str, int, str | None]) -> list[dict[str, Any]]:
     budget = game.search.playouts
     rows: list[dict[str, Any]] = []
     for seat, player in enumerate(PLAYERS):
-        if only is not None and bots[seat] != only:
+        if only is not None and bots[seat] not in only:
             continue
         seen = [game.redact(e, seat) for e in events]
         states = []
@@ -165,8 +165,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--first", type=int, default=0, help="the first game's number (its seed)")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--only", choices=("random", "greedy", "mcts", "best"),
-                        help="judge only this bot's seats, in the games it plays (a cheaper look at one row)")
+    parser.add_argument("--only", choices=("random", "greedy", "mcts", "best"), nargs="+",
+                        help="judge only these bots' seats, in the games they play (a cheaper look at some "
+                             "rows; runs over the other bots add up with --report)")
     parser.add_argument("--rows", help="append every judgement's row (JSON lines) to this file")
     parser.add_argument("--report", metavar="ROWS", nargs="+",
                         help="play nothing: report the rows of earlier runs' --rows files together (runs "
@@ -177,8 +178,9 @@ def main() -> None:
         report_rows(args.report, args.game)
         return
     for name in args.game or ["card-city", "5x5-city", "point-city"]:
-        work = [(name, k, args.only) for k in range(args.first, args.first + args.games)
-                if args.only is None or args.only in bots_of(k)]
+        only = tuple(args.only) if args.only else None
+        work = [(name, k, only) for k in range(args.first, args.first + args.games)
+                if only is None or set(only) & set(bots_of(k))]
         rows: list[dict[str, Any]] = []
         with contextlib.ExitStack() as stack:
             if args.jobs > 1:
@@ -198,7 +200,8 @@ def main() -> None:
 
 def report_rows(paths: list[str], games: list[str] | None) -> None:
     """The report of the rows in ``paths``, per game: only rows of today's engine and
-    budget count, and no game may come twice (two runs over one --first range)."""
+    budget count, and no decision may be judged twice (two runs over one range).  Its
+    CPU figure is a mean over the runs' games, whatever seats each run judged."""
     by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for path in paths:
         with open(path) as f:
@@ -212,11 +215,10 @@ def report_rows(paths: list[str], games: list[str] | None) -> None:
         stale = {(r.get("engine"), r.get("budget")) for r in rows} - {today}
         if stale:
             raise SystemExit(f"{name}: rows of engine/budget {sorted(map(str, stale))}, not today's {today}")
-        cpu_rows = [r for r in rows if "cpu_all" in r]
-        numbers = [r["game"] for r in cpu_rows]
-        if len(numbers) != len(set(numbers)):
-            raise SystemExit(f"{name}: a game comes twice in the rows")
-        report(name, rows, len(numbers))
+        judged = [(r["game"], r["bot"], r["seq"]) for r in rows if "bot" in r]
+        if len(judged) != len(set(judged)):
+            raise SystemExit(f"{name}: a decision is judged twice in the rows (two runs over one range)")
+        report(name, rows, len({r["game"] for r in rows}))
 
 
 if __name__ == "__main__":
