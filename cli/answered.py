@@ -58,6 +58,24 @@ def move_digest(mf: MoveFile) -> str:
     return hashlib.sha256(json.dumps(statements.body(mf), sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def view_genesis(log: Any) -> str:
+    """The genesis of the chain a view's lines are on: its header's, once each line is
+    checked to chain from it.  A move signs the hash of its view's last line, so that
+    line's chain — not what the header says — is the game it lands on; a view whose
+    header names another genesis than its lines start from (a host re-heading the real
+    chain as "another game that had this id") would record a move under a genesis it
+    does not land in, and a second move on the real view would not be refused.
+    ServiceError (one line) for such a view: nothing is signed on it [CL-S17]."""
+    from events.envelope import genesis_hash
+    from replay.logfile import first_bad_line
+
+    bad = first_bad_line(log)
+    if bad is not None:
+        raise ServiceError(f"the view's line {bad[0]} does not chain from the genesis its header names ({bad[1]}): "
+                           f"its game is not the one it claims, and nothing is signed on it [CL-S17]")
+    return genesis_hash(log.header.definition)
+
+
 def answers(folder: Path, mf: MoveFile, genesis: str | None = None) -> list[Answer]:
     """The moves recorded in ``folder`` at ``mf``'s position (its game, player, key and seq)."""
     return answers_at(folder, mf.game_id, mf.player, mf.public_key, mf.seq, genesis)
@@ -106,13 +124,11 @@ def still_pending(folder: Path, game_id: str, player: str, public_key: str, log:
     now = game.decision_key(game.view(states[-1], seat), seat)
     if now is None:
         return None
-    from events.envelope import genesis_hash
-
     applied = {line.signed.get("seq") for line in log.lines
                if line.signed and line.signed.get("player") == player
                and str(line.signed.get("format", "")).startswith("citylog-move")}
     index = {line.seq: i for i, line in enumerate(log.lines)}
-    for a in answers_at(folder, game_id, player, public_key, None, genesis_hash(log.header.definition)):
+    for a in answers_at(folder, game_id, player, public_key, None, view_genesis(log)):
         if a.seq >= seq or a.seq in applied or a.seq not in index:
             continue
         if game.decision_key(game.view(states[index[a.seq]], seat), seat) == now:
@@ -128,9 +144,7 @@ def answered_later(folder: Path, game_id: str, player: str, public_key: str, log
     a move made here would be a second one for one decision.  A record of another game
     that had this id (another genesis: nothing signed there lands on this chain) is
     not counted."""
-    from events.envelope import genesis_hash
-
-    for a in answers_at(folder, game_id, player, public_key, None, genesis_hash(log.header.definition)):
+    for a in answers_at(folder, game_id, player, public_key, None, view_genesis(log)):
         if a.seq > seq:
             return a
     return None

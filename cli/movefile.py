@@ -16,7 +16,6 @@ from cli.choices import signed_texts
 from cli.output import out_path, write_file
 from core.engine import RulesError
 from events import statements
-from events.envelope import genesis_hash
 from events.service import ServiceError
 from events.signing import public_hex, sign
 from events.statements import MOVE_FORMAT, MoveFile
@@ -66,6 +65,9 @@ def write_move_file(
     head = log.lines[-1].hash if log.lines else ""
     seat = players.index(player)
     pbem = bool(log.header.definition.host_key)
+    from cli.answered import view_genesis
+
+    genesis = view_genesis(log) if pbem else ""  # the chain the signed hash is on, not the header's word [CL-S17]
     try:
         formatted = signed_texts(game, game.view(states[-1], seat), seat, texts)
     except RulesError as exc:
@@ -82,7 +84,6 @@ def write_move_file(
         return WrittenMove(path, gid, player, seq, tuple(formatted), pbem)
     from cli import answered as record
 
-    genesis = genesis_hash(log.header.definition)
     with record.held(answered):
         new = record.check(answered, move_file, replace, genesis)
         pending = None if replace else record.still_pending(answered, gid, player, move_file.public_key, log, game,

@@ -204,13 +204,12 @@ def _refuse_answered(ctx: typer.Context, log: Any, game: Any, states: list[Any],
     from events.signing import public_hex
 
     game_id, seq = log.header.game_id or "", log.lines[-1].seq if log.lines else 0
+    genesis = answered.view_genesis(log)  # a re-headed view is refused before any choice
     try:
         public = public_hex(key_for(ctx, player, key))
     except ServiceError:
         return  # no key here: nothing can be signed, and the writer checks again when it signs
-    from events.envelope import genesis_hash
-
-    found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq, genesis_hash(log.header.definition))
+    found = answered.answers_at(keys_dir(ctx), game_id, player, public, seq, genesis)
     if found:
         raise ServiceError(answered.refused_at(game_id, player, found[0], "nothing to play on this view"))
     pending = answered.still_pending(keys_dir(ctx), game_id, player, public, log, game, states, seat)

@@ -66,6 +66,9 @@ class PlayerSide(AgentBase):
         problem = check_seal(log)
         if problem:
             raise ServiceError(problem)
+        from cli.answered import view_genesis
+
+        view_genesis(log)  # its lines chain from its header's genesis, which _genesis_of reads [CL-S17]
         known = self.ledger.host(game_id)
         if known is not None and known[1] != host_key:
             raise ServiceError(f"sealed by another host key than game {game_id}'s ({host_key[:12]}…)")

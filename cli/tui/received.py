@@ -73,7 +73,6 @@ class Received:
         answers its decision: the record itself, else None."""
         from cli import answered
         from cli.keys import key_in
-        from events.envelope import genesis_hash
         from events.signing import public_hex
         from replay.sources import fold_log
 
@@ -83,8 +82,7 @@ class Received:
         gid = self.log.header.game_id or ""
         try:
             public = public_hex(key_in(self.keys, self.player, self.key))
-            found = answered.answers_at(self.keys, gid, self.player, public, seq,
-                                        genesis_hash(self.log.header.definition))
+            found = answered.answers_at(self.keys, gid, self.player, public, seq, answered.view_genesis(self.log))
             if not found:
                 game, _, states = fold_log(self.log, self.source)
                 seat = self.log.header.definition.players.index(self.player)
