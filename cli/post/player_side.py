@@ -262,26 +262,31 @@ class PlayerSide(AgentBase):
                     if isinstance(st, MoveFile):
                         queued.append(st)
         folder = keys_folder(state(self.ctx).db)
-        genesis = self._genesis_of(mv.game_id, mv.player)
+        genesis = self._genesis_of(mv)
         with held(folder):  # a `move` writes its file, then its record line, holding this lock
             return refused_to_send(folder, mv, queued, genesis)
 
-    def _genesis_of(self, game_id: str, player: str) -> str | None:
-        """The genesis hash of ``game_id`` as the newest view of it received here for
-        ``player`` says; None if there is none (or it cannot be read): then every record
-        of a move under that id counts [CL-S17]."""
-        from events.envelope import genesis_hash
+    def _genesis_of(self, mv: MoveFile) -> str | None:
+        """The genesis of the chain ``mv`` lands on, as a view received here for its
+        player says: one whose line at the move's seq has the hash the move signs (that
+        line's chain is the game it lands in, whatever view is newest: a genuine view
+        of another game under the id does not hide this one's record).  None if no view
+        here holds that line (or none can be read): then every record of a move under
+        the id counts [CL-S17]."""
+        from cli.answered import view_genesis
         from replay import logfile
 
-        for v in self.ledger.latest_views():
-            if (v.game, v.player) == (game_id, player):
-                try:
-                    with open(v.path, encoding="utf-8") as handle:
-                        return genesis_hash(logfile.read(handle, v.path.name).header.definition)
-                except (OSError, ValueError, ServiceError):
-                    return None
+        for v in reversed(self.ledger.views(mv.game_id)):
+            if v.player != mv.player:
+                continue
+            try:
+                with open(v.path, encoding="utf-8") as handle:
+                    log = logfile.read(handle, v.path.name)
+                if any(line.seq == mv.seq and line.hash == mv.hash for line in log.lines):
+                    return view_genesis(log)
+            except (OSError, ValueError, ServiceError):
+                continue
         return None
-
 
 def _kept_name(folder: Path, name: str, data: bytes) -> Path:
     """Where a sent move file is kept in ``folder``: its own name, or — when a different

@@ -107,3 +107,37 @@ def test_the_agent_keeps_no_view_whose_header_names_another_genesis(table) -> No
     alice.deliver(msg.as_bytes(), "reheaded.eml")
     said = json.dumps(alice.sync())
     assert "does not chain from the genesis" in said and "received alice's view" not in said, said
+
+
+def test_the_agents_backstop_reads_the_genesis_of_the_chain_the_move_lands_on(
+        construction: Path, tmp_path: Path) -> None:
+    """ATTACK (cheating host with a second, genuine game under the id): its view, newer
+    than every view of the real game, was where the agent's backstop read the genesis,
+    so her record of real moves stopped counting for a file made by other means.  The
+    genesis now comes from a received view holding the line the move signs."""
+    from types import SimpleNamespace
+
+    from cli.post.ledger import View
+    from cli.post.player_side import PlayerSide
+    from events import statements
+    from events.envelope import genesis_hash
+    from replay import logfile
+    from tests.pbem.pbem_mail import Table
+
+    t = _table(construction, tmp_path / "t")
+    alice = t.players["alice"]
+    real = _export(t, "alice", tmp_path / "real.jsonl")
+    alice.ok("move", str(real), "--as", "alice", _legal(alice, real, "alice")[0], "--out", f"{tmp_path / 'm'}/")
+    [made] = (tmp_path / "m").glob("*.json")
+    mv = statements.decode(made.read_bytes(), made.name)
+    other_table = Table(tmp_path / "u", "card-city", ["alice", "bob"])
+    other_table.join_all()
+    other = _export(other_table, "alice", tmp_path / "other.jsonl")
+    newest = View(mv.game_id, "alice", mv.seq + 100, "final", other, "<m2>", False)
+    side = PlayerSide.__new__(PlayerSide)
+    side.ledger = SimpleNamespace(  # type: ignore[assignment]
+        views=lambda game: [View(mv.game_id, "alice", mv.seq, "view", real, "<m1>", True), newest])
+    with real.open() as f:
+        assert side._genesis_of(mv) == genesis_hash(logfile.read(f, "real").header.definition)  # type: ignore[arg-type]
+    side.ledger = SimpleNamespace(views=lambda game: [newest])  # type: ignore[assignment]
+    assert side._genesis_of(mv) is None  # no view here holds its line: every record counts  # type: ignore[arg-type]
