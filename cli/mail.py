@@ -11,6 +11,7 @@ overwrites without ``--force``.
 from __future__ import annotations
 
 import io
+import os
 import time
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -131,6 +132,9 @@ def join(
         typer.Option("--host-key", metavar="HEX", help="The host's public key (hex) as the host gave it to you: "
                      "an invitation from any other key is refused"),
     ] = None,
+    replace_joined: Annotated[bool, typer.Option(
+        "--replace-joined", help="Join although you joined another game under this id (a host that restarted "
+                                 "it) [CL-S18]")] = False,
     json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Answer an invitation with your key and committed entropy.
@@ -179,6 +183,13 @@ def join(
     # revealed once every seat's commitment is chained ('citylog reveal')
     jf = signed_committed_join(private, inv.game_id, genesis, as_, inv.seat_secret)
     path = out_path(out, f"{inv.game_id}-join-{as_}.json")
+    if os.path.lexists(path) and not force:  # refused before anything is recorded
+        raise ServiceError(f"{path} exists; not overwritten (use --force)")
+    from cli.joined import record_join
+    from cli.keys import keys_dir
+
+    # [CL-S18] one game under one id: the record first, the file after
+    record_join(keys_dir(ctx), inv.game_id, as_, public, genesis, replace_joined)
     write_file(path, statements.encode(jf), force)
     if json:
         emit_json({"file": str(path), "game_id": inv.game_id, "player": as_, "public_key": public,

@@ -123,7 +123,7 @@ class PlayerSide(AgentBase):
         self._queue(mid, raw, [p.sender], game_id, "reveal", player, at)
         self._say(f"{player} reveals the committed entropy of game {game_id} (a signed reveal goes to {p.sender})")
 
-    def _answer_invite(self, sender: str, message_id: str, inv: Invite, data: bytes) -> None:
+    def _answer_invite(self, sender: str, message_id: str, inv: Invite, data: bytes, replace: bool = False) -> None:
         """Join the game of an invitation, once; one from another host key than the
         game's pinned one is held, never answered, until the player chooses it with
         ``citylog mail accept GAME --host-key HEX`` [CL-S10]."""
@@ -162,6 +162,10 @@ class PlayerSide(AgentBase):
         if self.ledger.was_queued(mid):
             return  # answered already (the invitation came twice, under another Message-ID)
         genesis = genesis_hash(inv.definition)
+        from cli.joined import record_join
+
+        # [CL-S18] one game under one id, whichever tool joined it (the record before the join leaves)
+        record_join(keys_folder(state(self.ctx).db), inv.game_id, inv.player, public, genesis, replace)
         # a commitment only; revealed later [CL-S7] (no clear join: CL-S15)
         jf = signed_committed_join(private, inv.game_id, genesis, inv.player, inv.seat_secret)
         data = statements.encode(jf)
@@ -197,7 +201,9 @@ class PlayerSide(AgentBase):
             st = _statement(data, f"{game_id}-invitation.json")
             if not isinstance(st, Invite):
                 raise ServiceError("the held letter is not an invitation")
-            self._answer_invite(sender, message_id, st, data)
+            # her choice of host key is her choice of game: a join sent to a forged
+            # invitation's game under the id is replaced [CL-S10, CL-S18]
+            self._answer_invite(sender, message_id, st, data, replace=True)
             self.ledger.drop_held(game_id, key)
         return f"game {game_id}: host key {key[:12]}… trusted; the invitation it sent is answered (the join goes out on the next sync)"
 
