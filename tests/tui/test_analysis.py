@@ -10,6 +10,9 @@ and look at them as pictures (chromium --headless --screenshot of the SVG).
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -24,13 +27,37 @@ from tests.tui.helpers import settle
 GAME = "cc-an"
 
 
-def analysed(service: GameService) -> str:
-    """A two-player Card City bot game judged at a small budget (seconds): ada plays
-    at random and ben greedy, so both seats have marks to show whatever the search."""
+@pytest.fixture(scope="module")
+def analysed_template(template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The TUI's template database and a two-player Card City bot game judged at a
+    small budget, made once a module (the judging is most of these tests' time): ada
+    plays at random and ben greedy, so both seats have marks to show whatever the search."""
     from cli.analyse import analyse_views
+    from events.sqlite_store import SqliteStore
 
-    service.create("card-city", ["ada", "ben"], seed="x1", bots={0: "random", 1: "greedy"}, game_id=GAME)
-    analyse_views(service, [export(service, GAME, p) for p in ("ada", "ben")], GAME, 4, 1)
+    path = tmp_path_factory.mktemp("tui-analysed") / "citylog.db"
+    shutil.copy(template_db, path)
+    store = SqliteStore(path)
+    try:
+        service = GameService(store)
+        service.create("card-city", ["ada", "ben"], seed="x1", bots={0: "random", 1: "greedy"}, game_id=GAME)
+        analyse_views(service, [export(service, GAME, p) for p in ("ada", "ben")], GAME, 4, 1)
+    finally:
+        store.close()
+    return path
+
+
+@pytest.fixture
+def db(analysed_template: Path, tmp_path: Path) -> str:
+    """A fresh copy of the analysed template for each test (this module's ``db``)."""
+    target = tmp_path / "citylog.db"
+    shutil.copy(analysed_template, target)
+    return str(target)
+
+
+def analysed(service: GameService) -> str:
+    """The analysed game's id (judged once a module: ``analysed_template``)."""
+    assert service.store.analyses(GAME), "the template's game is analysed"
     return GAME
 
 
