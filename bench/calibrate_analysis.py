@@ -191,11 +191,18 @@ def main() -> None:
             for part in parts:  # each game's rows kept as it ends: a run stopped part-way keeps them
                 rows += part
                 if args.rows:
-                    with open(args.rows, "a") as f:
+                    with _open(args.rows, "at") as f:
                         for r in part:
                             f.write(json.dumps({"name": name, "engine": an.ENGINE_VERSION,
                                                 "budget": registry.get(name).search.playouts, **r}) + "\n")
         report(name, rows, args.games)
+
+
+def _open(path: str, mode: str) -> Any:
+    """A rows file, gzip-compressed when its name ends in .gz (appends add members)."""
+    import gzip
+
+    return gzip.open(path, mode, encoding="utf-8") if path.endswith(".gz") else open(path, mode, encoding="utf-8")
 
 
 def report_rows(paths: list[str], games: list[str] | None) -> None:
@@ -204,7 +211,7 @@ def report_rows(paths: list[str], games: list[str] | None) -> None:
     CPU figure is a mean over the runs' games, whatever seats each run judged."""
     by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for path in paths:
-        with open(path) as f:
+        with _open(path, "rt") as f:
             for line in f:
                 r = json.loads(line)
                 by_name[r["name"]].append(r)
