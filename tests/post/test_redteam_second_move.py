@@ -244,14 +244,15 @@ def test_a_record_behind_a_link_is_one_record(construction: Path, tmp_path: Path
     _one_line_refusal(code, err)
 
 
-def _other_games_line(alice, gid: str, seq: int) -> None:  # type: ignore[no-untyped-def]
+def _other_games_line(party, gid: str, seq: int, name: str = "alice") -> None:  # type: ignore[no-untyped-def]
+    """A line of ``name``'s record of her moves: a move at ``seq`` of an old game that had the id (another genesis)."""
     from events.signing import public_hex
     from cli.keys import load_key
 
-    line = {"game_id": gid, "player": "alice", "public_key": public_hex(load_key(alice.key("alice"))),
+    line = {"game_id": gid, "player": name, "public_key": public_hex(load_key(party.key(name))),
             "seq": seq, "hash": "ab" * 32, "move": "cd" * 32, "commands": ["an old game's move"],
             "replaces": False, "genesis": "ef" * 32}
-    with (alice.home / "keys" / "answered.jsonl").open("a") as f:
+    with (party.home / "keys" / "answered.jsonl").open("a") as f:
         f.write(json.dumps(line, sort_keys=True) + "\n")
 
 

@@ -51,6 +51,19 @@ def _files(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
+def _made_elsewhere(t: Copy, party: Any, view: dict, name: str, command: str) -> Path:
+    """Her move ``command`` on ``view``, signed with her key by another data directory's
+    tools (no record of her moves there): the file it wrote."""
+    other = t.root / "other-data-dir"
+    other.mkdir()
+    r = click.testing.CliRunner().invoke(
+        cli_command(), ["--db", str(other / "citylog.db"), "move", view["file"], "--as", name, command,
+                        "--out", f"{other}/", "--key", str(party.key(name))])
+    assert r.exit_code == 0, r.output
+    [made] = _files(other)
+    return made
+
+
 def _refused_in_one_line(code: int, out: str, err: str) -> None:
     assert code == 2, (code, out, err)
     assert "[CL-S17]" in err and "--replace-answered" in err and "apply either" in err, err
@@ -136,13 +149,7 @@ def test_the_agent_never_sends_a_second_move_made_by_other_means(table: Copy) ->
     name, party, view, legal = _setup(t)
     party.ok("move", t.gid, "--as", name, legal[0])
     party.sync()
-    other = t.root / "other-data-dir"  # no record of her moves there
-    other.mkdir()
-    r = click.testing.CliRunner().invoke(
-        cli_command(), ["--db", str(other / "citylog.db"), "move", view["file"], "--as", name, legal[1],
-                        "--out", f"{other}/", "--key", str(party.key(name))])
-    assert r.exit_code == 0, r.output
-    [made] = _files(other)
+    made = _made_elsewhere(t, party, view, name, legal[1])
     outgoing = party.home / "mail" / "outgoing"
     shutil.copy(made, outgoing / "second.json")
     s = party.sync()
@@ -252,24 +259,12 @@ def test_the_agent_sends_a_move_where_only_an_older_game_with_its_id_was_answere
     made elsewhere at the new game's position is sent: the agent reads the game's
     genesis from the view it received, and nothing signed on the old chain lands on
     this one [CL-S17]."""
-    from cli.keys import load_key
-    from events.signing import public_hex
+    from tests.post.test_redteam_second_move import _other_games_line
 
     t = table
     name, party, view, legal = _setup(t)
-    old = {"game_id": t.gid, "player": name, "public_key": public_hex(load_key(party.key(name))),
-           "seq": view["seq"], "hash": "ab" * 32, "move": "cd" * 32, "commands": ["an old game's move"],
-           "replaces": False, "genesis": "ef" * 32}
-    record = party.home / "keys" / "answered.jsonl"
-    with record.open("a") as f:
-        f.write(json.dumps(old, sort_keys=True) + "\n")
-    other = t.root / "other-data-dir"
-    other.mkdir()
-    r = click.testing.CliRunner().invoke(
-        cli_command(), ["--db", str(other / "citylog.db"), "move", view["file"], "--as", name, legal[0],
-                        "--out", f"{other}/", "--key", str(party.key(name))])
-    assert r.exit_code == 0, r.output
-    [made] = _files(other)
+    _other_games_line(party, t.gid, view["seq"], name)
+    made = _made_elsewhere(t, party, view, name, legal[0])
     (party.home / "mail" / "outgoing").mkdir(parents=True, exist_ok=True)
     shutil.copy(made, party.home / "mail" / "outgoing" / made.name)
     s = party.sync()
