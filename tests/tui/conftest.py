@@ -43,8 +43,13 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def db(template_db: Path, tmp_path: Path) -> str:
     """A fresh copy of the template database for each test (tests write to it)."""
+    return fresh_copy(template_db, tmp_path)
+
+
+def fresh_copy(template: Path, tmp_path: Path) -> str:
+    """``template`` copied into the test's own folder: the database a test writes to."""
     target = tmp_path / "citylog.db"
-    shutil.copy(template_db, target)
+    shutil.copy(template, target)
     return str(target)
 
 

@@ -22,6 +22,7 @@ from cli.tui.board import StatusLine, Timeline
 from cli.tui.replay import GameScreen
 from events.service import GameService
 from replay.sources import export
+from tests.tui.conftest import fresh_copy
 from tests.tui.helpers import settle
 
 GAME = "cc-an"
@@ -50,9 +51,7 @@ def analysed_template(template_db: Path, tmp_path_factory: pytest.TempPathFactor
 @pytest.fixture
 def db(analysed_template: Path, tmp_path: Path) -> str:
     """A fresh copy of the analysed template for each test (this module's ``db``)."""
-    target = tmp_path / "citylog.db"
-    shutil.copy(analysed_template, target)
-    return str(target)
+    return fresh_copy(analysed_template, tmp_path)
 
 
 def analysed(service: GameService) -> str:
